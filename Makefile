@@ -1,0 +1,44 @@
+# gridsync - top-level entry points (see README.md).
+#   make test       install missing packages, build, run every test
+#   make bench      install, build, run the benchmark report (needs a GPU)
+#   make gpu-check  on a GPU machine: all GPU tests, then compute-sanitizer
+#   make install    install into PREFIX (default /usr/local)
+# Variables: BUILD_DIR (build), CUDA_ARCHS (e.g. "90" or "80;90"; default:
+# the GPU present, else 70;80;90), PREFIX, JOBS.
+BUILD_DIR ?= build
+PREFIX ?= /usr/local
+JOBS ?= $(shell nproc)
+CMAKE_ARGS ?=
+
+ifneq ($(CUDA_ARCHS),)
+CMAKE_ARGS += -DCMAKE_CUDA_ARCHITECTURES="$(CUDA_ARCHS)"
+endif
+
+.PHONY: all deps configure build test bench gpu-check install clean
+
+all: build
+
+deps:
+	@scripts/install-deps
+
+configure: deps
+	@prefix_path=""; [ -d .deps/root/usr ] && prefix_path="-DCMAKE_PREFIX_PATH=$(CURDIR)/.deps/root/usr"; \
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_INSTALL_PREFIX=$(PREFIX) $$prefix_path $(CMAKE_ARGS)
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure
+
+bench: build
+	@BUILD_DIR=$(BUILD_DIR) scripts/run-bench
+
+gpu-check:
+	@scripts/gpu-check
+
+install: build
+	cmake --install $(BUILD_DIR)
+
+clean:
+	rm -rf $(BUILD_DIR) build-gpu

@@ -1,0 +1,25 @@
+/* args.h - strict parsing of command-line values, with one-line errors. */
+#ifndef GS_CLI_ARGS_H
+#define GS_CLI_ARGS_H
+
+#include <stddef.h>
+
+/* Exit codes of the gridsync command (documented in README.md). */
+enum gs_exit {
+    GS_EXIT_OK = 0,      /* success */
+    GS_EXIT_FAILURE = 1, /* a runtime failure (CUDA error, wrong result, time-out) */
+    GS_EXIT_USAGE = 2,   /* bad command line */
+    GS_EXIT_NO_GPU = 3   /* no usable GPU */
+};
+
+/* Parse a whole decimal integer in [min, max] for option `name`. On error
+ * returns -1 and writes e.g. "--repeat: 'abc' is not a whole number" into
+ * err. */
+int gs_parse_long(const char *text, const char *name, long min, long max, long *out, char *err,
+                  size_t errlen);
+
+/* Parse "a,b,c" (each in [min, max], at most `cap` values). */
+int gs_parse_long_list(const char *text, const char *name, long min, long max, int *out,
+                       int cap, int *count, char *err, size_t errlen);
+
+#endif

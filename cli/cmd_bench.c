@@ -1,0 +1,151 @@
+/* cmd_bench.c - `gridsync bench [SUITE...]`: measure, print, save. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../src/bench/environment.h"
+#include "../src/bench/results.h"
+#include "../src/bench/suites.h"
+#include "args.h"
+#include "commands.h"
+
+typedef struct bench_cli {
+    long device, iterations, repeat, warmup, tree_group, tree_flat_max;
+    int threads[16], nthreads;
+    int blocks[16], nblocks;
+    const char *json_path, *csv_path;
+    int quiet;
+} bench_cli;
+
+static const char *const known_suites[] = {"barrier"};
+enum { NSUITES = 1 };
+
+static int usage_error(const char *msg)
+{
+    fprintf(stderr, "gridsync bench: %s (see 'gridsync help bench')\n", msg);
+    return GS_EXIT_USAGE;
+}
+
+static int parse(int argc, char **argv, bench_cli *o, int *suites)
+{
+    enum { O_TREE_GROUP = 256, O_TREE_FLAT, O_CSV };
+    static const struct option opts[] = {
+        {"device", required_argument, 0, 'd'},      {"iterations", required_argument, 0, 'i'},
+        {"repeat", required_argument, 0, 'r'},      {"warmup", required_argument, 0, 'w'},
+        {"threads", required_argument, 0, 't'},     {"blocks", required_argument, 0, 'b'},
+        {"json", required_argument, 0, 'j'},        {"csv", required_argument, 0, O_CSV},
+        {"quiet", no_argument, 0, 'q'},             {"help", no_argument, 0, 'h'},
+        {"tree-group", required_argument, 0, O_TREE_GROUP},
+        {"tree-flat-max", required_argument, 0, O_TREE_FLAT},
+        {0, 0, 0, 0}};
+    char err[256];
+    int c, rc = 0;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":d:i:r:w:t:b:j:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'd': rc = gs_parse_long(optarg, "--device", 0, 1024, &o->device, err, sizeof err); break;
+        case 'i': rc = gs_parse_long(optarg, "--iterations", 1, 10000000, &o->iterations, err, sizeof err); break;
+        case 'r': rc = gs_parse_long(optarg, "--repeat", 1, 100000, &o->repeat, err, sizeof err); break;
+        case 'w': rc = gs_parse_long(optarg, "--warmup", 0, 100000, &o->warmup, err, sizeof err); break;
+        case 't':
+            rc = gs_parse_long_list(optarg, "--threads", 32, 1024, o->threads, 16, &o->nthreads,
+                                    err, sizeof err);
+            break;
+        case 'b':
+            rc = gs_parse_long_list(optarg, "--blocks", 1, 1 << 20, o->blocks, 16, &o->nblocks,
+                                    err, sizeof err);
+            break;
+        case 'j': o->json_path = optarg; break;
+        case O_CSV: o->csv_path = optarg; break;
+        case 'q': o->quiet = 1; break;
+        case O_TREE_GROUP: rc = gs_parse_long(optarg, "--tree-group", 1, 1 << 16, &o->tree_group, err, sizeof err); break;
+        case O_TREE_FLAT: rc = gs_parse_long(optarg, "--tree-flat-max", 1, 1 << 16, &o->tree_flat_max, err, sizeof err); break;
+        case 'h': gs_print_help(stdout, "bench"); return -2;
+        case ':':
+            snprintf(err, sizeof err, "option '%s' needs a value", argv[optind - 1]);
+            return usage_error(err);
+        default:
+            snprintf(err, sizeof err, "unknown option '%s'", argv[optind - 1]);
+            return usage_error(err);
+        }
+        if (rc != 0)
+            return usage_error(err);
+    }
+    for (int i = optind; i < argc; ++i) {
+        int found = -1;
+        for (int s = 0; s < NSUITES; ++s)
+            if (strcmp(argv[i], known_suites[s]) == 0)
+                found = s;
+        if (found < 0) {
+            snprintf(err, sizeof err, "unknown suite '%s' (known: barrier)", argv[i]);
+            return usage_error(err);
+        }
+        suites[found] = 1;
+    }
+    return 0;
+}
+
+static int save(const bench_cli *o, const gs_table *t, const gs_device_info *d, int argc,
+                char **argv)
+{
+    if (o->csv_path && gs_table_save_csv(t, o->csv_path) != 0) {
+        fprintf(stderr, "gridsync bench: cannot write %s\n", o->csv_path);
+        return GS_EXIT_FAILURE;
+    }
+    if (!o->json_path)
+        return GS_EXIT_OK;
+    cJSON *r = gs_results_new(gs_environment_json(d, argc, argv));
+    int rc = !r || gs_results_add(r, "barrier", t) != 0 || gs_results_write(r, o->json_path) != 0;
+    cJSON_Delete(r);
+    if (rc) {
+        fprintf(stderr, "gridsync bench: cannot write %s\n", o->json_path);
+        return GS_EXIT_FAILURE;
+    }
+    return GS_EXIT_OK;
+}
+
+int gs_cmd_bench(int argc, char **argv)
+{
+    bench_cli o = {.iterations = 1000, .repeat = 15, .warmup = 2};
+    int suites[NSUITES] = {0};
+    int rc = parse(argc, argv, &o, suites);
+    if (rc == -2)
+        return GS_EXIT_OK;
+    if (rc != 0)
+        return rc;
+    int any = 0;
+    for (int s = 0; s < NSUITES; ++s)
+        any |= suites[s];
+    if (!any)
+        for (int s = 0; s < NSUITES; ++s)
+            suites[s] = 1;
+    if (o.nthreads == 0) {
+        o.threads[0] = 256;
+        o.threads[1] = 1024;
+        o.nthreads = 2;
+    }
+
+    gs_device_info d;
+    gs_status st = gs_cli_select_device((int)o.device, &d);
+    if (st != GS_SUCCESS)
+        return gs_report_failure("bench", st);
+
+    gs_bench_barrier_opts bo = {
+        .iterations = (int)o.iterations, .samples = (int)o.repeat, .warmup = (int)o.warmup,
+        .threads = o.threads, .nthreads = o.nthreads,
+        .blocks = o.nblocks ? o.blocks : NULL, .nblocks = o.nblocks,
+        .tree_flat_max = (unsigned int)o.tree_flat_max, .tree_group = (unsigned int)o.tree_group,
+        .quiet = o.quiet};
+    gs_table *t = NULL;
+    st = gs_bench_barrier(&bo, &t);
+    if (t && gs_table_rows(t) > 0) {
+        printf("%s, %d SMs\n", d.name, d.sm_count);
+        gs_table_print(t, stdout);
+        rc = save(&o, t, &d, argc, argv);
+    }
+    gs_table_free(t);
+    if (st != GS_SUCCESS)
+        return gs_report_failure("bench", st);
+    return rc;
+}

@@ -1,0 +1,34 @@
+/* commands.h - the gridsync subcommands. Each takes its own argv (argv[0] is
+ * the command name) and returns an exit code (enum gs_exit). */
+#ifndef GS_CLI_COMMANDS_H
+#define GS_CLI_COMMANDS_H
+
+#include <stdio.h>
+
+#include "gridsync.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int gs_cmd_info(int argc, char **argv);
+int gs_cmd_bench(int argc, char **argv);
+
+/* Help text of a command, or of gridsync itself when `command` is NULL.
+ * Returns -1 for an unknown command. */
+int gs_print_help(FILE *out, const char *command);
+
+/* Exit code for a failed status, after printing "gridsync <cmd>: <detail>". */
+int gs_report_failure(const char *command, gs_status st);
+
+/* Select device `ordinal` (validated); fills `info`. */
+gs_status gs_cli_select_device(int ordinal, gs_device_info *info);
+
+/* Co-resident blocks of a small kernel that uses gs_grid_sync (probe.cu). */
+gs_status gs_cli_probe_coresident(int threads, int *blocks);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

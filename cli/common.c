@@ -1,0 +1,27 @@
+/* common.c - what every subcommand shares: failure reporting, device choice. */
+#include <stdio.h>
+
+#include "../src/core/error.h"
+#include "args.h"
+#include "commands.h"
+
+int gs_report_failure(const char *command, gs_status st)
+{
+    const char *detail = gs_last_error_detail();
+    fprintf(stderr, "gridsync %s: %s\n", command, detail[0] ? detail : gs_status_string(st));
+    switch (st) {
+    case GS_ERR_NO_DEVICE: return GS_EXIT_NO_GPU;
+    case GS_ERR_INVALID_ARGUMENT:
+    case GS_ERR_NOT_CORESIDENT: return GS_EXIT_USAGE;
+    default: return GS_EXIT_FAILURE;
+    }
+}
+
+gs_status gs_cli_select_device(int ordinal, gs_device_info *info)
+{
+    gs_status st = gs_device_query(ordinal, info);
+    if (st != GS_SUCCESS)
+        return st;
+    GS_CUDA_TRY(cudaSetDevice(ordinal));
+    return GS_SUCCESS;
+}

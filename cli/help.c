@@ -1,0 +1,68 @@
+/* help.c - help texts of gridsync and its commands. */
+#include <string.h>
+
+#include "commands.h"
+
+static const char main_help[] =
+    "usage: gridsync [--help | --version] <command> [options]\n"
+    "\n"
+    "Grid barriers, fences and reductions for NVIDIA GPUs.\n"
+    "\n"
+    "commands:\n"
+    "  info     describe the GPU: SMs, clocks, memory, co-resident blocks\n"
+    "  bench    measure synchronization methods against their peers\n"
+    "  help     show help for a command: gridsync help <command>\n"
+    "\n"
+    "exit codes: 0 ok, 1 runtime failure, 2 bad usage, 3 no usable GPU\n";
+
+static const char info_help[] =
+    "usage: gridsync info [--device N] [--json]\n"
+    "\n"
+    "Print the GPU's name, compute capability, SM count, clocks, L2 size, shared\n"
+    "memory per SM and per block, memory size and theoretical bandwidth, and how\n"
+    "many blocks of 128/256/512/1024 threads of a grid-barrier kernel can be\n"
+    "resident at once.\n"
+    "\n"
+    "  -d, --device N   GPU ordinal (default 0)\n"
+    "  -j, --json       print JSON instead of text\n";
+
+static const char bench_help[] =
+    "usage: gridsync bench [SUITE...] [options]\n"
+    "\n"
+    "Measure each synchronization method next to the peers a CUDA programmer\n"
+    "would use instead, in the same run, and print a table with the ratios.\n"
+    "\n"
+    "suites:\n"
+    "  barrier   microseconds per grid barrier: gridsync's methods vs\n"
+    "            cooperative groups grid.sync(), kernel relaunch on a stream\n"
+    "            and relaunch inside a CUDA graph\n"
+    "\n"
+    "options:\n"
+    "  -d, --device N        GPU ordinal (default 0)\n"
+    "  -t, --threads LIST    block sizes, e.g. 256,1024 (default 256,1024)\n"
+    "  -b, --blocks LIST     grid sizes (default 1, 1/SM, 2/SM, co-resident maximum)\n"
+    "  -i, --iterations N    exchange iterations per kernel, 2 barriers each (1000)\n"
+    "  -r, --repeat N        timed samples per configuration (15); the median is reported\n"
+    "  -w, --warmup N        untimed runs first (2)\n"
+    "  -j, --json FILE       write results as JSON\n"
+    "      --csv FILE        write the table as CSV\n"
+    "  -q, --quiet           no progress lines on stderr\n"
+    "      --tree-group N    tree method: blocks per arrival group (tuning)\n"
+    "      --tree-flat-max N tree method: largest grid that uses one counter (tuning)\n";
+
+int gs_print_help(FILE *out, const char *command)
+{
+    if (!command) {
+        fputs(main_help, out);
+        return 0;
+    }
+    if (strcmp(command, "info") == 0)
+        fputs(info_help, out);
+    else if (strcmp(command, "bench") == 0)
+        fputs(bench_help, out);
+    else if (strcmp(command, "help") == 0)
+        fputs("usage: gridsync help <command>\n", out);
+    else
+        return -1;
+    return 0;
+}

@@ -1,0 +1,184 @@
+/*
+ * gridsync.h - public host API of gridsync (C17).
+ *
+ * gridsync is a toolkit for synchronization on NVIDIA GPUs: grid-wide
+ * barriers that are safe to launch and cannot hang the GPU, and the kernels
+ * built on them. This header is plain C; it compiles with a C17 compiler and
+ * with nvcc. Kernels that synchronize include <gridsync/barrier.cuh>.
+ *
+ * Conventions (after NCCL and cuBLAS):
+ *   - every host function returns a gs_status; GS_SUCCESS is 0;
+ *   - gs_status_string() names a status, gs_last_error_detail() gives the
+ *     sentence behind the last failure of the calling thread;
+ *   - objects are opaque handles created and destroyed by the host.
+ */
+#ifndef GRIDSYNC_H
+#define GRIDSYNC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GS_VERSION_MAJOR 0
+#define GS_VERSION_MINOR 1
+#define GS_VERSION_PATCH 0
+#define GS_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------ status */
+
+typedef enum gs_status {
+    GS_SUCCESS = 0,
+    GS_ERR_INVALID_ARGUMENT = 1, /* NULL pointer, size out of range, unknown name */
+    GS_ERR_CUDA = 2,             /* a CUDA runtime call failed (detail names it) */
+    GS_ERR_NO_DEVICE = 3,        /* no usable CUDA device */
+    GS_ERR_NOT_CORESIDENT = 4,   /* the grid cannot be resident all at once */
+    GS_ERR_BARRIER_TIMEOUT = 5,  /* a grid barrier waited longer than its time-out */
+    GS_ERR_OUT_OF_MEMORY = 6,    /* a device or host allocation failed */
+    GS_ERR_NOT_SUPPORTED = 7,    /* the device lacks a feature the call needs */
+    GS_ERR_INTERNAL = 8          /* a gridsync bug: please report it */
+} gs_status;
+
+/* Short constant name of a status, e.g. "GS_ERR_NOT_CORESIDENT". */
+const char *gs_status_string(gs_status status);
+
+/* The sentence explaining the last failure in the calling thread: which CUDA
+ * call failed and why, how many blocks fit, which blocks never arrived at a
+ * barrier. Empty string when the thread has seen no failure. */
+const char *gs_last_error_detail(void);
+
+/* Forget the calling thread's last error detail. */
+void gs_clear_error(void);
+
+/* "0.1.0" */
+const char *gs_version(void);
+
+/* ------------------------------------------------------------------ device */
+
+typedef struct gs_device_info {
+    int ordinal;
+    char name[256];
+    int cc_major, cc_minor;
+    int sm_count;
+    int sm_clock_khz;          /* maximum SM clock */
+    int mem_clock_khz;         /* peak memory clock */
+    int mem_bus_width_bits;
+    double mem_bandwidth_gbs;  /* theoretical: 2 x clock x bus width */
+    size_t global_mem_bytes;
+    int l2_bytes;
+    size_t smem_per_sm_bytes;
+    size_t smem_per_block_bytes;       /* default limit, without opt-in */
+    size_t smem_per_block_optin_bytes; /* after cudaFuncSetAttribute */
+    int max_threads_per_sm;
+    int max_threads_per_block;
+    int max_blocks_per_sm;
+    int regs_per_sm;
+    int warp_size;
+    int cooperative_launch;    /* device supports cooperative launches */
+    int driver_version;        /* e.g. 13000 */
+    int runtime_version;
+} gs_device_info;
+
+/* Number of CUDA devices; GS_ERR_NO_DEVICE (count 0) when there is none. */
+gs_status gs_device_count(int *count);
+
+/* Properties of device `ordinal`. */
+gs_status gs_device_query(int ordinal, gs_device_info *info);
+
+/* ------------------------------------------------------------ co-residency */
+
+/* The largest grid of `kernel` (a __global__ function pointer) with
+ * `block_threads` threads per block and `dynamic_smem` bytes of dynamic
+ * shared memory that the current device can hold resident all at once
+ * (occupancy per SM x SMs). */
+gs_status gs_max_coresident_blocks(const void *kernel, int block_threads,
+                                   size_t dynamic_smem, int *max_blocks);
+
+/* ----------------------------------------------------------- grid barriers */
+
+typedef enum gs_barrier_method {
+    GS_BARRIER_AUTO = 0,     /* the fastest method for the launch's grid */
+    GS_BARRIER_LOCK = 1,     /* seed: one counter, goal that grows each barrier */
+    GS_BARRIER_LOCKFREE = 2, /* seed (Xiao & Feng): per-block flags, one checking block */
+    GS_BARRIER_FLIP = 3,     /* one counter whose top bit flips (cooperative groups' scheme) */
+    GS_BARRIER_TREE = 4,     /* gridsync: grouped arrival, checking block, replicated release */
+    GS_BARRIER_METHOD_COUNT = 5
+} gs_barrier_method;
+
+/* "auto", "lock", "lockfree", "flip", "tree". */
+const char *gs_barrier_method_name(gs_barrier_method method);
+
+/* Parse a method name; GS_ERR_INVALID_ARGUMENT for an unknown one. */
+gs_status gs_barrier_method_parse(const char *name, gs_barrier_method *method);
+
+typedef struct gs_barrier *gs_barrier_t;
+
+/* The device view of a barrier: pass it by value as a kernel argument and
+ * call gs_grid_sync(&view) inside the kernel (see gridsync/barrier.cuh).
+ * Plain data; the host fills it with gs_barrier_device(). */
+typedef struct gs_grid_barrier {
+    unsigned int *state;      /* device memory owned by the gs_barrier */
+    unsigned long long timeout_ns;
+    int method;               /* gs_barrier_method, never AUTO here */
+    unsigned int count;       /* barriers passed in this launch (per thread) */
+    unsigned int capacity;    /* largest grid the state can serve */
+    unsigned int group_size;  /* tree: blocks per arrival group (0: default) */
+    unsigned int flat_max;    /* tree: grids up to this size use one counter */
+} gs_grid_barrier;
+
+#define GS_BARRIER_DEFAULT_TIMEOUT_NS 2000000000ull /* 2 s */
+
+/* Create a barrier on the current device. Its state serves any grid that
+ * can be co-resident on that device, for any number of barriers and
+ * launches, with no reset in between. */
+gs_status gs_barrier_create(gs_barrier_t *barrier, gs_barrier_method method);
+gs_status gs_barrier_destroy(gs_barrier_t barrier);
+
+/* Bound on every wait of this barrier (default 2 s, at least 1 ms). */
+gs_status gs_barrier_set_timeout(gs_barrier_t barrier, double seconds);
+
+/* Tuning knobs of the tree method: grids of at most `flat_max` blocks use
+ * one counter, larger ones arrive in groups of `group_size` blocks. Zero keeps
+ * the default, which `gridsync bench barrier` measured as fastest. */
+gs_status gs_barrier_set_tree_params(gs_barrier_t barrier, unsigned int flat_max,
+                                     unsigned int group_size);
+
+/* Method used for a grid of `blocks` blocks (resolves AUTO). */
+gs_barrier_method gs_barrier_method_for(gs_barrier_t barrier, unsigned int blocks);
+
+/* The view to pass to kernels launched with `blocks` blocks. */
+gs_status gs_barrier_device(gs_barrier_t barrier, unsigned int blocks,
+                            gs_grid_barrier *view);
+
+/* Wait for `stream`, then report the barrier's watchdog: GS_SUCCESS, or
+ * GS_ERR_BARRIER_TIMEOUT with a detail such as
+ *   "barrier #5: 1055/1056 blocks arrived; missing: block 17".
+ * After a time-out the state is re-armed so the next launch works. */
+gs_status gs_barrier_check(gs_barrier_t barrier, cudaStream_t stream);
+
+/* Launch `kernel` so that every block is resident at once: refuses a grid
+ * larger than the co-resident maximum for this kernel, block size and
+ * dynamic shared memory with GS_ERR_NOT_CORESIDENT ("1100 blocks requested,
+ * at most 1056 fit: 132 SMs x 8 blocks of 256 threads"), then launches
+ * cooperatively so that the driver guarantees co-scheduling. `args` is the
+ * kernel's argument array as for cudaLaunchKernel. `barrier` may be NULL; if
+ * given, the grid must also fit the barrier's capacity. Asynchronous: use
+ * gs_barrier_check() to wait and collect a watchdog report. */
+gs_status gs_launch(const void *kernel, dim3 grid, dim3 block, size_t dynamic_smem,
+                    cudaStream_t stream, void **args, gs_barrier_t barrier);
+
+/* Explain why `blocks` cannot be resident: fills `buf` with
+ * "N blocks requested, at most M fit: S SMs x P blocks of T threads".
+ * Pure arithmetic, exposed for tests and tools. */
+void gs_format_coresidency(char *buf, size_t len, long long requested, int sm_count,
+                           int blocks_per_sm, int block_threads);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GRIDSYNC_H */

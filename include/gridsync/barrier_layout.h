@@ -1,0 +1,49 @@
+/*
+ * gridsync/barrier_layout.h - where each field of a barrier's device state
+ * lives. Shared by the host (allocation, watchdog report) and the device
+ * (gridsync/barrier.cuh). Offsets are in 32-bit words; every region that is
+ * written by one party and polled by others starts on its own 128-byte L2
+ * line so that unrelated traffic never queues behind it.
+ *
+ *   line 0   watchdog record  : flag, barrier number, grid size, observer block, method
+ *   line 1   lock counter     : 64-bit, grows by GS_LOCK_STRIDE per barrier
+ *   line 2   flip counter     : 32-bit, top bit flips per barrier
+ *   line 3   tree flat counter: 32-bit, top bit flips per barrier
+ *   where[capacity]           : barrier number each block was waiting at when
+ *                               the watchdog fired (0: not waiting)
+ *   in[capacity], out[capacity]: lock-free arrive / release flags
+ *   group[capacity] lines     : tree arrival groups {count, released}
+ */
+#ifndef GRIDSYNC_BARRIER_LAYOUT_H
+#define GRIDSYNC_BARRIER_LAYOUT_H
+
+#define GS_LINE_WORDS 32u
+
+#define GS_REC_FLAG 0u      /* 0: no time-out; 1: a wait timed out, everybody leaves */
+#define GS_REC_CLAIM 1u     /* first observer of a time-out claims the record */
+#define GS_REC_BARRIER 2u   /* barrier number (1-based, per launch) that timed out */
+#define GS_REC_BLOCKS 3u    /* grid size of the launch */
+#define GS_REC_OBSERVER 4u  /* block whose wait timed out first */
+#define GS_REC_METHOD 5u
+
+#define GS_W_LOCK (1u * GS_LINE_WORDS)
+#define GS_W_FLIP (2u * GS_LINE_WORDS)
+#define GS_W_FLAT (3u * GS_LINE_WORDS)
+#define GS_W_WHERE (4u * GS_LINE_WORDS)
+
+/* The lock barrier's goal grows by this much per barrier (block 0 adds the
+ * difference between the stride and the grid size), so the counter is a
+ * multiple of the stride between barriers whatever the grid size. */
+#define GS_LOCK_STRIDE (1ull << 20)
+
+#define GS_ROUND_LINE(n) ((((n) + GS_LINE_WORDS - 1u) / GS_LINE_WORDS) * GS_LINE_WORDS)
+#define GS_W_IN(cap) (GS_W_WHERE + GS_ROUND_LINE(cap))
+#define GS_W_OUT(cap) (GS_W_IN(cap) + GS_ROUND_LINE(cap))
+#define GS_W_GROUPS(cap) (GS_W_OUT(cap) + GS_ROUND_LINE(cap))
+#define GS_STATE_WORDS(cap) (GS_W_GROUPS(cap) + GS_LINE_WORDS * (cap))
+
+/* tree: words of a group line */
+#define GS_GROUP_COUNT 0u    /* arrivals, monotonic (each member adds 1) */
+#define GS_GROUP_RELEASED 1u /* value of count at the last release */
+
+#endif /* GRIDSYNC_BARRIER_LAYOUT_H */

@@ -1,0 +1,68 @@
+/* watchdog.c - turning a barrier's time-out record into a sentence. */
+#include "barrier_internal.h"
+
+#include <gridsync/barrier_layout.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../core/error.h"
+
+enum { GS_LIST_MAX = 16 }; /* missing blocks named before "and N more" */
+
+void gs__format_timeout(char *buf, size_t len, unsigned int barrier_no, unsigned int blocks,
+                        const unsigned int *where)
+{
+    unsigned int arrived = 0, missing = 0;
+    for (unsigned int i = 0; i < blocks; ++i)
+        arrived += where[i] == barrier_no;
+    missing = blocks - arrived;
+
+    int n = snprintf(buf, len, "barrier #%u: %u/%u blocks arrived", barrier_no, arrived, blocks);
+    if (missing == 0 || n < 0 || (size_t)n >= len)
+        return;
+    n += snprintf(buf + n, len - (size_t)n, "; missing: block%s", missing == 1 ? "" : "s");
+    unsigned int listed = 0;
+    for (unsigned int i = 0; i < blocks && listed < GS_LIST_MAX && (size_t)n < len; ++i) {
+        if (where[i] == barrier_no)
+            continue;
+        n += snprintf(buf + n, len - (size_t)n, "%s %u", listed ? "," : "", i);
+        ++listed;
+    }
+    if (missing > listed && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, " and %u more", missing - listed);
+}
+
+gs_status gs_barrier_check(gs_barrier_t barrier, cudaStream_t stream)
+{
+    unsigned int rec[GS_LINE_WORDS];
+    if (!barrier)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_barrier_check: barrier is NULL");
+    GS_CUDA_TRY(cudaStreamSynchronize(stream));
+    GS_CUDA_TRY(cudaMemcpy(rec, barrier->state, sizeof rec, cudaMemcpyDeviceToHost));
+    if (rec[GS_REC_FLAG] == 0)
+        return GS_SUCCESS;
+
+    unsigned int blocks = rec[GS_REC_BLOCKS];
+    if (blocks == 0 || blocks > barrier->capacity) {
+        GS_TRY(gs__barrier_rearm(barrier));
+        return gs__fail(GS_ERR_BARRIER_TIMEOUT, "barrier #%u timed out (grid size unknown)",
+                        rec[GS_REC_BARRIER]);
+    }
+    unsigned int *where = malloc(blocks * sizeof *where);
+    if (!where)
+        return gs__fail(GS_ERR_OUT_OF_MEMORY, "gs_barrier_check: out of host memory");
+    cudaError_t err = cudaMemcpy(where, barrier->state + GS_W_WHERE, blocks * sizeof *where,
+                                 cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess) {
+        free(where);
+        return gs__cuda_fail(err, "cudaMemcpy(watchdog record)", __FILE__, __LINE__);
+    }
+    char msg[768];
+    gs__format_timeout(msg, sizeof msg, rec[GS_REC_BARRIER], blocks, where);
+    free(where);
+    GS_TRY(gs__barrier_rearm(barrier));
+    return gs__fail(GS_ERR_BARRIER_TIMEOUT, "%s (%s barrier, time-out %.3f s)", msg,
+                    gs_barrier_method_name((gs_barrier_method)rec[GS_REC_METHOD]),
+                    barrier->timeout_ns / 1e9);
+}

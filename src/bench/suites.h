@@ -1,0 +1,34 @@
+/* suites.h - benchmark suites run by `gridsync bench`. */
+#ifndef GS_BENCH_SUITES_H
+#define GS_BENCH_SUITES_H
+
+#include "gridsync.h"
+#include "table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gs_bench_barrier_opts {
+    int iterations;         /* exchange iterations per kernel (2 barriers each) */
+    int samples;            /* timed kernels per configuration */
+    int warmup;
+    const int *threads;     /* block sizes to measure */
+    int nthreads;
+    const int *blocks;      /* grid sizes; NULL: 1, 1/SM, 2/SM, co-resident maximum */
+    int nblocks;
+    unsigned int tree_flat_max;  /* 0: library default */
+    unsigned int tree_group;     /* 0: library default */
+    int quiet;              /* no progress on stderr */
+} gs_bench_barrier_opts;
+
+/* Per-barrier latency of every method and peer; `*table` receives the
+ * result rows. Fails with GS_ERR_INTERNAL if any method's exchange check saw
+ * a wrong value (the table is still returned). */
+gs_status gs_bench_barrier(const gs_bench_barrier_opts *opts, gs_table **table);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,114 @@
+/* device.c - device enumeration, properties and co-residency arithmetic. */
+#include "error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+gs_status gs_device_count(int *count)
+{
+    if (!count)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_device_count: count is NULL");
+    *count = 0;
+    cudaError_t err = cudaGetDeviceCount(count);
+    if (err != cudaSuccess) {
+        *count = 0;
+        gs_status st = gs__cuda_fail(err, "cudaGetDeviceCount(count)", __FILE__, __LINE__);
+        (void)cudaGetLastError(); /* do not leave a sticky error for the next call */
+        return st;
+    }
+    if (*count == 0)
+        return gs__fail(GS_ERR_NO_DEVICE, "no CUDA device is present");
+    return GS_SUCCESS;
+}
+
+static gs_status attr(int *value, enum cudaDeviceAttr a, int dev, const char *name)
+{
+    cudaError_t err = cudaDeviceGetAttribute(value, a, dev);
+    if (err != cudaSuccess)
+        return gs__cuda_fail(err, name, __FILE__, __LINE__);
+    return GS_SUCCESS;
+}
+#define GS_ATTR(field, a) GS_TRY(attr(&(field), a, ordinal, "cudaDeviceGetAttribute(" #a ")"))
+
+gs_status gs_device_query(int ordinal, gs_device_info *info)
+{
+    int count = 0;
+    if (!info)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_device_query: info is NULL");
+    GS_TRY(gs_device_count(&count));
+    if (ordinal < 0 || ordinal >= count)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "device %d does not exist: %d device%s present (0..%d)", ordinal,
+                        count, count == 1 ? " is" : "s are", count - 1);
+
+    struct cudaDeviceProp p;
+    GS_CUDA_TRY(cudaGetDeviceProperties(&p, ordinal));
+    memset(info, 0, sizeof *info);
+    info->ordinal = ordinal;
+    snprintf(info->name, sizeof info->name, "%s", p.name);
+    info->cc_major = p.major;
+    info->cc_minor = p.minor;
+    info->sm_count = p.multiProcessorCount;
+    info->global_mem_bytes = p.totalGlobalMem;
+    info->l2_bytes = p.l2CacheSize;
+    info->smem_per_sm_bytes = p.sharedMemPerMultiprocessor;
+    info->smem_per_block_bytes = p.sharedMemPerBlock;
+    info->smem_per_block_optin_bytes = p.sharedMemPerBlockOptin;
+    info->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    info->max_threads_per_block = p.maxThreadsPerBlock;
+    info->regs_per_sm = p.regsPerMultiprocessor;
+    info->warp_size = p.warpSize;
+    GS_ATTR(info->sm_clock_khz, cudaDevAttrClockRate);
+    GS_ATTR(info->mem_clock_khz, cudaDevAttrMemoryClockRate);
+    GS_ATTR(info->mem_bus_width_bits, cudaDevAttrGlobalMemoryBusWidth);
+    GS_ATTR(info->max_blocks_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor);
+    GS_ATTR(info->cooperative_launch, cudaDevAttrCooperativeLaunch);
+    /* DDR: two transfers per clock. */
+    info->mem_bandwidth_gbs =
+        2.0 * info->mem_clock_khz * 1e3 * (info->mem_bus_width_bits / 8.0) / 1e9;
+    GS_CUDA_TRY(cudaDriverGetVersion(&info->driver_version));
+    GS_CUDA_TRY(cudaRuntimeGetVersion(&info->runtime_version));
+    return GS_SUCCESS;
+}
+
+void gs_format_coresidency(char *buf, size_t len, long long requested, int sm_count,
+                           int blocks_per_sm, int block_threads)
+{
+    long long fit = (long long)sm_count * blocks_per_sm;
+    if (blocks_per_sm == 0)
+        snprintf(buf, len,
+                 "%lld blocks requested, none fit: a block of %d threads exceeds what one "
+                 "SM can hold (threads, registers or shared memory)",
+                 requested, block_threads);
+    else
+        snprintf(buf, len, "%lld block%s requested, at most %lld fit: %d SMs x %d block%s of %d threads",
+                 requested, requested == 1 ? "" : "s", fit, sm_count, blocks_per_sm,
+                 blocks_per_sm == 1 ? "" : "s", block_threads);
+}
+
+gs_status gs__occupancy(const void *kernel, int block_threads, size_t dynamic_smem,
+                        int *sm_count, int *blocks_per_sm)
+{
+    int dev = 0;
+    if (!kernel)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "kernel is NULL");
+    if (block_threads <= 0)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "block size must be positive, got %d",
+                        block_threads);
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(sm_count, cudaDevAttrMultiProcessorCount, dev));
+    GS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, kernel,
+                                                              block_threads, dynamic_smem));
+    return GS_SUCCESS;
+}
+
+gs_status gs_max_coresident_blocks(const void *kernel, int block_threads, size_t dynamic_smem,
+                                   int *max_blocks)
+{
+    int sms = 0, per_sm = 0;
+    if (!max_blocks)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_max_coresident_blocks: max_blocks is NULL");
+    GS_TRY(gs__occupancy(kernel, block_threads, dynamic_smem, &sms, &per_sm));
+    *max_blocks = sms * per_sm;
+    return GS_SUCCESS;
+}

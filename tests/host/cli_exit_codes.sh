@@ -1,0 +1,38 @@
+#!/bin/sh
+# cli_exit_codes.sh GRIDSYNC - the documented exit codes of the real program:
+# 0 ok, 2 bad usage (with a one-line message), 3 no usable GPU.
+gs="$1"
+fail=0
+expect() {
+    want=$1; shift
+    out=$("$gs" "$@" 2>&1 >/dev/null); got=$?
+    if [ "$got" != "$want" ]; then
+        echo "FAIL: gridsync $* exited $got, expected $want ($out)"; fail=1
+    elif [ "$want" != 0 ] && [ "$(printf '%s\n' "$out" | wc -l)" -gt 1 ] && [ "$want" != 2 ]; then
+        echo "FAIL: gridsync $*: more than one line of error: $out"; fail=1
+    else
+        echo "ok: gridsync $* -> $got"
+    fi
+}
+expect 0 --help
+expect 0 --version
+expect 0 help info
+expect 0 help bench
+expect 2
+expect 2 frobnicate
+expect 2 help frobnicate
+expect 2 --bogus
+expect 2 info --bogus
+expect 2 info --device -1
+expect 2 bench --repeat abc
+expect 2 bench --threads 0
+expect 2 bench nosuchsuite
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    expect 0 info
+    expect 0 info --json
+else
+    expect 3 info
+    expect 3 info --json
+    expect 3 bench barrier --quiet
+fi
+exit $fail

@@ -1,0 +1,123 @@
+/* test_args.c - command-line value parsing and the CLI's exit codes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "args.h"
+#include "commands.h"
+
+static void test_parse_long_accepts(void **state)
+{
+    (void)state;
+    long v = 0;
+    char err[128];
+    assert_int_equal(gs_parse_long("42", "--n", 1, 100, &v, err, sizeof err), 0);
+    assert_int_equal(v, 42);
+    assert_int_equal(gs_parse_long("1", "--n", 1, 1, &v, err, sizeof err), 0);
+}
+
+static void test_parse_long_rejects(void **state)
+{
+    (void)state;
+    long v = 7;
+    char err[128];
+    const char *bad[] = {"", "abc", "12x", "1.5", "-3", "0", "101", "99999999999999999999", " "};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        assert_int_equal(gs_parse_long(bad[i], "--n", 1, 100, &v, err, sizeof err), -1);
+        assert_non_null(strstr(err, "--n"));
+        assert_int_equal(v, 7);
+    }
+    gs_parse_long("abc", "--repeat", 1, 100, &v, err, sizeof err);
+    assert_string_equal(err, "--repeat: 'abc' is not a whole number");
+    gs_parse_long("0", "--repeat", 1, 100, &v, err, sizeof err);
+    assert_string_equal(err, "--repeat: 0 is out of range (1..100)");
+    assert_int_equal(gs_parse_long(NULL, "--n", 1, 100, &v, err, sizeof err), -1);
+}
+
+static void test_parse_list(void **state)
+{
+    (void)state;
+    int out[4], n = 0;
+    char err[128];
+    assert_int_equal(gs_parse_long_list("256,1024", "--threads", 32, 1024, out, 4, &n, err, sizeof err), 0);
+    assert_int_equal(n, 2);
+    assert_int_equal(out[0], 256);
+    assert_int_equal(out[1], 1024);
+    assert_int_equal(gs_parse_long_list("256,", "--threads", 32, 1024, out, 4, &n, err, sizeof err), -1);
+    assert_int_equal(gs_parse_long_list("256,,512", "--threads", 32, 1024, out, 4, &n, err, sizeof err), 0);
+    assert_int_equal(gs_parse_long_list("16", "--threads", 32, 1024, out, 4, &n, err, sizeof err), -1);
+    assert_int_equal(gs_parse_long_list("1,2,3,4,5", "--blocks", 1, 9, out, 4, &n, err, sizeof err), -1);
+    assert_non_null(strstr(err, "at most 4"));
+    assert_int_equal(gs_parse_long_list("x", "--blocks", 1, 9, out, 4, &n, err, sizeof err), -1);
+}
+
+static int run_cmd(int (*cmd)(int, char **), int argc, const char **argv)
+{
+    char *copy[16];
+    for (int i = 0; i < argc; ++i)
+        copy[i] = (char *)argv[i];
+    copy[argc] = NULL;
+    return cmd(argc, copy);
+}
+
+static void test_bad_options_exit_2(void **state)
+{
+    (void)state;
+    const char *a1[] = {"bench", "--repeat", "zero"};
+    assert_int_equal(run_cmd(gs_cmd_bench, 3, a1), GS_EXIT_USAGE);
+    const char *a2[] = {"bench", "--bogus"};
+    assert_int_equal(run_cmd(gs_cmd_bench, 2, a2), GS_EXIT_USAGE);
+    const char *a3[] = {"bench", "nosuchsuite"};
+    assert_int_equal(run_cmd(gs_cmd_bench, 2, a3), GS_EXIT_USAGE);
+    const char *a4[] = {"bench", "--threads", "2048"};
+    assert_int_equal(run_cmd(gs_cmd_bench, 3, a4), GS_EXIT_USAGE);
+    const char *a5[] = {"bench", "--iterations", "-5"};
+    assert_int_equal(run_cmd(gs_cmd_bench, 3, a5), GS_EXIT_USAGE);
+    const char *a6[] = {"bench", "--repeat"};
+    assert_int_equal(run_cmd(gs_cmd_bench, 2, a6), GS_EXIT_USAGE);
+    const char *a7[] = {"info", "--device", "x"};
+    assert_int_equal(run_cmd(gs_cmd_info, 3, a7), GS_EXIT_USAGE);
+    const char *a8[] = {"info", "extra"};
+    assert_int_equal(run_cmd(gs_cmd_info, 2, a8), GS_EXIT_USAGE);
+}
+
+static void test_no_gpu_exit_3(void **state)
+{
+    (void)state;
+    int count = 0;
+    if (gs_device_count(&count) == GS_SUCCESS)
+        skip(); /* a GPU is present: the no-GPU path cannot be exercised */
+    const char *a[] = {"info"};
+    assert_int_equal(run_cmd(gs_cmd_info, 1, a), GS_EXIT_NO_GPU);
+    const char *b[] = {"bench", "barrier", "--quiet"};
+    assert_int_equal(run_cmd(gs_cmd_bench, 3, b), GS_EXIT_NO_GPU);
+    const char *c[] = {"info", "--json", "--device", "3"};
+    assert_int_equal(run_cmd(gs_cmd_info, 4, c), GS_EXIT_NO_GPU);
+}
+
+static void test_help(void **state)
+{
+    (void)state;
+    FILE *null = fopen("/dev/null", "w");
+    assert_non_null(null);
+    assert_int_equal(gs_print_help(null, NULL), 0);
+    assert_int_equal(gs_print_help(null, "info"), 0);
+    assert_int_equal(gs_print_help(null, "bench"), 0);
+    assert_int_equal(gs_print_help(null, "frobnicate"), -1);
+    fclose(null);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_long_accepts), cmocka_unit_test(test_parse_long_rejects),
+        cmocka_unit_test(test_parse_list),         cmocka_unit_test(test_bad_options_exit_2),
+        cmocka_unit_test(test_no_gpu_exit_3),      cmocka_unit_test(test_help),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,111 @@
+/* test_status.c - status names, failure details, watchdog and co-residency
+ * sentences (pure host code, no GPU). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gridsync.h"
+#include "../../src/barrier/barrier_internal.h"
+
+static void test_status_names(void **state)
+{
+    (void)state;
+    assert_string_equal(gs_status_string(GS_SUCCESS), "GS_SUCCESS");
+    assert_string_equal(gs_status_string(GS_ERR_NOT_CORESIDENT), "GS_ERR_NOT_CORESIDENT");
+    assert_string_equal(gs_status_string(GS_ERR_BARRIER_TIMEOUT), "GS_ERR_BARRIER_TIMEOUT");
+    assert_string_equal(gs_status_string((gs_status)999), "GS_ERR_UNKNOWN_STATUS");
+    for (int s = GS_SUCCESS; s <= GS_ERR_INTERNAL; ++s)
+        assert_string_not_equal(gs_status_string((gs_status)s), "GS_ERR_UNKNOWN_STATUS");
+}
+
+static void test_detail_set_and_cleared(void **state)
+{
+    (void)state;
+    gs_barrier_method m;
+    gs_clear_error();
+    assert_string_equal(gs_last_error_detail(), "");
+    assert_int_equal(gs_barrier_method_parse("spinlock", &m), GS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gs_last_error_detail(), "unknown barrier method 'spinlock'"));
+    gs_clear_error();
+    assert_string_equal(gs_last_error_detail(), "");
+}
+
+static void test_method_names_round_trip(void **state)
+{
+    (void)state;
+    for (int i = 0; i < GS_BARRIER_METHOD_COUNT; ++i) {
+        gs_barrier_method m;
+        assert_int_equal(gs_barrier_method_parse(gs_barrier_method_name((gs_barrier_method)i), &m),
+                         GS_SUCCESS);
+        assert_int_equal(m, i);
+    }
+    assert_string_equal(gs_barrier_method_name((gs_barrier_method)42), "unknown");
+    assert_int_equal(gs_barrier_method_parse(NULL, NULL), GS_ERR_INVALID_ARGUMENT);
+}
+
+static void test_coresidency_sentence(void **state)
+{
+    (void)state;
+    char buf[256];
+    gs_format_coresidency(buf, sizeof buf, 1100, 132, 8, 256);
+    assert_string_equal(buf, "1100 blocks requested, at most 1056 fit: 132 SMs x 8 blocks of 256 threads");
+    gs_format_coresidency(buf, sizeof buf, 265, 132, 2, 1024);
+    assert_string_equal(buf, "265 blocks requested, at most 264 fit: 132 SMs x 2 blocks of 1024 threads");
+    gs_format_coresidency(buf, sizeof buf, 1, 132, 0, 1024);
+    assert_non_null(strstr(buf, "none fit"));
+}
+
+static void test_timeout_sentence(void **state)
+{
+    (void)state;
+    char buf[512];
+    unsigned int where[1056];
+    for (int i = 0; i < 1056; ++i)
+        where[i] = 5;
+    where[17] = 0;
+    gs__format_timeout(buf, sizeof buf, 5, 1056, where);
+    assert_string_equal(buf, "barrier #5: 1055/1056 blocks arrived; missing: block 17");
+
+    where[17] = 5;
+    where[3] = 4; /* waiting at another barrier: not arrived at #5 */
+    where[900] = 0;
+    gs__format_timeout(buf, sizeof buf, 5, 1056, where);
+    assert_string_equal(buf, "barrier #5: 1054/1056 blocks arrived; missing: blocks 3, 900");
+
+    for (int i = 0; i < 40; ++i)
+        where[i] = 0;
+    gs__format_timeout(buf, sizeof buf, 5, 1056, where);
+    assert_non_null(strstr(buf, "1015/1056 blocks arrived; missing: blocks 0, 1, 2,"));
+    assert_non_null(strstr(buf, " and 25 more"));
+
+    /* a tiny buffer truncates, never overflows */
+    char small[16];
+    gs__format_timeout(small, sizeof small, 5, 1056, where);
+    assert_int_equal(strlen(small), sizeof small - 1);
+}
+
+static void test_state_size_grows_with_capacity(void **state)
+{
+    (void)state;
+    assert_true(gs__barrier_state_bytes(1056) > gs__barrier_state_bytes(132));
+    /* line-aligned regions */
+    assert_int_equal(gs__barrier_state_bytes(1) % 128, 0);
+    assert_int_equal(gs__barrier_state_bytes(4224) % 128, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_status_names),
+        cmocka_unit_test(test_detail_set_and_cleared),
+        cmocka_unit_test(test_method_names_round_trip),
+        cmocka_unit_test(test_coresidency_sentence),
+        cmocka_unit_test(test_timeout_sentence),
+        cmocka_unit_test(test_state_size_grows_with_capacity),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
