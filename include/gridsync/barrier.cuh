@@ -64,73 +64,110 @@ GS_DEVICE unsigned int gs__thread_rank(void)
 
 GS_DEVICE unsigned int gs__block_threads(void) { return blockDim.x * blockDim.y * blockDim.z; }
 
-/* ------------------------------------------------------------- watchdog */
+/* ------------------------------------------------------------- waiting */
 
-/* Per-wait watchdog. The clock is read only every 32 polls and the deadline
- * is set at the first reading, so a barrier that completes within a few
- * microseconds never touches the timer: the bound costs nothing on the fast
- * path. Every 32 polls the wait also looks at the record's flag, so once any
- * block has timed out every other waiter leaves within microseconds. */
-typedef struct gs__watch {
-    unsigned int spins;
-    unsigned long long deadline;
-} gs__watch;
+/* What a wait waits for; each call site passes a constant, so the switch in
+ * gs__wait_done folds away in the fast path. Every poll is ld.acquire: the
+ * load that sees the release completes the acquire, with no separate fence
+ * (a fence.acq_rel after a relaxed poll measured ~0.3 us slower per barrier
+ * on H100). */
+enum {
+    GS__UNTIL_TOPBIT_FLIPS = 0, /* top bit of *p differs from ref's */
+    GS__UNTIL_EQ = 1,           /* *p == ref */
+    GS__UNTIL_NE = 2,           /* *p != ref */
+    GS__UNTIL_GE64 = 3,         /* 64-bit *p >= ref */
+    GS__UNTIL_DIFF_EQ = 4       /* *p - ref == aux */
+};
+
+GS_DEVICE int gs__wait_done(const void *p, int until, unsigned long long ref, unsigned int aux)
+{
+    if (until == GS__UNTIL_GE64)
+        return gs_ld_acquire_gpu_u64((const unsigned long long *)p) >= ref;
+    unsigned int v = gs_ld_acquire_gpu((const unsigned int *)p);
+    switch (until) {
+    case GS__UNTIL_TOPBIT_FLIPS: return ((v ^ (unsigned int)ref) & 0x80000000u) != 0u;
+    case GS__UNTIL_EQ: return v == (unsigned int)ref;
+    case GS__UNTIL_NE: return v != (unsigned int)ref;
+    default: return v - (unsigned int)ref == aux;
+    }
+}
+
+/* Polls made inline before a wait moves to the watched slow path: ~50 us of
+ * polling, far beyond a healthy barrier, so the watchdog costs nothing on
+ * the fast path and its registers stay out of the user's kernel. */
+#define GS__FAST_POLLS 256u
 
 /* Claim the watchdog record (first observer wins), fill it, then raise the
- * flag with release so that the filled record is what readers see. */
-GS_DEVICE void gs__raise_timeout(const gs_grid_barrier *b, unsigned int rank)
+ * flag with release so that readers of the flag see a filled record. */
+static __device__ __noinline__ void gs__raise_timeout(unsigned int *state, unsigned int count,
+                                                      unsigned int rank, int method)
 {
-    unsigned int *rec = b->state;
-    if (gs_atom_cas_relaxed_gpu(rec + GS_REC_CLAIM, 0u, 1u) == 0u) {
-        gs_st_relaxed_gpu(rec + GS_REC_BARRIER, b->count);
-        gs_st_relaxed_gpu(rec + GS_REC_BLOCKS, gs__grid_blocks());
-        gs_st_relaxed_gpu(rec + GS_REC_OBSERVER, rank);
-        gs_st_relaxed_gpu(rec + GS_REC_METHOD, (unsigned int)b->method);
-        gs_st_release_gpu(rec + GS_REC_FLAG, 1u);
+    if (gs_atom_cas_relaxed_gpu(state + GS_REC_CLAIM, 0u, 1u) == 0u) {
+        gs_st_relaxed_gpu(state + GS_REC_BARRIER, count);
+        gs_st_relaxed_gpu(state + GS_REC_BLOCKS, gridDim.x * gridDim.y * gridDim.z);
+        gs_st_relaxed_gpu(state + GS_REC_OBSERVER, rank);
+        gs_st_relaxed_gpu(state + GS_REC_METHOD, (unsigned int)method);
+        gs_st_release_gpu(state + GS_REC_FLAG, 1u);
     }
 }
 
-/* One poll's worth of watchdog. Returns 1 when the caller must give up: the
- * record's flag is up (somebody timed out) or this wait just timed out. A
- * giving-up waiter records which barrier it was waiting at. */
-GS_DEVICE int gs__watch_tick(const gs_grid_barrier *b, gs__watch *w, unsigned int rank)
+/* Everything the watched wait needs, gathered in memory only when a wait
+ * goes slow, so that the call costs the fast path no registers. */
+typedef struct gs__waiter {
+    unsigned int *state;
+    const void *p;
+    unsigned long long ref, timeout_ns;
+    unsigned int aux, count, rank;
+    int until, method;
+} gs__waiter;
+
+/*
+ * The watched wait (out of line): keeps polling; every 32 polls looks at the
+ * record's flag (somebody else timed out: leave) and at %globaltimer (past
+ * the deadline: raise the time-out, leave). A waiter that leaves records the
+ * barrier number it was waiting at in where[rank]: the host names the blocks
+ * that have no such record as missing. Returns 0 when the condition came
+ * true, 1 when the caller must leave the kernel.
+ */
+static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
 {
-    if ((++w->spins & 31u) != 0u)
-        return 0;
-    int give_up = gs_ld_relaxed_gpu(b->state + GS_REC_FLAG) != 0u;
-    if (!give_up) {
-        unsigned long long now = gs_globaltimer_ns();
-        if (w->deadline == 0ull) {
-            w->deadline = now + b->timeout_ns;
+    unsigned long long deadline = gs_globaltimer_ns() + w->timeout_ns;
+    for (unsigned int spins = 1;; ++spins) {
+        if (gs__wait_done(w->p, w->until, w->ref, w->aux))
             return 0;
+        if ((spins & 31u) != 0u)
+            continue;
+        if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) == 0u) {
+            if (gs_globaltimer_ns() < deadline)
+                continue;
+            gs__raise_timeout(w->state, w->count, w->rank, w->method);
         }
-        if (now < w->deadline)
-            return 0;
-        gs__raise_timeout(b, rank);
-        give_up = 1;
+        gs_st_relaxed_gpu(w->state + GS_W_WHERE + w->rank, w->count);
+        return 1;
     }
-    gs_st_relaxed_gpu(b->state + GS_W_WHERE + rank, b->count);
-    return 1;
 }
 
-/* Spin until (*p & mask) != (ref & mask) [flip-style], or give up. */
-#define GS__WAIT_WHILE(cond, b, rank, give_up)                                         \
-    do {                                                                               \
-        gs__watch gs__w = {0u, 0ull};                                                  \
-        while (cond) {                                                                 \
-            if (gs__watch_tick((b), &gs__w, (rank))) {                                 \
-                (give_up) = 1;                                                         \
-                break;                                                                 \
-            }                                                                          \
-        }                                                                              \
-    } while (0)
+/* Wait until the condition holds: inline polls first, then the watched slow
+ * path. Returns 1 when the caller must leave the kernel (watchdog). */
+GS_DEVICE int gs__wait(const gs_grid_barrier *b, unsigned int rank, const void *p, int until,
+                       unsigned long long ref, unsigned int aux)
+{
+    for (unsigned int k = 0; k < GS__FAST_POLLS; ++k)
+        if (gs__wait_done(p, until, ref, aux))
+            return 0;
+    gs__waiter w = {b->state, p, ref, b->timeout_ns, aux, b->count, rank, until, b->method};
+    return gs__wait_slow(&w);
+}
 
 /* --------------------------------------------------------------- methods
- * Each method runs between two block barriers (see gs_grid_sync): the first
- * makes the writes of all the block's threads happen-before thread 0's
- * release (cumulativity), the second makes thread 0's acquire happen-before
- * the reads of all the block's threads. Each returns nonzero when the
- * calling thread must give up (watchdog). */
+ * Each method is a complete barrier for the calling block: a block barrier
+ * first (the writes of all the block's threads happen-before thread 0's
+ * release, by cumulativity), the grid-wide step, and a final block barrier
+ * with OR (thread 0's acquire happens-before the reads of all the block's
+ * threads). The OR carries the watchdog's verdict: nonzero means every thread
+ * of the block must leave the kernel. A block that finds the record's flag
+ * already up when it arrives (it started after a time-out) leaves without
+ * counting as arrived. */
 
 /*
  * lock - the seed's lock-based barrier, made correct.
@@ -144,21 +181,23 @@ GS_DEVICE int gs__watch_tick(const gs_grid_barrier *b, gs__watch *w, unsigned in
  * Why correct: the release on the add and the acquire on the poll that sees
  *   the goal order every block's pre-barrier writes before every block's
  *   post-barrier reads. The seed polled a volatile with no fences.
- * When: a reference. One atomic round trip then polling, all on one L2 line:
- *   as fast as flip, slower than tree beyond a few dozen blocks.
+ * When: a reference. One atomic round trip, then polling, all on one L2
+ *   line: as fast as flip; slower than tree on one block and on full grids.
  */
-GS_DEVICE int gs__sync_lock(const gs_grid_barrier *b, unsigned int rank, unsigned int n)
+GS_DEVICE int gs__sync_lock(const gs_grid_barrier *b)
 {
-    unsigned long long *ctr = (unsigned long long *)(b->state + GS_W_LOCK);
-    unsigned int stop = gs_ld_relaxed_gpu(b->state + GS_REC_FLAG);
-    unsigned long long add = rank == 0u ? GS_LOCK_STRIDE - (n - 1u) : 1ull;
-    unsigned long long old = gs_atom_add_release_gpu_u64(ctr, add);
-    if (stop)
-        return 1;
-    unsigned long long goal = (old / GS_LOCK_STRIDE + 1ull) * GS_LOCK_STRIDE;
     int give_up = 0;
-    GS__WAIT_WHILE(gs_ld_acquire_gpu_u64(ctr) < goal, b, rank, give_up);
-    return give_up;
+    __syncthreads();
+    if (gs__thread_rank() == 0u) {
+        unsigned int n = gs__grid_blocks(), rank = gs__block_rank();
+        unsigned long long *ctr = (unsigned long long *)(b->state + GS_W_LOCK);
+        unsigned int stop = gs_ld_relaxed_gpu(b->state + GS_REC_FLAG);
+        unsigned long long add = rank == 0u ? GS_LOCK_STRIDE - (n - 1u) : 1ull;
+        unsigned long long old = gs_atom_add_release_gpu_u64(ctr, add);
+        unsigned long long goal = (old / GS_LOCK_STRIDE + 1ull) * GS_LOCK_STRIDE;
+        give_up = stop ? 1 : gs__wait(b, rank, ctr, GS__UNTIL_GE64, goal, 0u);
+    }
+    return __syncthreads_or(give_up);
 }
 
 /*
@@ -170,20 +209,20 @@ GS_DEVICE int gs__sync_lock(const gs_grid_barrier *b, unsigned int rank, unsigne
  *   (ld.acquire) until the top bit differs from the one its atomic returned.
  * Why correct: as lock. Nothing is ever reset, and since the sum added per
  *   barrier is exactly 2^31 for any N, launches of any size reuse the word.
- * When: the reference for grid.sync(); our own implementation of it, with a
- *   watchdog. Beyond a few dozen blocks prefer tree.
+ * When: the reference for grid.sync(): the same algorithm, plus a watchdog.
  */
-GS_DEVICE int gs__sync_flip(const gs_grid_barrier *b, unsigned int rank, unsigned int n)
+GS_DEVICE int gs__sync_flip(const gs_grid_barrier *b)
 {
-    unsigned int *ctr = b->state + GS_W_FLIP;
-    unsigned int stop = gs_ld_relaxed_gpu(b->state + GS_REC_FLAG);
-    unsigned int add = rank == 0u ? 0x80000000u - (n - 1u) : 1u;
-    unsigned int old = gs_atom_add_release_gpu(ctr, add);
-    if (stop)
-        return 1;
     int give_up = 0;
-    GS__WAIT_WHILE(((gs_ld_acquire_gpu(ctr) ^ old) & 0x80000000u) == 0u, b, rank, give_up);
-    return give_up;
+    __syncthreads();
+    if (gs__thread_rank() == 0u) {
+        unsigned int n = gs__grid_blocks(), rank = gs__block_rank();
+        unsigned int *ctr = b->state + GS_W_FLIP;
+        unsigned int stop = gs_ld_relaxed_gpu(b->state + GS_REC_FLAG);
+        unsigned int old = gs_atom_add_release_gpu(ctr, rank == 0u ? 0x80000000u - (n - 1u) : 1u);
+        give_up = stop ? 1 : gs__wait(b, rank, ctr, GS__UNTIL_TOPBIT_FLIPS, old, 0u);
+    }
+    return __syncthreads_or(give_up);
 }
 
 /*
@@ -202,44 +241,39 @@ GS_DEVICE int gs__sync_flip(const gs_grid_barrier *b, unsigned int rank, unsigne
  *   thread's acquire; the checking block's barrier plus the release of out[j]
  *   carries that (cumulativity) to block j's acquire of out[j].
  * When: a reference. No atomics, but two hops through block 0 and N flags
- *   to poll: slower than tree at every size.
+ *   to poll: slower than the others at every size.
  */
-GS_DEVICE int gs__sync_lockfree(const gs_grid_barrier *b, unsigned int rank, unsigned int n,
-                                unsigned int tid, unsigned int nthreads)
+GS_DEVICE int gs__sync_lockfree(const gs_grid_barrier *b)
 {
+    unsigned int n = gs__grid_blocks(), rank = gs__block_rank();
+    unsigned int tid = gs__thread_rank(), nthreads = gs__block_threads();
     unsigned int *in = b->state + GS_W_IN(b->capacity);
     unsigned int *out = b->state + GS_W_OUT(b->capacity);
-    int give_up = 0;
     unsigned int mine = 0u, stop = 0u;
+    int give_up = 0;
+    __syncthreads();
     if (tid == 0u) {
         stop = gs_ld_relaxed_gpu(b->state + GS_REC_FLAG);
         mine = gs_ld_relaxed_gpu(in + rank) + 1u;
         gs_st_release_gpu(in + rank, mine);
+        give_up = stop != 0u;
     }
     if (rank == 0u) { /* uniform in the block: the checking block */
-        if (tid == 0u && stop)
-            give_up = 1;
-        for (unsigned int i = tid; i < n && !give_up; i += nthreads) {
-            unsigned int want = gs_ld_relaxed_gpu(out + i) + 1u;
-            GS__WAIT_WHILE(gs_ld_acquire_gpu(in + i) != want, b, rank, give_up);
-        }
+        for (unsigned int i = tid; i < n && !give_up; i += nthreads)
+            give_up = gs__wait(b, rank, in + i, GS__UNTIL_EQ, gs_ld_relaxed_gpu(out + i) + 1u, 0u);
         if (__syncthreads_or(give_up))
             return 1;
         for (unsigned int i = tid; i < n; i += nthreads)
             gs_st_release_gpu(out + i, gs_ld_relaxed_gpu(in + i));
-        return 0;
+    } else if (tid == 0u && !give_up) {
+        give_up = gs__wait(b, rank, out + rank, GS__UNTIL_EQ, mine, 0u);
     }
-    if (tid == 0u) {
-        if (stop)
-            return 1;
-        GS__WAIT_WHILE(gs_ld_acquire_gpu(out + rank) != mine, b, rank, give_up);
-    }
-    return give_up;
+    return __syncthreads_or(give_up);
 }
 
 /* Tree geometry for a grid of n blocks with nthreads threads per block:
  * groups of g consecutive blocks, at most nthreads groups so that each
- * thread of the checking block watches at most one. */
+ * thread of block 0 watches at most one. */
 GS_DEVICE unsigned int gs__tree_group(const gs_grid_barrier *b, unsigned int n,
                                       unsigned int nthreads)
 {
@@ -250,127 +284,148 @@ GS_DEVICE unsigned int gs__tree_group(const gs_grid_barrier *b, unsigned int n,
 
 /*
  * tree - gridsync's barrier.
- * Where the time goes in flip and lock at full occupancy: ~N arrivals
- * serialised on one L2 line, ~N pollers hammering that same line, and an
- * atomic round trip before polling even starts. tree removes all three.
+ * Where the time goes in flip and lock: an atomic round trip before polling
+ * can start, and at full occupancy ~N arrivals serialised on one L2 line
+ * with ~N pollers hammering that same line. tree removes all of it.
  *
- * How, small grids (N <= flat_max): one counter with flip's top-bit
- *   scheme, but thread 0 reads the counter before arriving and arrives with
- *   a fire-and-forget red.add.release, so it starts polling at once instead
- *   of waiting a round trip for the atomic's old value; polls are relaxed
- *   and one fence.acq_rel completes the acquire. (The early read is sound:
- *   this thread saw the previous flip, and the top bit cannot flip again
- *   before it arrives.)
+ * How, one block: a block barrier; there is no other block to meet.
+ * How, small grids (N <= flat_max): flip's top-bit counter, but thread 0
+ *   reads the counter before the block barrier (the read overlaps it) and
+ *   arrives with a fire-and-forget red.add.release, so it polls at once
+ *   instead of waiting a round trip for an atomic's old value. (The early
+ *   read is sound: this thread saw the previous flip, and the top bit cannot
+ *   flip again before it arrives.)
  * How, large grids: blocks form groups of G consecutive ranks (default 8;
  *   at most one group per thread of block 0). Each group owns one L2 line
- *   {count, released}. A block reads `released`, then adds 1 to `count`
- *   (red.add.release) and polls `released` until it moves. Block 0's
- *   threads each watch one group's count (relaxed polls, then an acquire
- *   fence); after a block barrier every watcher publishes
- *   released = count (fence + relaxed store). Arrivals spread over N/G lines
- *   in parallel instead of queueing on one; each line has at most G + 1
- *   pollers; no thread waits for an atomic's return value.
- * Why correct: member release (red.release) -> watcher acquire (fence after
- *   relaxed poll) -> block barrier in block 0 -> watcher release (fence
- *   before store) -> member acquire (fence after relaxed poll): a chain of
- *   release/acquire pairs and CTA barriers, transitive in the PTX model.
- *   `count` and `released` only grow (mod 2^32) and are equal between
- *   barriers, so launches of any size reuse them.
- * When: always (it is what auto uses). The one-block case is a block
- *   barrier alone: no other block exists to synchronize with.
+ *   {count, released}. A block reads `released` early, adds 1 to `count`
+ *   (red.add.release) and polls `released` until it moves. Each thread of
+ *   block 0 watches one group's `count` (ld.acquire); after a block barrier
+ *   every watcher publishes released = count (st.release). Arrivals spread
+ *   over N/G lines in parallel instead of queueing on one; each line has at
+ *   most G + 1 pollers; nobody waits for an atomic's return value.
+ * Why correct: member release (red.release) -> watcher acquire (ld.acquire)
+ *   -> block barrier in block 0 -> watcher release (st.release) -> member
+ *   acquire (ld.acquire): release/acquire pairs and CTA barriers, transitive
+ *   in the PTX memory model. `count` and `released` only grow (mod 2^32)
+ *   and are equal between barriers, so launches of any size reuse them.
+ * When: always; it is what auto uses.
  */
-GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b, unsigned int rank, unsigned int n,
-                            unsigned int tid, unsigned int nthreads)
+GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
 {
+    unsigned int n = gs__grid_blocks(), rank = gs__block_rank(), tid = gs__thread_rank();
     int give_up = 0;
-    if (n == 1u)
+    if (n == 1u) {
+        __syncthreads();
         return 0;
+    }
     if (n <= b->flat_max) {
-        if (tid != 0u)
-            return 0;
         unsigned int *ctr = b->state + GS_W_FLAT;
-        unsigned int stop = gs_ld_relaxed_gpu(b->state + GS_REC_FLAG);
-        unsigned int old = gs_ld_relaxed_gpu(ctr);
-        gs_red_add_release_gpu(ctr, rank == 0u ? 0x80000000u - (n - 1u) : 1u);
-        if (stop)
-            return 1;
-        GS__WAIT_WHILE(((gs_ld_relaxed_gpu(ctr) ^ old) & 0x80000000u) == 0u, b, rank, give_up);
-        gs_fence_acq_rel_gpu();
-        return give_up;
+        unsigned int stop = 0u, old = 0u;
+        if (tid == 0u) {
+            stop = gs_ld_relaxed_gpu(b->state + GS_REC_FLAG);
+            old = gs_ld_relaxed_gpu(ctr);
+        }
+        __syncthreads();
+        if (tid == 0u) {
+            gs_red_add_release_gpu(ctr, rank == 0u ? 0x80000000u - (n - 1u) : 1u);
+            give_up = stop ? 1 : gs__wait(b, rank, ctr, GS__UNTIL_TOPBIT_FLIPS, old, 0u);
+        }
+        return __syncthreads_or(give_up);
     }
 
-    unsigned int g = gs__tree_group(b, n, nthreads);
+    unsigned int g = gs__tree_group(b, n, gs__block_threads());
+    unsigned int ngroups = (n + g - 1u) / g;
     unsigned int *groups = b->state + GS_W_GROUPS(b->capacity);
-    unsigned int stop = 0u, seen = 0u;
     unsigned int *line = groups + (rank / g) * GS_LINE_WORDS;
+    unsigned int *watched = groups + tid * GS_LINE_WORDS;
+    int watcher = rank == 0u && tid < ngroups;
+    unsigned int stop = 0u, seen = 0u, base = 0u;
     if (tid == 0u) {
         stop = gs_ld_relaxed_gpu(b->state + GS_REC_FLAG);
         seen = gs_ld_relaxed_gpu(line + GS_GROUP_RELEASED);
+    }
+    if (watcher)
+        base = gs_ld_relaxed_gpu(watched + GS_GROUP_RELEASED);
+    __syncthreads();
+    if (tid == 0u) {
         gs_red_add_release_gpu(line + GS_GROUP_COUNT, 1u);
+        give_up = stop != 0u;
     }
     if (rank == 0u) { /* uniform in the block: block 0 watches the groups */
-        unsigned int ngroups = (n + g - 1u) / g;
-        unsigned int *mine = groups + tid * GS_LINE_WORDS;
-        unsigned int base = 0u, size = 0u;
-        if (tid == 0u && stop)
-            give_up = 1;
-        if (tid < ngroups && !give_up) {
-            size = tid == ngroups - 1u ? n - tid * g : g;
-            base = gs_ld_relaxed_gpu(mine + GS_GROUP_RELEASED);
-            GS__WAIT_WHILE(gs_ld_relaxed_gpu(mine + GS_GROUP_COUNT) - base != size, b, rank,
-                           give_up);
-            gs_fence_acq_rel_gpu();
-        }
-        if (__syncthreads_or(give_up))
-            return 1;
-        if (tid < ngroups) {
-            gs_fence_acq_rel_gpu();
-            gs_st_relaxed_gpu(mine + GS_GROUP_RELEASED, base + size);
-        }
-        return 0;
+        unsigned int size = tid == ngroups - 1u ? n - tid * g : g;
+        if (watcher && !give_up)
+            give_up = gs__wait(b, rank, watched + GS_GROUP_COUNT, GS__UNTIL_DIFF_EQ, base, size);
+        int any = __syncthreads_or(give_up);
+        if (!any && watcher)
+            gs_st_release_gpu(watched + GS_GROUP_RELEASED, base + size);
+        return any;
     }
-    if (tid == 0u) {
-        if (stop)
-            return 1;
-        GS__WAIT_WHILE(gs_ld_relaxed_gpu(line + GS_GROUP_RELEASED) == seen, b, rank, give_up);
-        gs_fence_acq_rel_gpu();
-    }
-    return give_up;
+    if (tid == 0u && !give_up)
+        give_up = gs__wait(b, rank, line + GS_GROUP_RELEASED, GS__UNTIL_NE, seen, 0u);
+    return __syncthreads_or(give_up);
 }
 
 /* ----------------------------------------------------------- entry point */
 
 /*
  * gs_grid_sync - barrier across every thread of the grid.
- * All threads of every block must call it, the same number of times. On a
- * watchdog time-out every waiting block's threads exit the kernel (see the
- * file comment); otherwise it returns once every block has arrived.
+ * All threads of every block must call it, the same number of times, each
+ * with a pointer to its own copy of the view. On a watchdog time-out every
+ * waiting block's threads exit the kernel (see the file comment); otherwise
+ * it returns once every block has arrived.
+ */
+/* Leave the kernel when the watchdog says so (block-uniform). */
+#define GS__GRID_SYNC_WITH(method_fn, b)                                                  \
+    do {                                                                                   \
+        (b)->count += 1u;                                                                  \
+        if (method_fn(b))                                                                  \
+            asm volatile("exit;");                                                         \
+    } while (0)
+
+/* Barriers with a fixed method, ignoring the view's method field: for
+ * kernels that know their method and want only its registers. */
+static __device__ __forceinline__ void gs_grid_sync_tree(gs_grid_barrier *b)
+{
+    GS__GRID_SYNC_WITH(gs__sync_tree, b);
+}
+static __device__ __forceinline__ void gs_grid_sync_flip(gs_grid_barrier *b)
+{
+    GS__GRID_SYNC_WITH(gs__sync_flip, b);
+}
+static __device__ __forceinline__ void gs_grid_sync_lock(gs_grid_barrier *b)
+{
+    GS__GRID_SYNC_WITH(gs__sync_lock, b);
+}
+static __device__ __forceinline__ void gs_grid_sync_lockfree(gs_grid_barrier *b)
+{
+    GS__GRID_SYNC_WITH(gs__sync_lockfree, b);
+}
+
+/* The reference methods, out of line when chosen at run time. */
+static __device__ __noinline__ int gs__sync_reference(gs_grid_barrier view)
+{
+    switch (view.method) {
+    case GS_BARRIER_LOCK: return gs__sync_lock(&view);
+    case GS_BARRIER_FLIP: return gs__sync_flip(&view);
+    default: return gs__sync_lockfree(&view);
+    }
+}
+
+/*
+ * gs_grid_sync - barrier across every thread of the grid, with the method the
+ * view carries (tree inline; the reference methods through a call). All
+ * threads of every block must call it, the same number of times, each with a
+ * pointer to its own copy of the view. On a watchdog time-out every waiting
+ * block's threads exit the kernel (see the file comment); otherwise it
+ * returns once every block has arrived. The run-time choice costs registers
+ * (about 38 on sm_90 against 28 for gs_grid_sync_tree alone): a kernel that
+ * needs every register can call the method's own function instead.
  */
 static __device__ __forceinline__ void gs_grid_sync(gs_grid_barrier *b)
 {
-    unsigned int n = gs__grid_blocks();
-    unsigned int rank = gs__block_rank();
-    unsigned int tid = gs__thread_rank();
-    unsigned int nthreads = gs__block_threads();
-    int give_up;
-
     b->count += 1u;
-    __syncthreads();
-    switch (b->method) {
-    case GS_BARRIER_LOCK:
-        give_up = tid == 0u ? gs__sync_lock(b, rank, n) : 0;
-        break;
-    case GS_BARRIER_FLIP:
-        give_up = tid == 0u ? gs__sync_flip(b, rank, n) : 0;
-        break;
-    case GS_BARRIER_LOCKFREE:
-        give_up = gs__sync_lockfree(b, rank, n, tid, nthreads);
-        break;
-    default:
-        give_up = gs__sync_tree(b, rank, n, tid, nthreads);
-        break;
-    }
-    if (__syncthreads_or(give_up))
+    int give_up = b->method == GS_BARRIER_TREE ? gs__sync_tree(b) : gs__sync_reference(*b);
+    if (give_up)
         asm volatile("exit;");
 }
 

@@ -31,23 +31,30 @@ static __device__ __forceinline__ unsigned int slot_value(int it, unsigned int b
     return (unsigned int)it * 2654435761u + block + 1u;
 }
 
-/* The exchange with a gridsync barrier. */
-static __global__ void exchange_gs(gs_grid_barrier bar, unsigned int *slots,
-                                   unsigned int *errors, int iters)
-{
-    unsigned int n = gridDim.x, b = blockIdx.x, next = b + 1u == n ? 0u : b + 1u;
-    unsigned int bad = 0u;
-    for (int it = 0; it < iters; ++it) {
-        if (threadIdx.x == 0)
-            slots[b] = slot_value(it, b);
-        gs_grid_sync(&bar);
-        if (threadIdx.x == 0)
-            bad += slots[next] != slot_value(it, next);
-        gs_grid_sync(&bar);
+/* The exchange with a gridsync barrier: one kernel per method, so that each
+ * is measured with its own register footprint, as a user who names the
+ * method gets it. */
+#define EXCHANGE_KERNEL(name, sync)                                                        \
+    static __global__ void name(gs_grid_barrier bar, unsigned int *slots,                  \
+                                unsigned int *errors, int iters)                           \
+    {                                                                                      \
+        unsigned int n = gridDim.x, b = blockIdx.x, next = b + 1u == n ? 0u : b + 1u;      \
+        unsigned int bad = 0u;                                                             \
+        for (int it = 0; it < iters; ++it) {                                               \
+            if (threadIdx.x == 0)                                                          \
+                slots[b] = slot_value(it, b);                                              \
+            sync(&bar);                                                                    \
+            if (threadIdx.x == 0)                                                          \
+                bad += slots[next] != slot_value(it, next);                                \
+            sync(&bar);                                                                    \
+        }                                                                                  \
+        if (threadIdx.x == 0 && bad)                                                       \
+            atomicAdd(errors, bad);                                                        \
     }
-    if (threadIdx.x == 0 && bad)
-        atomicAdd(errors, bad);
-}
+EXCHANGE_KERNEL(exchange_lock, gs_grid_sync_lock)
+EXCHANGE_KERNEL(exchange_lockfree, gs_grid_sync_lockfree)
+EXCHANGE_KERNEL(exchange_flip, gs_grid_sync_flip)
+EXCHANGE_KERNEL(exchange_tree, gs_grid_sync_tree)
 
 /* The same exchange with cooperative groups (peer). */
 static __global__ void exchange_cg(unsigned int *slots, unsigned int *errors, int iters)
@@ -87,13 +94,17 @@ typedef struct variant {
     const char *name;
     enum peer kind;
     gs_barrier_method method;
+    const void *kernel;
 } variant;
 
 static const variant variants[] = {
-    {"lock", P_GRIDSYNC, GS_BARRIER_LOCK},   {"lockfree", P_GRIDSYNC, GS_BARRIER_LOCKFREE},
-    {"flip", P_GRIDSYNC, GS_BARRIER_FLIP},   {"tree", P_GRIDSYNC, GS_BARRIER_TREE},
-    {"cg grid.sync", P_CG, GS_BARRIER_AUTO}, {"relaunch", P_RELAUNCH, GS_BARRIER_AUTO},
-    {"relaunch graph", P_GRAPH, GS_BARRIER_AUTO},
+    {"lock", P_GRIDSYNC, GS_BARRIER_LOCK, (const void *)exchange_lock},
+    {"lockfree", P_GRIDSYNC, GS_BARRIER_LOCKFREE, (const void *)exchange_lockfree},
+    {"flip", P_GRIDSYNC, GS_BARRIER_FLIP, (const void *)exchange_flip},
+    {"tree", P_GRIDSYNC, GS_BARRIER_TREE, (const void *)exchange_tree},
+    {"cg grid.sync", P_CG, GS_BARRIER_AUTO, (const void *)exchange_cg},
+    {"relaunch", P_RELAUNCH, GS_BARRIER_AUTO, NULL},
+    {"relaunch graph", P_GRAPH, GS_BARRIER_AUTO, NULL},
 };
 enum { NVARIANTS = sizeof variants / sizeof variants[0] };
 
@@ -114,7 +125,7 @@ static gs_status enqueue(void *p, cudaStream_t stream)
     switch (c->v->kind) {
     case P_GRIDSYNC: {
         void *args[] = {&c->view, &c->slots, &c->errors, &c->iters};
-        return gs_launch((const void *)exchange_gs, grid, block, 0, stream, args, c->bar);
+        return gs_launch(c->v->kernel, grid, block, 0, stream, args, c->bar);
     }
     case P_CG: {
         void *args[] = {&c->slots, &c->errors, &c->iters};
@@ -190,12 +201,18 @@ static int default_grids(int sms, int max_blocks, int *out)
     return n;
 }
 
+/* The largest grid every persistent kernel of the comparison can hold. */
 static gs_status coresident_max(int threads, int *max_blocks)
 {
-    int a = 0, b = 0;
-    GS_TRY(gs_max_coresident_blocks((const void *)exchange_gs, threads, 0, &a));
-    GS_TRY(gs_max_coresident_blocks((const void *)exchange_cg, threads, 0, &b));
-    *max_blocks = a < b ? a : b;
+    *max_blocks = 1 << 30;
+    for (int v = 0; v < NVARIANTS; ++v) {
+        int fit = 0;
+        if (!variants[v].kernel)
+            continue;
+        GS_TRY(gs_max_coresident_blocks(variants[v].kernel, threads, 0, &fit));
+        if (fit < *max_blocks)
+            *max_blocks = fit;
+    }
     return GS_SUCCESS;
 }
 
@@ -247,7 +264,8 @@ static gs_status run_config(const gs_bench_barrier_opts *o, int threads, unsigne
 static gs_status measure_floor(const gs_bench_barrier_opts *o, int threads, run_ctx *base,
                                cudaStream_t stream, double *floor_us)
 {
-    static const variant lock = {"floor", P_GRIDSYNC, GS_BARRIER_LOCK};
+    static const variant lock = {"floor", P_GRIDSYNC, GS_BARRIER_LOCK,
+                                 (const void *)exchange_lock};
     run_ctx c = *base;
     measured m;
     c.v = &lock;

@@ -12,9 +12,11 @@ gs_status gs_device_count(int *count)
     cudaError_t err = cudaGetDeviceCount(count);
     if (err != cudaSuccess) {
         *count = 0;
-        gs_status st = gs__cuda_fail(err, "cudaGetDeviceCount(count)", __FILE__, __LINE__);
-        (void)cudaGetLastError(); /* do not leave a sticky error for the next call */
-        return st;
+        (void)cudaGetLastError(); /* do not leave the error for the next call */
+        if (gs__status_from_cuda(err) == GS_ERR_NO_DEVICE)
+            return gs__fail(GS_ERR_NO_DEVICE, "no usable CUDA GPU: cudaGetDeviceCount() returned %s (%s)",
+                            cudaGetErrorName(err), cudaGetErrorString(err));
+        return gs__cuda_fail(err, "cudaGetDeviceCount(count)", __FILE__, __LINE__);
     }
     if (*count == 0)
         return gs__fail(GS_ERR_NO_DEVICE, "no CUDA device is present");

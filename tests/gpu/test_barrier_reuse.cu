@@ -80,10 +80,12 @@ int main(void)
     }
 
     /* 2. two barrier objects in one kernel */
+    int max_two = 0;
+    GS_OK(gs_max_coresident_blocks((const void *)two_barriers, 256, 0, &max_two));
     for (int m = 1; m < GS_BARRIER_METHOD_COUNT; ++m) {
         gs_barrier_t a, b;
         gs_grid_barrier va, vb;
-        unsigned int blocks = (unsigned int)max256;
+        unsigned int blocks = (unsigned int)max_two;
         GS_OK(gs_barrier_create(&a, (gs_barrier_method)m));
         GS_OK(gs_barrier_create(&b, (gs_barrier_method)(m % (GS_BARRIER_METHOD_COUNT - 1) + 1)));
         GS_OK(gs_barrier_device(a, blocks, &va));

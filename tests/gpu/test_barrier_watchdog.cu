@@ -79,8 +79,11 @@ int main(void)
     const double timeout = gs_test_sanitizer() ? 2.0 : 0.25;
     gs_device_info info;
     GS_OK(gs_device_query(0, &info));
-    int max128 = 0, checks = 0;
+    int max128 = 0, max_exchange = 0, checks = 0;
     GS_OK(gs_max_coresident_blocks((const void *)faulty, 128, 0, &max128));
+    GS_OK(gs_max_coresident_blocks((const void *)exchange_kernel, 128, 0, &max_exchange));
+    if (max_exchange < max128) /* the follow-up launch must fit too */
+        max128 = max_exchange;
     unsigned int *slots, *errors;
     CUDA_OK(cudaMalloc(&slots, (size_t)max128 * sizeof *slots));
     CUDA_OK(cudaMalloc(&errors, sizeof *errors));
