@@ -117,11 +117,14 @@ gs_status gs_barrier_set_tree_params(gs_barrier_t barrier, unsigned int flat_max
     return GS_SUCCESS;
 }
 
-/* Defaults measured by `gridsync bench barrier` (see bench/results/): one
- * counter up to one block per SM, groups of 8 beyond. */
+/* Default measured on H200 (see docs/barrier-design.md): the flat counter
+ * with a poll delay beats the grouped variant at every grid of >= 128-thread
+ * blocks (up to 2112 blocks); groups only for the huge grids of tiny blocks. */
+enum { GS_TREE_FLAT_MAX_DEFAULT = 2048 };
+
 static unsigned int tree_flat_max(const struct gs_barrier *b)
 {
-    return b->tree_flat_max ? b->tree_flat_max : b->sm_count;
+    return b->tree_flat_max ? b->tree_flat_max : GS_TREE_FLAT_MAX_DEFAULT;
 }
 
 gs_barrier_method gs_barrier_method_for(gs_barrier_t barrier, unsigned int blocks)

@@ -21,7 +21,7 @@ static int run(gs_barrier_method method, tree_params tp, int threads, unsigned i
     unsigned int seed = (unsigned int)rand(), bad = 0;
     GS_OK(gs_barrier_create(&bar, method));
     GS_OK(gs_barrier_set_tree_params(bar, tp.flat_max, tp.group));
-    GS_OK(gs_barrier_set_timeout(bar, gs_test_sanitizer() ? 60.0 : 5.0));
+    GS_OK(gs_barrier_set_timeout(bar, gs_test_sanitizer() ? 20.0 : 5.0));
     GS_OK(gs_barrier_device(bar, blocks, &view));
     CUDA_OK(cudaMemset(errors, 0, sizeof *errors));
     void *args[] = {&view, &slots, &errors, &iters, &seed, &delay_ns};
