@@ -77,11 +77,16 @@ enum {
     GS__UNTIL_EQ = 1,           /* *p == ref */
     GS__UNTIL_NE = 2,           /* *p != ref */
     GS__UNTIL_GE64 = 3,         /* 64-bit *p >= ref */
-    GS__UNTIL_DIFF_EQ = 4       /* *p - ref == aux */
+    GS__UNTIL_DIFF_EQ = 4,      /* *p - ref == aux */
+    GS__ACQUIRE_EACH = 8        /* or-ed in: every poll is an ld.acquire (as grid.sync) */
 };
 
 GS_DEVICE int gs__wait_done(const void *p, int until, unsigned long long ref, unsigned int aux)
 {
+    if (until & GS__ACQUIRE_EACH) {
+        unsigned int v = gs_ld_acquire_gpu((const unsigned int *)p);
+        return ((v ^ (unsigned int)ref) & 0x80000000u) != 0u; /* flip's condition */
+    }
     if (until == GS__UNTIL_GE64) {
         unsigned long long v;
         asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
@@ -99,6 +104,8 @@ GS_DEVICE int gs__wait_done(const void *p, int until, unsigned long long ref, un
 /* The acquire that ends a successful wait. */
 GS_DEVICE void gs__wait_acquire(const void *p, int until)
 {
+    if (until & GS__ACQUIRE_EACH)
+        return; /* the poll that saw it was the acquire */
     if (until == GS__UNTIL_GE64)
         (void)gs_ld_acquire_gpu_u64((const unsigned long long *)p);
     else
@@ -139,14 +146,15 @@ typedef struct gs__waiter {
  * record's flag (somebody else timed out: leave) and at %globaltimer (past
  * the deadline: raise the time-out, leave). A waiter that leaves records the
  * barrier number it was waiting at in where[rank]: the host names the blocks
- * that have no such record as missing; a block that arrived after the flag
- * was raised (`late`: it started after the time-out) leaves unrecorded.
+ * that have no such record as missing. A block that finds the flag already
+ * up when its wait turns slow (~36 us after arriving) is taken to have
+ * started after the time-out and leaves unrecorded.
  * Returns 0 when the condition came true, 1 when the caller must leave.
  */
 static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
 {
     unsigned long long deadline = gs_globaltimer_ns() + w->timeout_ns;
-    if (w->late)
+    if (w->late || gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u)
         return 1;
     for (unsigned int spins = 1;; ++spins) {
         if (gs__wait_done(w->p, w->until, w->ref, w->aux)) {
@@ -234,7 +242,8 @@ GS_DEVICE int gs__sync_lock(const gs_grid_barrier *b)
  * How: block 0 adds 0x80000000 - (N - 1), every other block adds 1
  *   (atom.add.release); once all N have arrived the low bits are back to
  *   their old value and the top bit has flipped. Thread 0 polls
- *   (ld.acquire) until the top bit differs from the one its atomic returned.
+ *   (ld.acquire on every poll, exactly as grid.sync does) until the top bit
+ *   differs from the one its atomic returned.
  * Why correct: as lock. Nothing is ever reset, and since the sum added per
  *   barrier is exactly 2^31 for any N, launches of any size reuse the word.
  * When: the reference for grid.sync(): the same algorithm, plus a watchdog.
@@ -247,7 +256,8 @@ GS_DEVICE int gs__sync_flip(const gs_grid_barrier *b)
         unsigned int n = gs__grid_blocks(), rank = gs__block_rank();
         unsigned int *ctr = b->state + GS_W_FLIP;
         unsigned int old = gs_atom_add_release_gpu(ctr, rank == 0u ? 0x80000000u - (n - 1u) : 1u);
-        give_up = gs__wait(b, rank, ctr, GS__UNTIL_TOPBIT_FLIPS, old, 0u, gs__late(b));
+        give_up = gs__wait(b, rank, ctr, GS__UNTIL_TOPBIT_FLIPS | GS__ACQUIRE_EACH, old, 0u,
+                           gs__late(b));
     }
     return __syncthreads_or(give_up);
 }
@@ -310,34 +320,21 @@ GS_DEVICE unsigned int gs__tree_group(const gs_grid_barrier *b, unsigned int n,
     return g > least ? g : least;
 }
 
-/* How long a block sleeps between arriving and its first poll: long enough
- * that the N pollers do not queue on the counter's L2 line while the N
- * arrivals are still landing there, short of the arrivals' own time. Tuned on
- * H200 (256-thread blocks): 100 ns up to 132 blocks, then 0.75 ns per block. */
-GS_DEVICE unsigned int gs__poll_delay_ns(unsigned int n)
-{
-    unsigned int d = 3u * n / 4u;
-    return d > 100u ? d : 100u;
-}
-
 /*
  * tree - gridsync's barrier.
- * Where the time goes in flip (and grid.sync): after the release fence (it
- * waits for the block's stores to be acknowledged, ~270 ns on H200) thread 0
- * waits a full atomic round trip (~385 ns) for the old value before it can
- * poll, and on large grids the N pollers hammer the counter's L2 line while
- * the N arrivals are still queueing on it.
+ * Where the time goes (H200, measured with the probes in docs/barrier-design.md):
+ * a release fence waits for the block's stores to be acknowledged (~270 ns),
+ * an atomic round trip takes ~385 ns, an L2 load ~140 ns, a fence with
+ * nothing pending still ~134 ns, a block barrier ~14 ns. grid.sync() pays
+ * fence + atomic + polls that each carry an acquire; on full grids the N
+ * arrivals and N pollers also queue on one L2 line.
  *
  * How, one block: a block barrier; there is no other block to meet.
- * How, up to flat_max blocks (default 2048): flip's top-bit counter, but
- *   - thread 0 reads the counter before the block barrier (that load overlaps
- *     the barrier) and arrives with a fire-and-forget red.add.release, so no
- *     atomic round trip sits between arriving and polling. The early read is
- *     sound: this thread saw the previous flip, and the top bit cannot flip
- *     again before it arrives;
- *   - it sleeps gs__poll_delay_ns(N) before polling, which keeps pollers off
- *     the line while arrivals land (2.05 us instead of 3.3 at 1056 blocks);
- *   - polls are relaxed loads, and one ld.acquire completes the acquire.
+ * How, up to flat_max blocks (default 2048): flip's top-bit counter
+ *   (atom.add.release), with relaxed polls and a single ld.acquire once the
+ *   flip is seen: no fence or cache invalidation per poll. (A fire-and-forget
+ *   red.add with an early read of the counter, with or without a delay before
+ *   polling, measured no better inside the library: see the design notes.)
  * How, larger grids (only blocks of <= 64 threads get there): blocks form
  *   groups of G consecutive ranks, each group owning one L2 line
  *   {count, released}. A block reads `released`, adds 1 to `count`
@@ -346,12 +343,14 @@ GS_DEVICE unsigned int gs__poll_delay_ns(unsigned int n)
  *   publishes released = count (st.release). Arrivals spread over N/G lines
  *   and each line has at most G + 1 pollers, at the price of a second release
  *   fence (block 0's) in the chain.
- * Why correct: a release (red/st.release, cumulative over the block barrier
- *   before it) read by an acquire, chained through block barriers: the PTX
- *   model's causality order is transitive. Counters only grow (mod 2^32) and
- *   are equal (grouped) or have zero low bits (flat) between barriers, so
- *   launches of any size reuse them with no reset.
- * When: always; it is what auto uses.
+ * Why correct: a release (atom/red/st.release, cumulative over the block
+ *   barrier before it) read by an acquire, chained through block barriers:
+ *   the PTX model's causality order is transitive. Counters only grow
+ *   (mod 2^32) and are equal (grouped) or have their low bits back (flat)
+ *   between barriers, so launches of any size reuse them with no reset.
+ * When: always; it is what auto uses. Expect about grid.sync()'s speed on
+ *   grids of one or more blocks per SM (a few percent faster), and a block
+ *   barrier's speed on one block.
  */
 GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
 {
@@ -363,15 +362,10 @@ GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
     }
     if (n <= b->flat_max) {
         unsigned int *ctr = b->state + GS_W_FLAT;
-        unsigned int old = 0u;
-        if (tid == 0u)
-            old = gs_ld_relaxed_gpu(ctr);
         __syncthreads();
         if (tid == 0u) {
-            gs_red_add_release_gpu(ctr, rank == 0u ? 0x80000000u - (n - 1u) : 1u);
-            unsigned int late = gs__late(b);
-            __nanosleep(gs__poll_delay_ns(n));
-            give_up = gs__wait(b, rank, ctr, GS__UNTIL_TOPBIT_FLIPS, old, 0u, late);
+            unsigned int old = gs_atom_add_release_gpu(ctr, rank == 0u ? 0x80000000u - (n - 1u) : 1u);
+            give_up = gs__wait(b, rank, ctr, GS__UNTIL_TOPBIT_FLIPS, old, 0u, 0u);
         }
         return __syncthreads_or(give_up);
     }
@@ -382,7 +376,7 @@ GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
     unsigned int *line = groups + (rank / g) * GS_LINE_WORDS;
     unsigned int *watched = groups + tid * GS_LINE_WORDS;
     int watcher = rank == 0u && tid < ngroups;
-    unsigned int seen = 0u, base = 0u, late = 0u;
+    unsigned int seen = 0u, base = 0u, late = 0u; /* late: see gs__wait_slow */
     if (tid == 0u)
         seen = gs_ld_relaxed_gpu(line + GS_GROUP_RELEASED);
     if (watcher)
@@ -390,8 +384,6 @@ GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
     __syncthreads();
     if (tid == 0u)
         gs_red_add_release_gpu(line + GS_GROUP_COUNT, 1u);
-    if (rank == 0u || tid == 0u)
-        late = gs__late(b);
     if (rank == 0u) { /* uniform in the block: block 0 watches the groups */
         unsigned int size = tid == ngroups - 1u ? n - tid * g : g;
         if (watcher)
