@@ -331,10 +331,12 @@ GS_DEVICE unsigned int gs__tree_group(const gs_grid_barrier *b, unsigned int n,
  *
  * How, one block: a block barrier; there is no other block to meet.
  * How, up to flat_max blocks (default 2048): flip's top-bit counter
- *   (atom.add.release), with relaxed polls and a single ld.acquire once the
- *   flip is seen: no fence or cache invalidation per poll. (A fire-and-forget
- *   red.add with an early read of the counter, with or without a delay before
- *   polling, measured no better inside the library: see the design notes.)
+ *   (atom.add.release, ld.acquire polls). Measured alternatives, none better
+ *   across grid sizes (docs/barrier-design.md): relaxed polls with one final
+ *   acquire (-1% at 132 blocks, +50% at 1056: faster polls congest the
+ *   counter's L2 line), a fire-and-forget red.add with an early read, with or
+ *   without a delay before polling, and hardware cluster barriers (~200-500
+ *   ns each, and clusters lower co-residency to 992 blocks).
  * How, larger grids (only blocks of <= 64 threads get there): blocks form
  *   groups of G consecutive ranks, each group owning one L2 line
  *   {count, released}. A block reads `released`, adds 1 to `count`
@@ -348,9 +350,9 @@ GS_DEVICE unsigned int gs__tree_group(const gs_grid_barrier *b, unsigned int n,
  *   the PTX model's causality order is transitive. Counters only grow
  *   (mod 2^32) and are equal (grouped) or have their low bits back (flat)
  *   between barriers, so launches of any size reuse them with no reset.
- * When: always; it is what auto uses. Expect about grid.sync()'s speed on
- *   grids of one or more blocks per SM (a few percent faster), and a block
- *   barrier's speed on one block.
+ * When: always; it is what auto uses. Expect grid.sync()'s speed on grids
+ *   of one or more blocks per SM (within a few percent) and a block
+ *   barrier's speed on one block, with a watchdog and no host reset.
  */
 GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
 {
@@ -365,7 +367,7 @@ GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
         __syncthreads();
         if (tid == 0u) {
             unsigned int old = gs_atom_add_release_gpu(ctr, rank == 0u ? 0x80000000u - (n - 1u) : 1u);
-            give_up = gs__wait(b, rank, ctr, GS__UNTIL_TOPBIT_FLIPS, old, 0u, 0u);
+            give_up = gs__wait(b, rank, ctr, GS__UNTIL_TOPBIT_FLIPS | GS__ACQUIRE_EACH, old, 0u, 0u);
         }
         return __syncthreads_or(give_up);
     }
