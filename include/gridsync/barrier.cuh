@@ -330,8 +330,8 @@ GS_DEVICE unsigned int gs__tree_group(const gs_grid_barrier *b, unsigned int n,
  * arrivals and N pollers also queue on one L2 line.
  *
  * How, one block: a block barrier; there is no other block to meet.
- * How, up to flat_max blocks (default 2048): flip's top-bit counter
- *   (atom.add.release, ld.acquire polls). Measured alternatives, none better
+ * How, up to flat_max blocks (default 2048): exactly flip (top-bit counter,
+ *   atom.add.release, ld.acquire polls). Measured alternatives, none better
  *   across grid sizes (docs/barrier-design.md): relaxed polls with one final
  *   acquire (-1% at 132 blocks, +50% at 1056: faster polls congest the
  *   counter's L2 line), a fire-and-forget red.add with an early read, with or
@@ -362,15 +362,8 @@ GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
         __syncthreads();
         return 0;
     }
-    if (n <= b->flat_max) {
-        unsigned int *ctr = b->state + GS_W_FLAT;
-        __syncthreads();
-        if (tid == 0u) {
-            unsigned int old = gs_atom_add_release_gpu(ctr, rank == 0u ? 0x80000000u - (n - 1u) : 1u);
-            give_up = gs__wait(b, rank, ctr, GS__UNTIL_TOPBIT_FLIPS | GS__ACQUIRE_EACH, old, 0u, 0u);
-        }
-        return __syncthreads_or(give_up);
-    }
+    if (n <= b->flat_max)
+        return gs__sync_flip(b);
 
     unsigned int g = gs__tree_group(b, n, gs__block_threads());
     unsigned int ngroups = (n + g - 1u) / g;
