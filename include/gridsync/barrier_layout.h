@@ -8,7 +8,7 @@
  *   line 0   watchdog record  : flag, barrier number, grid size, observer block, method
  *   line 1   lock counter     : 64-bit, grows by GS_LOCK_STRIDE per barrier
  *   line 2   flip counter     : 32-bit, top bit flips per barrier
- *   line 3   tree flat counter: 32-bit, top bit flips per barrier
+ *   line 3   reserved
  *   where[capacity]           : barrier number each block was waiting at when
  *                               the watchdog fired (0: not waiting)
  *   in[capacity], out[capacity]: lock-free arrive / release flags
@@ -28,7 +28,6 @@
 
 #define GS_W_LOCK (1u * GS_LINE_WORDS)
 #define GS_W_FLIP (2u * GS_LINE_WORDS)
-#define GS_W_FLAT (3u * GS_LINE_WORDS)
 #define GS_W_WHERE (4u * GS_LINE_WORDS)
 
 /* The lock barrier's goal grows by this much per barrier (block 0 adds the
