@@ -14,7 +14,7 @@ ifneq ($(CUDA_ARCHS),)
 CMAKE_ARGS += -DCMAKE_CUDA_ARCHITECTURES="$(CUDA_ARCHS)"
 endif
 
-.PHONY: all deps configure build test bench gpu-check install clean
+.PHONY: all deps configure build test bench gpu-check install clean results
 
 all: build
 
@@ -42,3 +42,7 @@ install: build
 
 clean:
 	rm -rf $(BUILD_DIR) build-gpu
+
+# Render the newest results file into README.md's results section.
+results:
+	@latest=$$(ls -t bench/results/*.json | head -n 1); scripts/results-table --readme README.md "$$latest" && echo "README.md: results from $$latest"
