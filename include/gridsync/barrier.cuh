@@ -331,7 +331,8 @@ GS_DEVICE unsigned int gs__tree_group(const gs_grid_barrier *b, unsigned int n,
  *
  * How, one block: a block barrier; there is no other block to meet.
  * How, up to flat_max blocks (default 2048): exactly flip (top-bit counter,
- *   atom.add.release, ld.acquire polls). Measured alternatives, none better
+ *   atom.add.release, ld.acquire polls), with the grouped path kept out of
+ *   line so that the poll loop compiles as in flip. Measured alternatives, none better
  *   across grid sizes (docs/barrier-design.md): relaxed polls with one final
  *   acquire (-1% at 132 blocks, +50% at 1056: faster polls congest the
  *   counter's L2 line), a fire-and-forget red.add with an early read, with or
@@ -354,17 +355,14 @@ GS_DEVICE unsigned int gs__tree_group(const gs_grid_barrier *b, unsigned int n,
  *   of one or more blocks per SM (within a few percent) and a block
  *   barrier's speed on one block, with a watchdog and no host reset.
  */
-GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
+/* tree's grouped path; called out of line (gs__sync_reference): only huge
+ * grids of tiny blocks take it, and inline it changed the code generated for
+ * the common flat path (a reconvergence region around the poll loop: 1.3
+ * against 1.05 us at 264 blocks on H200). */
+GS_DEVICE int gs__sync_tree_grouped(const gs_grid_barrier *b)
 {
     unsigned int n = gs__grid_blocks(), rank = gs__block_rank(), tid = gs__thread_rank();
     int give_up = 0;
-    if (n == 1u) {
-        __syncthreads();
-        return 0;
-    }
-    if (n <= b->flat_max)
-        return gs__sync_flip(b);
-
     unsigned int g = gs__tree_group(b, n, gs__block_threads());
     unsigned int ngroups = (n + g - 1u) / g;
     unsigned int *groups = b->state + GS_W_GROUPS(b->capacity);
@@ -392,6 +390,33 @@ GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
     if (tid == 0u)
         give_up = gs__wait(b, rank, line + GS_GROUP_RELEASED, GS__UNTIL_NE, seen, 0u, late);
     return __syncthreads_or(give_up);
+}
+
+/* The methods that run out of line: lock, lockfree and tree's grouped path
+ * (one function, so a kernel pays their registers once). */
+static __device__ __noinline__ int gs__sync_reference(gs_grid_barrier view)
+{
+    switch (view.method) {
+    case GS_BARRIER_LOCK: return gs__sync_lock(&view);
+    case GS_BARRIER_LOCKFREE: return gs__sync_lockfree(&view);
+    default: return gs__sync_tree_grouped(&view);
+    }
+}
+static __device__ __noinline__ int gs__sync_grouped_call(gs_grid_barrier view)
+{
+    return gs__sync_tree_grouped(&view);
+}
+
+GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
+{
+    unsigned int n = gs__grid_blocks();
+    if (n == 1u) {
+        __syncthreads();
+        return 0;
+    }
+    if (n <= b->flat_max)
+        return gs__sync_flip(b);
+    return gs__sync_grouped_call(*b);
 }
 
 /* ----------------------------------------------------------- entry point */
@@ -430,29 +455,29 @@ static __device__ __forceinline__ void gs_grid_sync_lockfree(gs_grid_barrier *b)
     GS__GRID_SYNC_WITH(gs__sync_lockfree, b);
 }
 
-/* The reference methods, out of line when chosen at run time. */
-static __device__ __noinline__ int gs__sync_reference(gs_grid_barrier view)
-{
-    return view.method == GS_BARRIER_LOCK ? gs__sync_lock(&view) : gs__sync_lockfree(&view);
-}
-
 /*
  * gs_grid_sync - barrier across every thread of the grid, with the method the
- * view carries (tree and flip, which auto resolves to, inline; lock and
- * lockfree through a call). All
+ * view carries (flip and tree's common paths, which auto resolves to,
+ * inline; lock, lockfree and tree's grouped path through a call). All
  * threads of every block must call it, the same number of times, each with a
  * pointer to its own copy of the view. On a watchdog time-out every waiting
  * block's threads exit the kernel (see the file comment); otherwise it
  * returns once every block has arrived. The run-time choice costs registers
- * (about 40 on sm_90, against 26 to 32 for one method's own function): a kernel that
+ * (about 48 on sm_90, against 26 to 32 for one method's own function, because
+ * the out-of-line methods' registers count against the kernel): a kernel that
  * needs every register can call the method's own function instead.
  */
 static __device__ __forceinline__ void gs_grid_sync(gs_grid_barrier *b)
 {
+    unsigned int n = gs__grid_blocks();
+    int tree = b->method == GS_BARRIER_TREE, give_up = 0;
     b->count += 1u;
-    int give_up = b->method == GS_BARRIER_TREE   ? gs__sync_tree(b)
-                  : b->method == GS_BARRIER_FLIP ? gs__sync_flip(b)
-                                                 : gs__sync_reference(*b);
+    if (tree && n == 1u)
+        __syncthreads(); /* tree on one block */
+    else if (b->method == GS_BARRIER_FLIP || (tree && n <= b->flat_max))
+        give_up = gs__sync_flip(b); /* flip, and tree's flat path, inline */
+    else
+        give_up = gs__sync_reference(*b); /* lock, lockfree, tree's grouped path */
     if (give_up)
         asm volatile("exit;");
 }

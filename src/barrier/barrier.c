@@ -127,17 +127,15 @@ static unsigned int tree_flat_max(const struct gs_barrier *b)
     return b->tree_flat_max ? b->tree_flat_max : GS_TREE_FLAT_MAX_DEFAULT;
 }
 
-/* auto: the fastest method measured for the grid size (bench/results/
- * h200-2026-11-22.json): tree on one block (a block barrier, 13x faster than
- * grid.sync), flip on every larger grid (1.03-1.07x grid.sync; tree's
- * multi-block path measures slower there, see docs/barrier-design.md). */
+/* auto is tree: a block barrier on one block, flip's counter up to 2048
+ * blocks, grouped arrival beyond (see gridsync/barrier.cuh and
+ * docs/barrier-design.md for the measurements behind it). */
 gs_barrier_method gs_barrier_method_for(gs_barrier_t barrier, unsigned int blocks)
 {
+    (void)blocks;
     if (!barrier)
         return GS_BARRIER_AUTO;
-    if (barrier->method != GS_BARRIER_AUTO)
-        return barrier->method;
-    return blocks <= 1 ? GS_BARRIER_TREE : GS_BARRIER_FLIP;
+    return barrier->method == GS_BARRIER_AUTO ? GS_BARRIER_TREE : barrier->method;
 }
 
 gs_status gs_barrier_device(gs_barrier_t barrier, unsigned int blocks, gs_grid_barrier *view)

@@ -55,7 +55,6 @@ EXCHANGE_KERNEL(exchange_lock, gs_grid_sync_lock)
 EXCHANGE_KERNEL(exchange_lockfree, gs_grid_sync_lockfree)
 EXCHANGE_KERNEL(exchange_flip, gs_grid_sync_flip)
 EXCHANGE_KERNEL(exchange_tree, gs_grid_sync_tree)
-EXCHANGE_KERNEL(exchange_auto, gs_grid_sync) /* run-time dispatch, what auto users get */
 
 /* The same exchange with cooperative groups (peer). */
 static __global__ void exchange_cg(unsigned int *slots, unsigned int *errors, int iters)
@@ -103,7 +102,6 @@ static const variant variants[] = {
     {"lockfree", P_GRIDSYNC, GS_BARRIER_LOCKFREE, (const void *)exchange_lockfree},
     {"flip", P_GRIDSYNC, GS_BARRIER_FLIP, (const void *)exchange_flip},
     {"tree", P_GRIDSYNC, GS_BARRIER_TREE, (const void *)exchange_tree},
-    {"auto", P_GRIDSYNC, GS_BARRIER_AUTO, (const void *)exchange_auto},
     {"cg grid.sync", P_CG, GS_BARRIER_AUTO, (const void *)exchange_cg},
     {"relaunch", P_RELAUNCH, GS_BARRIER_AUTO, NULL},
     {"relaunch graph", P_GRAPH, GS_BARRIER_AUTO, NULL},
