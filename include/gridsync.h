@@ -177,6 +177,55 @@ gs_status gs_launch(const void *kernel, dim3 grid, dim3 block, size_t dynamic_sm
 void gs_format_coresidency(char *buf, size_t len, long long requested, int sm_count,
                            int blocks_per_sm, int block_threads);
 
+/* -------------------------------------------------------------- reductions */
+
+typedef enum gs_dtype {
+    GS_FLOAT32 = 0,
+    GS_FLOAT64 = 1,
+    GS_INT32 = 2,
+    GS_INT64 = 3,
+    GS_DTYPE_COUNT = 4
+} gs_dtype;
+
+typedef enum gs_reduce_op {
+    GS_REDUCE_SUM = 0,
+    GS_REDUCE_MIN = 1, /* NaN propagates: any NaN input gives NaN */
+    GS_REDUCE_MAX = 2, /* NaN propagates */
+    GS_REDUCE_OP_COUNT = 3
+} gs_reduce_op;
+
+/* Bytes per element of `type` (0 for an unknown type). */
+size_t gs_dtype_size(gs_dtype type);
+
+/* "f32", "f64", "i32", "i64"; "sum", "min", "max". */
+const char *gs_dtype_name(gs_dtype type);
+const char *gs_reduce_op_name(gs_reduce_op op);
+
+/* Reduce n elements of `type` at device pointer `d_in` with `op`; n may be 0
+ * (the result is the identity: 0, +inf / largest integer for min, -inf /
+ * smallest for max). `result` points to one element in device memory
+ * (asynchronous on `stream`) or in host memory (the call waits for the
+ * result). Single pass, one kernel launch: each block reduces its share,
+ * publishes it and takes a ticket; the last block combines all partials in a
+ * fixed order and resets the ticket. The result is identical from run to run.
+ * Integer sums wrap. Workspace is cached per stream (the first call on a
+ * stream allocates it). Bad input (NULL pointers, n < 0, more elements than
+ * device memory holds, host input memory, unknown op or type) returns
+ * GS_ERR_INVALID_ARGUMENT and launches nothing. */
+gs_status gs_reduce(gs_reduce_op op, gs_dtype type, const void *d_in, long long n, void *result,
+                    cudaStream_t stream);
+
+gs_status gs_reduce_sum(gs_dtype type, const void *d_in, long long n, void *result,
+                        cudaStream_t stream);
+gs_status gs_reduce_min(gs_dtype type, const void *d_in, long long n, void *result,
+                        cudaStream_t stream);
+gs_status gs_reduce_max(gs_dtype type, const void *d_in, long long n, void *result,
+                        cudaStream_t stream);
+
+/* Free the cached reduction workspaces of every stream (optional; also safe
+ * to never call). Call it only when no reduction is in flight. */
+void gs_reduce_release_workspaces(void);
+
 #ifdef __cplusplus
 }
 #endif

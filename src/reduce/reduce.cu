@@ -1,0 +1,206 @@
+/*
+ * reduce.cu - the single-pass reduction behind gs_reduce (seed 001, fixed).
+ *
+ * How: a grid of at most a few blocks per SM. Phase 1: every thread folds a
+ * grid-stride slice of the input into four independent accumulators (four
+ * loads in flight), then the block reduces them (gridsync/reduce.cuh, warp
+ * shuffles) and thread 0 publishes the block's partial. Phase 2: thread 0
+ * takes a ticket with an acq_rel atomic; the block that draws the last ticket
+ * folds all partials in index order, writes the result and resets the ticket
+ * to zero for the next call.
+ *
+ * Why correct: the ticket's release orders each block's partial before its
+ * ticket; the last block's acquire of the final ticket value (a release
+ * sequence of RMWs) makes every partial visible to thread 0, and the block
+ * barrier that follows extends that to the whole last block. (The seed's
+ * version read the partials with no fence on the reading side.) The ticket is
+ * back to zero when the kernel ends, so the next call on the stream reuses it.
+ *
+ * Deterministic: the grid size depends only on n and the device, each
+ * thread's slice and fold order are fixed, and the last block folds the
+ * partials in index order, whichever block draws the last ticket. So the
+ * result is bitwise identical from run to run.
+ *
+ * When: every length; one launch instead of CUB's two (the cost that
+ * dominates for small inputs).
+ */
+#include <gridsync/reduce.cuh>
+
+#include "../core/error.h"
+#include "workspace.h"
+
+enum { GS_REDUCE_THREADS = 256, GS_REDUCE_BLOCKS_PER_SM = 4, GS_REDUCE_ITEMS = 8 };
+
+#define GS__REDUCE_KERNEL(T, op, t, ID)                                                     \
+    static __global__ void __launch_bounds__(GS_REDUCE_THREADS)                             \
+        reduce_##op##_##t(const T *in, long long n, T *partials, unsigned int *ticket,      \
+                          T *out)                                                           \
+    {                                                                                       \
+        __shared__ T smem[32];                                                              \
+        __shared__ int last;                                                                \
+        long long stride = (long long)gridDim.x * blockDim.x;                               \
+        long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;                     \
+        T a0 = ID, a1 = ID, a2 = ID, a3 = ID;                                               \
+        for (; i + 3 * stride < n; i += 4 * stride) {                                       \
+            T x0 = in[i], x1 = in[i + stride], x2 = in[i + 2 * stride], x3 = in[i + 3 * stride]; \
+            a0 = gs_op_##op##_##t(a0, x0);                                                  \
+            a1 = gs_op_##op##_##t(a1, x1);                                                  \
+            a2 = gs_op_##op##_##t(a2, x2);                                                  \
+            a3 = gs_op_##op##_##t(a3, x3);                                                  \
+        }                                                                                   \
+        for (; i < n; i += stride)                                                          \
+            a0 = gs_op_##op##_##t(a0, in[i]);                                               \
+        T r = gs_block_reduce_##op##_##t(                                                   \
+            gs_op_##op##_##t(gs_op_##op##_##t(a0, a1), gs_op_##op##_##t(a2, a3)), smem);    \
+        if (threadIdx.x == 0) {                                                             \
+            unsigned int drawn;                                                             \
+            partials[blockIdx.x] = r;                                                       \
+            asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"                     \
+                         : "=r"(drawn)                                                      \
+                         : "l"(ticket)                                                      \
+                         : "memory");                                                       \
+            last = drawn == gridDim.x - 1u;                                                 \
+        }                                                                                   \
+        __syncthreads();                                                                    \
+        if (!last)                                                                          \
+            return;                                                                         \
+        T a = ID;                                                                           \
+        for (unsigned int j = threadIdx.x; j < gridDim.x; j += blockDim.x)                  \
+            a = gs_op_##op##_##t(a, __ldcg(partials + j));                                  \
+        r = gs_block_reduce_##op##_##t(a, smem);                                            \
+        if (threadIdx.x == 0) {                                                             \
+            *out = r;                                                                       \
+            gs_st_relaxed_gpu(ticket, 0u);                                                  \
+        }                                                                                   \
+    }
+
+#define GS__REDUCE_KERNELS(T, t, T_UP)                                                      \
+    GS__REDUCE_KERNEL(T, sum, t, GS_IDENTITY_SUM_##T_UP)                                    \
+    GS__REDUCE_KERNEL(T, min, t, GS_IDENTITY_MIN_##T_UP)                                    \
+    GS__REDUCE_KERNEL(T, max, t, GS_IDENTITY_MAX_##T_UP)
+
+GS__REDUCE_KERNELS(float, f32, F32)
+GS__REDUCE_KERNELS(double, f64, F64)
+GS__REDUCE_KERNELS(int, i32, I32)
+GS__REDUCE_KERNELS(long long, i64, I64)
+
+/* [type][op], in the order of gs_dtype and gs_reduce_op. */
+static const void *const kernels[GS_DTYPE_COUNT][GS_REDUCE_OP_COUNT] = {
+    {(const void *)reduce_sum_f32, (const void *)reduce_min_f32, (const void *)reduce_max_f32},
+    {(const void *)reduce_sum_f64, (const void *)reduce_min_f64, (const void *)reduce_max_f64},
+    {(const void *)reduce_sum_i32, (const void *)reduce_min_i32, (const void *)reduce_max_i32},
+    {(const void *)reduce_sum_i64, (const void *)reduce_min_i64, (const void *)reduce_max_i64},
+};
+
+extern "C" size_t gs_dtype_size(gs_dtype type)
+{
+    switch (type) {
+    case GS_FLOAT32:
+    case GS_INT32: return 4;
+    case GS_FLOAT64:
+    case GS_INT64: return 8;
+    default: return 0;
+    }
+}
+
+extern "C" const char *gs_dtype_name(gs_dtype type)
+{
+    static const char *const names[GS_DTYPE_COUNT] = {"f32", "f64", "i32", "i64"};
+    return (int)type >= 0 && type < GS_DTYPE_COUNT ? names[type] : "unknown";
+}
+
+extern "C" const char *gs_reduce_op_name(gs_reduce_op op)
+{
+    static const char *const names[GS_REDUCE_OP_COUNT] = {"sum", "min", "max"};
+    return (int)op >= 0 && op < GS_REDUCE_OP_COUNT ? names[op] : "unknown";
+}
+
+/* Where a pointer lives: 1 device (or managed), 0 host. */
+static gs_status is_device_pointer(const void *p, int *device)
+{
+    cudaPointerAttributes attr;
+    GS_CUDA_TRY(cudaPointerGetAttributes(&attr, p));
+    *device = attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
+    return GS_SUCCESS;
+}
+
+static gs_status validate(gs_reduce_op op, gs_dtype type, const void *d_in, long long n,
+                          const void *result)
+{
+    if ((int)op < 0 || op >= GS_REDUCE_OP_COUNT)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_reduce: unknown operation %d", (int)op);
+    if ((int)type < 0 || type >= GS_DTYPE_COUNT)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_reduce: unknown element type %d", (int)type);
+    if (n < 0)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_reduce: length must be >= 0, got %lld", n);
+    if (!result)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_reduce: result pointer is NULL");
+    if (n > 0 && !d_in)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_reduce: input pointer is NULL");
+    return GS_SUCCESS;
+}
+
+static int grid_for(long long n, int sms)
+{
+    long long per_block = (long long)GS_REDUCE_THREADS * GS_REDUCE_ITEMS;
+    long long blocks = (n + per_block - 1) / per_block;
+    long long most = (long long)sms * GS_REDUCE_BLOCKS_PER_SM;
+    if (most > GS_REDUCE_MAX_BLOCKS)
+        most = GS_REDUCE_MAX_BLOCKS;
+    if (blocks > most)
+        blocks = most;
+    return blocks < 1 ? 1 : (int)blocks;
+}
+
+extern "C" gs_status gs_reduce(gs_reduce_op op, gs_dtype type, const void *d_in, long long n,
+                               void *result, cudaStream_t stream)
+{
+    int dev = 0, sms = 0, in_on_device = 1, out_on_device = 0;
+    size_t free_b = 0, total_b = 0;
+    GS_TRY(validate(op, type, d_in, n, result));
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    GS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    if ((unsigned long long)n > total_b / gs_dtype_size(type))
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "gs_reduce: %lld elements of %s exceed the device's %.1f GiB", n,
+                        gs_dtype_name(type), total_b / 1073741824.0);
+    if (n > 0)
+        GS_TRY(is_device_pointer(d_in, &in_on_device));
+    if (!in_on_device)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "gs_reduce: the input must be device (or managed) memory");
+    GS_TRY(is_device_pointer(result, &out_on_device));
+
+    gs__reduce_ws *ws = NULL;
+    GS_TRY(gs__reduce_workspace(stream, &ws));
+    void *out = out_on_device ? result : ws->result;
+    int blocks = grid_for(n, sms);
+    void *args[] = {(void *)&d_in, &n, &ws->partials, &ws->ticket, &out};
+    GS_CUDA_TRY(cudaLaunchKernel(kernels[type][op], dim3(blocks), dim3(GS_REDUCE_THREADS), args, 0,
+                                 stream));
+    if (out_on_device)
+        return GS_SUCCESS;
+    GS_CUDA_TRY(cudaMemcpyAsync(result, ws->result, gs_dtype_size(type), cudaMemcpyDeviceToHost,
+                                stream));
+    GS_CUDA_TRY(cudaStreamSynchronize(stream));
+    return GS_SUCCESS;
+}
+
+extern "C" gs_status gs_reduce_sum(gs_dtype type, const void *d_in, long long n, void *result,
+                                   cudaStream_t stream)
+{
+    return gs_reduce(GS_REDUCE_SUM, type, d_in, n, result, stream);
+}
+
+extern "C" gs_status gs_reduce_min(gs_dtype type, const void *d_in, long long n, void *result,
+                                   cudaStream_t stream)
+{
+    return gs_reduce(GS_REDUCE_MIN, type, d_in, n, result, stream);
+}
+
+extern "C" gs_status gs_reduce_max(gs_dtype type, const void *d_in, long long n, void *result,
+                                   cudaStream_t stream)
+{
+    return gs_reduce(GS_REDUCE_MAX, type, d_in, n, result, stream);
+}

@@ -1,0 +1,289 @@
+/*
+ * test_reduce.cu - reductions against an FP64 CPU reference on fresh random
+ * data (never zeros).
+ *
+ * Tolerances: min, max and integer sums are exact. The reference sum is
+ * compensated (long double, Neumaier). A floating sum of n terms
+ * folded as the library does (per-thread sequences of at most s = ceil(n /
+ * grid threads) terms, then trees of depth <= 5 + 5 + 11) is within
+ * (s + 21) * eps * sum|x_i| of the exact sum (Higham's bound for recursive
+ * summation, with eps = 2^-24 for f32 and 2^-53 for f64). We check against
+ * that bound with s computed from the largest grid the library can launch
+ * (4 blocks of 256 threads per SM), which only loosens it.
+ *
+ * Also: lengths 0, 1, 2, 31, 32, 33, 1000, 2^20+7, 2^27; NaN and infinities
+ * for min/max (NaN propagates); int64 sums beyond int32; bitwise identical
+ * results run to run; many calls in a row on one stream and on two streams;
+ * results to host and to device memory; the device API's block reductions
+ * at block sizes 32 to 1024 including sizes that are not powers of two.
+ */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include <gridsync/reduce.cuh>
+
+#include "gpu_test.h"
+
+static unsigned long long rng_state;
+static double urand(void) /* [-1, 1) */
+{
+    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(rng_state >> 11) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+/* Neumaier-compensated sum in long double: error ~1e-19 relative to sum|x|,
+ * far below the bounds checked, so it serves as the exact sum. */
+typedef struct exact {
+    long double s, c;
+} exact;
+static void exact_add(exact *e, double x)
+{
+    long double t = e->s + x;
+    e->c += fabsl(e->s) >= fabsl((long double)x) ? (e->s - t) + x : ((long double)x - t) + e->s;
+    e->s = t;
+}
+static double exact_value(const exact *e) { return (double)(e->s + e->c); }
+
+typedef struct ref {
+    double sum, abs_sum, min, max;
+} ref;
+
+static ref reference_f32(const float *x, long long n)
+{
+    ref r = {0.0, 0.0, INFINITY, -INFINITY};
+    exact e = {0.0L, 0.0L};
+    for (long long i = 0; i < n; ++i) {
+        exact_add(&e, x[i]);
+        r.abs_sum += fabs(x[i]);
+        r.min = fmin(r.min, x[i]);
+        r.max = fmax(r.max, x[i]);
+    }
+    r.sum = exact_value(&e);
+    return r;
+}
+
+static double sum_bound(long long n, double eps, double abs_sum, int sms)
+{
+    long long grid_threads = (long long)sms * 4 * 256;
+    long long s = (n + grid_threads - 1) / grid_threads;
+    return (double)(s + 21) * eps * abs_sum + 1e-300;
+}
+
+static int check_f32(long long n, int sms, float *d, float *h)
+{
+    for (long long i = 0; i < n; ++i)
+        h[i] = (float)(urand() * 100.0);
+    if (n)
+        CUDA_OK(cudaMemcpy(d, h, (size_t)n * sizeof *h, cudaMemcpyHostToDevice));
+    ref r = reference_f32(h, n);
+    float sum = -1.0f, mn = 0.0f, mx = 0.0f, again = 0.0f;
+    GS_OK(gs_reduce_sum(GS_FLOAT32, d, n, &sum, 0));
+    GS_OK(gs_reduce_min(GS_FLOAT32, d, n, &mn, 0));
+    GS_OK(gs_reduce_max(GS_FLOAT32, d, n, &mx, 0));
+    GS_OK(gs_reduce_sum(GS_FLOAT32, d, n, &again, 0));
+    double bound = sum_bound(n, 0x1p-24, r.abs_sum, sms);
+    EXPECT(fabs(sum - r.sum) <= bound, "f32 sum n=%lld: %.9g vs %.9g (bound %.3g)", n, sum, r.sum,
+           bound);
+    EXPECT(memcmp(&sum, &again, sizeof sum) == 0, "f32 sum n=%lld not bitwise repeatable", n);
+    EXPECT(n == 0 ? isinf(mn) && mn > 0 : mn == (float)r.min, "f32 min n=%lld: %g vs %g", n, mn, r.min);
+    EXPECT(n == 0 ? isinf(mx) && mx < 0 : mx == (float)r.max, "f32 max n=%lld: %g vs %g", n, mx, r.max);
+    return 4;
+}
+
+static int check_f64_i32_i64(long long n, int sms, void *d, void *h)
+{
+    double *hd = (double *)h, abs_sum = 0.0, mnd = INFINITY, mxd = -INFINITY;
+    exact e = {0.0L, 0.0L};
+    for (long long i = 0; i < n; ++i) {
+        hd[i] = urand() * 1e6;
+        exact_add(&e, hd[i]);
+        abs_sum += fabs(hd[i]);
+        mnd = fmin(mnd, hd[i]);
+        mxd = fmax(mxd, hd[i]);
+    }
+    double sd = exact_value(&e);
+    if (n)
+        CUDA_OK(cudaMemcpy(d, h, (size_t)n * 8, cudaMemcpyHostToDevice));
+    double s = 0, mn = 0, mx = 0;
+    GS_OK(gs_reduce_sum(GS_FLOAT64, d, n, &s, 0));
+    GS_OK(gs_reduce_min(GS_FLOAT64, d, n, &mn, 0));
+    GS_OK(gs_reduce_max(GS_FLOAT64, d, n, &mx, 0));
+    EXPECT(fabs(s - sd) <= sum_bound(n, 0x1p-53, abs_sum, sms),
+           "f64 sum n=%lld: %.17g vs %.17g", n, s, sd);
+    EXPECT(n == 0 || (mn == mnd && mx == mxd), "f64 min/max n=%lld", n);
+
+    /* int64 values near 2^40: their sum leaves int32 far behind */
+    long long *hl = (long long *)h, sl = 0, mnl = 0x7fffffffffffffffll, mxl = -mnl - 1;
+    for (long long i = 0; i < n; ++i) {
+        hl[i] = (long long)(urand() * 1099511627776.0);
+        sl += hl[i];
+        mnl = hl[i] < mnl ? hl[i] : mnl;
+        mxl = hl[i] > mxl ? hl[i] : mxl;
+    }
+    if (n)
+        CUDA_OK(cudaMemcpy(d, h, (size_t)n * 8, cudaMemcpyHostToDevice));
+    long long gl = 0, gmn = 0, gmx = 0;
+    GS_OK(gs_reduce_sum(GS_INT64, d, n, &gl, 0));
+    GS_OK(gs_reduce_min(GS_INT64, d, n, &gmn, 0));
+    GS_OK(gs_reduce_max(GS_INT64, d, n, &gmx, 0));
+    EXPECT(gl == sl, "i64 sum n=%lld: %lld vs %lld", n, gl, sl);
+    EXPECT(gmn == mnl && gmx == mxl, "i64 min/max n=%lld", n);
+
+    int *hi = (int *)h, mni = 0x7fffffff, mxi = -0x7fffffff - 1;
+    long long si = 0;
+    for (long long i = 0; i < n; ++i) {
+        hi[i] = (int)(urand() * 1000.0);
+        si += hi[i];
+        mni = hi[i] < mni ? hi[i] : mni;
+        mxi = hi[i] > mxi ? hi[i] : mxi;
+    }
+    if (n)
+        CUDA_OK(cudaMemcpy(d, h, (size_t)n * 4, cudaMemcpyHostToDevice));
+    int gi = 0, gmni = 0, gmxi = 0;
+    GS_OK(gs_reduce_sum(GS_INT32, d, n, &gi, 0));
+    GS_OK(gs_reduce_min(GS_INT32, d, n, &gmni, 0));
+    GS_OK(gs_reduce_max(GS_INT32, d, n, &gmxi, 0));
+    EXPECT(gi == (int)(unsigned int)(unsigned long long)si, "i32 sum n=%lld: %d vs %lld", n, gi, si);
+    EXPECT(gmni == mni && gmxi == mxi, "i32 min/max n=%lld", n);
+    return 6;
+}
+
+/* NaN propagates through min and max; infinities are ordinary values. */
+static int check_special(float *d)
+{
+    float h[1000], r = 0.0f;
+    for (int i = 0; i < 1000; ++i)
+        h[i] = (float)urand();
+    h[500] = INFINITY;
+    h[10] = -INFINITY;
+    CUDA_OK(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
+    GS_OK(gs_reduce_max(GS_FLOAT32, d, 1000, &r, 0));
+    EXPECT(isinf(r) && r > 0, "max with +inf: %g", r);
+    GS_OK(gs_reduce_min(GS_FLOAT32, d, 1000, &r, 0));
+    EXPECT(isinf(r) && r < 0, "min with -inf: %g", r);
+    for (int pos = 0; pos < 1000; pos += 333) {
+        h[pos] = NAN;
+        CUDA_OK(cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice));
+        GS_OK(gs_reduce_min(GS_FLOAT32, d, 1000, &r, 0));
+        EXPECT(isnan(r), "min with NaN at %d: %g", pos, r);
+        GS_OK(gs_reduce_max(GS_FLOAT32, d, 1000, &r, 0));
+        EXPECT(isnan(r), "max with NaN at %d: %g", pos, r);
+        h[pos] = 0.5f;
+    }
+    return 2 + 2 * 4;
+}
+
+/* Results to device memory, many calls back to back on two streams. */
+static int check_streams(float *d, long long n)
+{
+    enum { CALLS = 64 };
+    cudaStream_t s[2];
+    float *out, host[2 * CALLS], ref = 0.0f;
+    CUDA_OK(cudaStreamCreateWithFlags(&s[0], cudaStreamNonBlocking));
+    CUDA_OK(cudaStreamCreateWithFlags(&s[1], cudaStreamNonBlocking));
+    CUDA_OK(cudaMalloc(&out, sizeof host));
+    CUDA_OK(cudaMemset(out, 0xff, sizeof host)); /* poison: NaN */
+    GS_OK(gs_reduce_sum(GS_FLOAT32, d, n, &ref, 0));
+    for (int i = 0; i < CALLS; ++i)
+        for (int k = 0; k < 2; ++k)
+            GS_OK(gs_reduce_sum(GS_FLOAT32, d, n, out + 2 * i + k, s[k]));
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost));
+    int bad = 0;
+    for (int i = 0; i < 2 * CALLS; ++i)
+        bad += memcmp(&host[i], &ref, sizeof ref) != 0;
+    EXPECT(bad == 0, "%d of %d stream results differ from the host-path result", bad, 2 * CALLS);
+    cudaFree(out);
+    cudaStreamDestroy(s[0]);
+    cudaStreamDestroy(s[1]);
+    return 1;
+}
+
+/* The device API: both block reductions, sum/min/max, any block size. */
+static __global__ void block_api(const double *in, double *out)
+{
+    __shared__ double smem[1024];
+    __shared__ double small[32];
+    unsigned int t = threadIdx.x;
+    double v = in[blockIdx.x * blockDim.x + t];
+    double a = gs_block_reduce_sum_f64(v, small);
+    double b = gs_block_reduce_tree_sum_f64(v, smem);
+    double c = gs_block_reduce_min_f64(v, small);
+    double e = gs_block_reduce_tree_max_f64(v, smem);
+    if (t == 0) {
+        out[4 * blockIdx.x + 0] = a;
+        out[4 * blockIdx.x + 1] = c;
+    }
+    if (t == blockDim.x - 1) { /* the tree variant's result is in every thread */
+        out[4 * blockIdx.x + 2] = b;
+        out[4 * blockIdx.x + 3] = e;
+    }
+}
+
+static int check_block_api(void)
+{
+    const int sizes[] = {32, 33, 64, 96, 100, 128, 255, 256, 512, 1000, 1023, 1024};
+    const int blocks = 7, checks = (int)(sizeof sizes / sizeof sizes[0]);
+    double *d_in, *d_out, h_in[7 * 1024], h_out[7 * 4];
+    CUDA_OK(cudaMalloc(&d_in, sizeof h_in));
+    CUDA_OK(cudaMalloc(&d_out, sizeof h_out));
+    for (int s = 0; s < checks; ++s) {
+        int n = sizes[s];
+        for (int i = 0; i < blocks * n; ++i)
+            h_in[i] = urand();
+        CUDA_OK(cudaMemcpy(d_in, h_in, sizeof(double) * blocks * n, cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemset(d_out, 0xff, sizeof h_out));
+        block_api<<<blocks, n>>>(d_in, d_out);
+        CUDA_OK(cudaGetLastError());
+        CUDA_OK(cudaMemcpy(h_out, d_out, sizeof h_out, cudaMemcpyDeviceToHost));
+        for (int b = 0; b < blocks; ++b) {
+            double abs_sum = 0.0, mn = INFINITY, mx = -INFINITY;
+            exact e = {0.0L, 0.0L};
+            for (int i = 0; i < n; ++i) {
+                double x = h_in[b * n + i];
+                exact_add(&e, x);
+                abs_sum += fabs(x);
+                mn = fmin(mn, x);
+                mx = fmax(mx, x);
+            }
+            double sum = exact_value(&e);
+            double tol = 16.0 * 0x1p-53 * abs_sum; /* trees of depth <= 10 */
+            EXPECT(fabs(h_out[4 * b] - sum) <= tol && fabs(h_out[4 * b + 2] - sum) <= tol,
+                   "block of %d: sums %.17g / %.17g vs %.17g", n, h_out[4 * b], h_out[4 * b + 2], sum);
+            EXPECT(h_out[4 * b + 1] == mn && h_out[4 * b + 3] == mx,
+                   "block of %d: min %g vs %g, max %g vs %g", n, h_out[4 * b + 1], mn,
+                   h_out[4 * b + 3], mx);
+        }
+    }
+    cudaFree(d_in);
+    cudaFree(d_out);
+    return 2 * checks * blocks;
+}
+
+int main(void)
+{
+    gs_test_require_gpu("reduce");
+    rng_state = (unsigned long long)time(NULL) * 2654435761ull + 1ull;
+    const int quick = gs_test_sanitizer();
+    gs_device_info info;
+    GS_OK(gs_device_query(0, &info));
+    const long long lengths[] = {0, 1, 2, 31, 32, 33, 1000, (1ll << 20) + 7, 1ll << 27};
+    const int nlen = quick ? 7 : 9;
+    const long long big = quick ? 1000 : 1ll << 27;
+    void *d = NULL, *h = malloc((size_t)big * 8);
+    CUDA_OK(cudaMalloc(&d, (size_t)big * 8));
+    int checks = 0;
+    for (int i = 0; i < nlen; ++i)
+        checks += check_f32(lengths[i], info.sm_count, (float *)d, (float *)h);
+    for (int i = 0; i < (quick ? 6 : 8); ++i)
+        checks += check_f64_i32_i64(lengths[i], info.sm_count, d, h);
+    checks += check_special((float *)d);
+    checks += check_f32(quick ? 1000 : (1ll << 20) + 7, info.sm_count, (float *)d, (float *)h);
+    checks += check_streams((float *)d, quick ? 1000 : (1ll << 20) + 7);
+    checks += check_block_api();
+    cudaFree(d);
+    free(h);
+    gs_reduce_release_workspaces();
+    return gs_test_finish("reduce", checks);
+}

@@ -1,0 +1,52 @@
+/* test_reduce_args.c - gs_reduce refuses bad input before touching the GPU
+ * (so these run, and pass, on a machine without one). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gridsync.h"
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    float out = 0.0f;
+    const float *fake = (const float *)(uintptr_t)0x1000;
+    assert_int_equal(gs_reduce_sum(GS_FLOAT32, NULL, 10, &out, 0), GS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gs_last_error_detail(), "input pointer is NULL"));
+    assert_int_equal(gs_reduce_sum(GS_FLOAT32, fake, 10, NULL, 0), GS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gs_last_error_detail(), "result pointer is NULL"));
+    assert_int_equal(gs_reduce_sum(GS_FLOAT32, fake, -1, &out, 0), GS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gs_last_error_detail(), "length must be >= 0, got -1"));
+    assert_int_equal(gs_reduce_min((gs_dtype)7, fake, 10, &out, 0), GS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gs_last_error_detail(), "unknown element type 7"));
+    assert_int_equal(gs_reduce((gs_reduce_op)9, GS_INT32, fake, 10, &out, 0),
+                     GS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gs_last_error_detail(), "unknown operation 9"));
+}
+
+static void test_names_and_sizes(void **state)
+{
+    (void)state;
+    assert_int_equal(gs_dtype_size(GS_FLOAT32), 4);
+    assert_int_equal(gs_dtype_size(GS_FLOAT64), 8);
+    assert_int_equal(gs_dtype_size(GS_INT32), 4);
+    assert_int_equal(gs_dtype_size(GS_INT64), 8);
+    assert_int_equal(gs_dtype_size((gs_dtype)99), 0);
+    assert_string_equal(gs_dtype_name(GS_INT64), "i64");
+    assert_string_equal(gs_dtype_name((gs_dtype)-1), "unknown");
+    assert_string_equal(gs_reduce_op_name(GS_REDUCE_MAX), "max");
+    assert_string_equal(gs_reduce_op_name((gs_reduce_op)3), "unknown");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_names_and_sizes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
