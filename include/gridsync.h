@@ -222,6 +222,11 @@ gs_status gs_reduce_min(gs_dtype type, const void *d_in, long long n, void *resu
 gs_status gs_reduce_max(gs_dtype type, const void *d_in, long long n, void *result,
                         cudaStream_t stream);
 
+/* Dot product of n elements of x and y (device pointers, f32 or f64), the
+ * seed's dot finished on the GPU in one launch; result as for gs_reduce. */
+gs_status gs_dot(gs_dtype type, const void *x, const void *y, long long n, void *result,
+                 cudaStream_t stream);
+
 /* Free the cached reduction workspaces of every stream (optional; also safe
  * to never call). Call it only when no reduction is in flight. */
 void gs_reduce_release_workspaces(void);

@@ -24,12 +24,9 @@
  * When: every length; one launch instead of CUB's two (the cost that
  * dominates for small inputs).
  */
-#include <gridsync/reduce.cuh>
-
 #include "../core/error.h"
+#include "single_pass.cuh"
 #include "workspace.h"
-
-enum { GS_REDUCE_THREADS = 256, GS_REDUCE_BLOCKS_PER_SM = 4, GS_REDUCE_ITEMS = 8 };
 
 #define GS__REDUCE_KERNEL(T, op, t, ID)                                                     \
     static __global__ void __launch_bounds__(GS_REDUCE_THREADS)                             \
@@ -37,7 +34,6 @@ enum { GS_REDUCE_THREADS = 256, GS_REDUCE_BLOCKS_PER_SM = 4, GS_REDUCE_ITEMS = 8
                           T *out)                                                           \
     {                                                                                       \
         __shared__ T smem[32];                                                              \
-        __shared__ int last;                                                                \
         long long stride = (long long)gridDim.x * blockDim.x;                               \
         long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;                     \
         T a0 = ID, a1 = ID, a2 = ID, a3 = ID;                                               \
@@ -52,26 +48,7 @@ enum { GS_REDUCE_THREADS = 256, GS_REDUCE_BLOCKS_PER_SM = 4, GS_REDUCE_ITEMS = 8
             a0 = gs_op_##op##_##t(a0, in[i]);                                               \
         T r = gs_block_reduce_##op##_##t(                                                   \
             gs_op_##op##_##t(gs_op_##op##_##t(a0, a1), gs_op_##op##_##t(a2, a3)), smem);    \
-        if (threadIdx.x == 0) {                                                             \
-            unsigned int drawn;                                                             \
-            partials[blockIdx.x] = r;                                                       \
-            asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"                     \
-                         : "=r"(drawn)                                                      \
-                         : "l"(ticket)                                                      \
-                         : "memory");                                                       \
-            last = drawn == gridDim.x - 1u;                                                 \
-        }                                                                                   \
-        __syncthreads();                                                                    \
-        if (!last)                                                                          \
-            return;                                                                         \
-        T a = ID;                                                                           \
-        for (unsigned int j = threadIdx.x; j < gridDim.x; j += blockDim.x)                  \
-            a = gs_op_##op##_##t(a, __ldcg(partials + j));                                  \
-        r = gs_block_reduce_##op##_##t(a, smem);                                            \
-        if (threadIdx.x == 0) {                                                             \
-            *out = r;                                                                       \
-            gs_st_relaxed_gpu(ticket, 0u);                                                  \
-        }                                                                                   \
+        gs__single_pass_finish_##op##_##t(r, partials, ticket, out, smem);                  \
     }
 
 #define GS__REDUCE_KERNELS(T, t, T_UP)                                                      \
@@ -115,15 +92,6 @@ extern "C" const char *gs_reduce_op_name(gs_reduce_op op)
     return (int)op >= 0 && op < GS_REDUCE_OP_COUNT ? names[op] : "unknown";
 }
 
-/* Where a pointer lives: 1 device (or managed), 0 host. */
-static gs_status is_device_pointer(const void *p, int *device)
-{
-    cudaPointerAttributes attr;
-    GS_CUDA_TRY(cudaPointerGetAttributes(&attr, p));
-    *device = attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
-    return GS_SUCCESS;
-}
-
 static gs_status validate(gs_reduce_op op, gs_dtype type, const void *d_in, long long n,
                           const void *result)
 {
@@ -140,51 +108,17 @@ static gs_status validate(gs_reduce_op op, gs_dtype type, const void *d_in, long
     return GS_SUCCESS;
 }
 
-static int grid_for(long long n, int sms)
-{
-    long long per_block = (long long)GS_REDUCE_THREADS * GS_REDUCE_ITEMS;
-    long long blocks = (n + per_block - 1) / per_block;
-    long long most = (long long)sms * GS_REDUCE_BLOCKS_PER_SM;
-    if (most > GS_REDUCE_MAX_BLOCKS)
-        most = GS_REDUCE_MAX_BLOCKS;
-    if (blocks > most)
-        blocks = most;
-    return blocks < 1 ? 1 : (int)blocks;
-}
-
 extern "C" gs_status gs_reduce(gs_reduce_op op, gs_dtype type, const void *d_in, long long n,
                                void *result, cudaStream_t stream)
 {
-    int dev = 0, sms = 0, in_on_device = 1, out_on_device = 0;
-    size_t free_b = 0, total_b = 0;
     GS_TRY(validate(op, type, d_in, n, result));
-    GS_CUDA_TRY(cudaGetDevice(&dev));
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    GS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-    if ((unsigned long long)n > total_b / gs_dtype_size(type))
-        return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                        "gs_reduce: %lld elements of %s exceed the device's %.1f GiB", n,
-                        gs_dtype_name(type), total_b / 1073741824.0);
-    if (n > 0)
-        GS_TRY(is_device_pointer(d_in, &in_on_device));
-    if (!in_on_device)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                        "gs_reduce: the input must be device (or managed) memory");
-    GS_TRY(is_device_pointer(result, &out_on_device));
-
-    gs__reduce_ws *ws = NULL;
-    GS_TRY(gs__reduce_workspace(stream, &ws));
-    void *out = out_on_device ? result : ws->result;
-    int blocks = grid_for(n, sms);
-    void *args[] = {(void *)&d_in, &n, &ws->partials, &ws->ticket, &out};
-    GS_CUDA_TRY(cudaLaunchKernel(kernels[type][op], dim3(blocks), dim3(GS_REDUCE_THREADS), args, 0,
-                                 stream));
-    if (out_on_device)
-        return GS_SUCCESS;
-    GS_CUDA_TRY(cudaMemcpyAsync(result, ws->result, gs_dtype_size(type), cudaMemcpyDeviceToHost,
-                                stream));
-    GS_CUDA_TRY(cudaStreamSynchronize(stream));
-    return GS_SUCCESS;
+    const void *inputs[1] = {d_in};
+    gs__single_pass_launch launch;
+    GS_TRY(gs__single_pass_prepare("gs_reduce", type, inputs, 1, n, result, stream, &launch));
+    void *args[] = {(void *)&d_in, &n, &launch.ws->partials, &launch.ws->ticket, &launch.out};
+    GS_CUDA_TRY(cudaLaunchKernel(kernels[type][op], dim3(launch.blocks),
+                                 dim3(GS_REDUCE_THREADS), args, 0, stream));
+    return gs__single_pass_complete(&launch, type, result, stream);
 }
 
 extern "C" gs_status gs_reduce_sum(gs_dtype type, const void *d_in, long long n, void *result,

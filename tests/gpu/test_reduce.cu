@@ -200,6 +200,44 @@ static int check_streams(float *d, long long n)
     return 1;
 }
 
+/* gs_dot against the compensated reference: one rounding per product plus
+ * the summation bound. */
+static int check_dot(long long n, int sms, void *d, void *h)
+{
+    float *x = (float *)h, *y = x + n;
+    exact e = {0.0L, 0.0L};
+    double abs_sum = 0.0;
+    for (long long i = 0; i < n; ++i) {
+        x[i] = (float)urand();
+        y[i] = (float)urand();
+        exact_add(&e, (double)x[i] * y[i]);
+        abs_sum += fabs((double)x[i] * y[i]);
+    }
+    float *dx = (float *)d, *dy = dx + n, r = 0.0f;
+    if (n)
+        CUDA_OK(cudaMemcpy(d, h, 2 * (size_t)n * sizeof(float), cudaMemcpyHostToDevice));
+    GS_OK(gs_dot(GS_FLOAT32, dx, dy, n, &r, 0));
+    double want = exact_value(&e), bound = sum_bound(n, 0x1p-24, abs_sum, sms) + 0x1p-24 * abs_sum;
+    EXPECT(fabs(r - want) <= bound, "f32 dot n=%lld: %.9g vs %.9g (bound %.3g)", n, r, want, bound);
+
+    double *xd = (double *)h, *yd = xd + n, rd = 0.0;
+    exact ed = {0.0L, 0.0L};
+    abs_sum = 0.0;
+    for (long long i = 0; i < n; ++i) {
+        xd[i] = urand();
+        yd[i] = urand();
+        exact_add(&ed, xd[i] * yd[i]);
+        abs_sum += fabs(xd[i] * yd[i]);
+    }
+    if (n)
+        CUDA_OK(cudaMemcpy(d, h, 2 * (size_t)n * sizeof(double), cudaMemcpyHostToDevice));
+    GS_OK(gs_dot(GS_FLOAT64, d, (double *)d + n, n, &rd, 0));
+    want = exact_value(&ed);
+    bound = sum_bound(n, 0x1p-53, abs_sum, sms) + 0x1p-53 * abs_sum;
+    EXPECT(fabs(rd - want) <= bound, "f64 dot n=%lld: %.17g vs %.17g", n, rd, want);
+    return 2;
+}
+
 /* The device API: both block reductions, sum/min/max, any block size. */
 static __global__ void block_api(const double *in, double *out)
 {
@@ -278,6 +316,8 @@ int main(void)
         checks += check_f32(lengths[i], info.sm_count, (float *)d, (float *)h);
     for (int i = 0; i < (quick ? 6 : 8); ++i)
         checks += check_f64_i32_i64(lengths[i], info.sm_count, d, h);
+    for (int i = 0; i < (quick ? 6 : 8); ++i)
+        checks += check_dot(lengths[i], info.sm_count, d, h);
     checks += check_special((float *)d);
     checks += check_f32(quick ? 1000 : (1ll << 20) + 7, info.sm_count, (float *)d, (float *)h);
     checks += check_streams((float *)d, quick ? 1000 : (1ll << 20) + 7);

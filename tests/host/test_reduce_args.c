@@ -28,6 +28,18 @@ static void test_bad_input(void **state)
     assert_non_null(strstr(gs_last_error_detail(), "unknown operation 9"));
 }
 
+static void test_dot_bad_input(void **state)
+{
+    (void)state;
+    double out = 0.0;
+    const double *fake = (const double *)(uintptr_t)0x1000;
+    assert_int_equal(gs_dot(GS_INT32, fake, fake, 10, &out, 0), GS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gs_last_error_detail(), "must be f32 or f64, got i32"));
+    assert_int_equal(gs_dot(GS_FLOAT64, fake, NULL, 10, &out, 0), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_dot(GS_FLOAT64, fake, fake, -5, &out, 0), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_dot(GS_FLOAT64, fake, fake, 10, NULL, 0), GS_ERR_INVALID_ARGUMENT);
+}
+
 static void test_names_and_sizes(void **state)
 {
     (void)state;
@@ -46,6 +58,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_dot_bad_input),
         cmocka_unit_test(test_names_and_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

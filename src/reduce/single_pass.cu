@@ -1,0 +1,64 @@
+/* single_pass.cu - host side shared by the single-pass kernels. */
+#include "../core/error.h"
+#include "single_pass.cuh"
+
+/* Where a pointer lives: 1 device (or managed), 0 host. */
+static gs_status is_device_pointer(const void *p, int *device)
+{
+    cudaPointerAttributes attr;
+    GS_CUDA_TRY(cudaPointerGetAttributes(&attr, p));
+    *device = attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
+    return GS_SUCCESS;
+}
+
+/* Blocks: enough for GS_REDUCE_ITEMS elements per thread, at most
+ * GS_REDUCE_BLOCKS_PER_SM per SM (a full wave) and the partials' slots. */
+static int grid_for(long long n, int sms)
+{
+    long long per_block = (long long)GS_REDUCE_THREADS * GS_REDUCE_ITEMS;
+    long long blocks = (n + per_block - 1) / per_block;
+    long long most = (long long)sms * GS_REDUCE_BLOCKS_PER_SM;
+    if (most > GS_REDUCE_MAX_BLOCKS)
+        most = GS_REDUCE_MAX_BLOCKS;
+    if (blocks > most)
+        blocks = most;
+    return blocks < 1 ? 1 : (int)blocks;
+}
+
+gs_status gs__single_pass_prepare(const char *who, gs_dtype type, const void *const *inputs,
+                                  int ninputs, long long n, void *result, cudaStream_t stream,
+                                  gs__single_pass_launch *launch)
+{
+    int dev = 0, sms = 0;
+    size_t free_b = 0, total_b = 0;
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    GS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    if ((unsigned long long)n > total_b / gs_dtype_size(type))
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "%s: %lld elements of %s exceed the device's %.1f GiB",
+                        who, n, gs_dtype_name(type), total_b / 1073741824.0);
+    for (int i = 0; i < ninputs && n > 0; ++i) {
+        int on_device = 0;
+        GS_TRY(is_device_pointer(inputs[i], &on_device));
+        if (!on_device)
+            return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                            "%s: input %d is host memory; it must be device (or managed) memory",
+                            who, i + 1);
+    }
+    GS_TRY(is_device_pointer(result, &launch->out_on_device));
+    GS_TRY(gs__reduce_workspace(stream, &launch->ws));
+    launch->out = launch->out_on_device ? result : launch->ws->result;
+    launch->blocks = grid_for(n, sms);
+    return GS_SUCCESS;
+}
+
+gs_status gs__single_pass_complete(const gs__single_pass_launch *launch, gs_dtype type,
+                                   void *result, cudaStream_t stream)
+{
+    if (launch->out_on_device)
+        return GS_SUCCESS;
+    GS_CUDA_TRY(cudaMemcpyAsync(result, launch->ws->result, gs_dtype_size(type),
+                                cudaMemcpyDeviceToHost, stream));
+    GS_CUDA_TRY(cudaStreamSynchronize(stream));
+    return GS_SUCCESS;
+}

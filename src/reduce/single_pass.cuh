@@ -1,0 +1,82 @@
+/*
+ * single_pass.cuh - what the single-pass kernels (reduce.cu, dot.cu) share
+ * (internal): the last-block finish, grid sizing, argument checks common to
+ * device inputs, and moving the result to host memory.
+ */
+#ifndef GS_REDUCE_SINGLE_PASS_CUH
+#define GS_REDUCE_SINGLE_PASS_CUH
+
+#include <gridsync/reduce.cuh>
+
+#include "gridsync.h"
+#include "workspace.h"
+
+enum { GS_REDUCE_THREADS = 256, GS_REDUCE_BLOCKS_PER_SM = 4, GS_REDUCE_ITEMS = 8 };
+
+/*
+ * Phase 2 of a single pass: thread 0 publishes the block's result `r` and
+ * takes a ticket with an acq_rel atomic; the block that draws the last ticket
+ * folds all partials in index order into *out and resets the ticket.
+ * Why correct: each block's partial is released by its ticket; the last
+ * block acquires the final ticket value (a release sequence of RMWs), and its
+ * block barrier extends that to all of its threads. The seed (001) had no
+ * fence on the reading side. All threads of the block must call it.
+ */
+#define GS__DEFINE_SINGLE_PASS_FINISH(T, op, t, ID)                                         \
+    static __device__ __forceinline__ void gs__single_pass_finish_##op##_##t(               \
+        T r, T *partials, unsigned int *ticket, T *out, T *smem)                            \
+    {                                                                                       \
+        __shared__ int last;                                                                \
+        if (threadIdx.x == 0) {                                                             \
+            unsigned int drawn;                                                             \
+            partials[blockIdx.x] = r;                                                       \
+            asm volatile("atom.acq_rel.gpu.global.add.u32 %0, [%1], 1;"                     \
+                         : "=r"(drawn)                                                      \
+                         : "l"(ticket)                                                      \
+                         : "memory");                                                       \
+            last = drawn == gridDim.x - 1u;                                                 \
+        }                                                                                   \
+        __syncthreads();                                                                    \
+        if (!last)                                                                          \
+            return;                                                                         \
+        T a = ID;                                                                           \
+        for (unsigned int j = threadIdx.x; j < gridDim.x; j += blockDim.x)                  \
+            a = gs_op_##op##_##t(a, __ldcg(partials + j));                                  \
+        r = gs_block_reduce_##op##_##t(a, smem);                                            \
+        if (threadIdx.x == 0) {                                                             \
+            *out = r;                                                                       \
+            gs_st_relaxed_gpu(ticket, 0u);                                                  \
+        }                                                                                   \
+    }
+
+#define GS__DEFINE_SINGLE_PASS_FINISH_TYPE(T, t, T_UP)                                      \
+    GS__DEFINE_SINGLE_PASS_FINISH(T, sum, t, GS_IDENTITY_SUM_##T_UP)                        \
+    GS__DEFINE_SINGLE_PASS_FINISH(T, min, t, GS_IDENTITY_MIN_##T_UP)                        \
+    GS__DEFINE_SINGLE_PASS_FINISH(T, max, t, GS_IDENTITY_MAX_##T_UP)
+
+GS__DEFINE_SINGLE_PASS_FINISH_TYPE(float, f32, F32)
+GS__DEFINE_SINGLE_PASS_FINISH_TYPE(double, f64, F64)
+GS__DEFINE_SINGLE_PASS_FINISH_TYPE(int, i32, I32)
+GS__DEFINE_SINGLE_PASS_FINISH_TYPE(long long, i64, I64)
+
+/* A prepared launch: grid size, workspace, and where the kernel writes. */
+typedef struct gs__single_pass_launch {
+    int blocks;
+    gs__reduce_ws *ws;
+    void *out; /* the caller's device pointer, or the workspace's result slot */
+    int out_on_device;
+} gs__single_pass_launch;
+
+/* Checks shared by every single-pass call (the caller has checked NULLs and
+ * n >= 0): n fits device memory, every input is device memory; then picks
+ * the grid (fixed by n and the device, so results repeat bitwise) and the
+ * workspace of `stream`. `who` names the API in error details. */
+gs_status gs__single_pass_prepare(const char *who, gs_dtype type, const void *const *inputs,
+                                  int ninputs, long long n, void *result, cudaStream_t stream,
+                                  gs__single_pass_launch *launch);
+
+/* After the launch: copy a host-bound result back and wait for it. */
+gs_status gs__single_pass_complete(const gs__single_pass_launch *launch, gs_dtype type,
+                                   void *result, cudaStream_t stream);
+
+#endif
