@@ -13,12 +13,13 @@ typedef struct bench_cli {
     long device, iterations, repeat, warmup, tree_group, tree_flat_max;
     int threads[16], nthreads;
     int blocks[16], nblocks;
+    int sizes[16], nsizes;
     const char *json_path, *csv_path;
     int quiet;
 } bench_cli;
 
-static const char *const known_suites[] = {"barrier"};
-enum { NSUITES = 1 };
+static const char *const known_suites[] = {"barrier", "reduce", "dot"};
+enum { NSUITES = 3 };
 
 static int usage_error(const char *msg)
 {
@@ -37,12 +38,13 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         {"quiet", no_argument, 0, 'q'},             {"help", no_argument, 0, 'h'},
         {"tree-group", required_argument, 0, O_TREE_GROUP},
         {"tree-flat-max", required_argument, 0, O_TREE_FLAT},
+        {"sizes", required_argument, 0, 's'},
         {0, 0, 0, 0}};
     char err[256];
     int c, rc = 0;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:i:r:w:t:b:j:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:i:r:w:t:b:s:j:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'd': rc = gs_parse_long(optarg, "--device", 0, 1024, &o->device, err, sizeof err); break;
         case 'i': rc = gs_parse_long(optarg, "--iterations", 1, 10000000, &o->iterations, err, sizeof err); break;
@@ -55,6 +57,10 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         case 'b':
             rc = gs_parse_long_list(optarg, "--blocks", 1, 1 << 20, o->blocks, 16, &o->nblocks,
                                     err, sizeof err);
+            break;
+        case 's':
+            rc = gs_parse_long_list(optarg, "--sizes", 0, 34, o->sizes, 16, &o->nsizes, err,
+                                    sizeof err);
             break;
         case 'j': o->json_path = optarg; break;
         case O_CSV: o->csv_path = optarg; break;
@@ -78,7 +84,7 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
             if (strcmp(argv[i], known_suites[s]) == 0)
                 found = s;
         if (found < 0) {
-            snprintf(err, sizeof err, "unknown suite '%s' (known: barrier)", argv[i]);
+            snprintf(err, sizeof err, "unknown suite '%s' (known: barrier, reduce, dot)", argv[i]);
             return usage_error(err);
         }
         suites[found] = 1;
@@ -86,23 +92,37 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
     return 0;
 }
 
-static int save(const bench_cli *o, const gs_table *t, const gs_device_info *d, int argc,
-                char **argv)
+static int save_csv(const bench_cli *o, const char *suite, const gs_table *t)
 {
-    if (o->csv_path && gs_table_save_csv(t, o->csv_path) != 0) {
-        fprintf(stderr, "gridsync bench: cannot write %s\n", o->csv_path);
-        return GS_EXIT_FAILURE;
-    }
-    if (!o->json_path)
+    char path[1024];
+    if (!o->csv_path)
         return GS_EXIT_OK;
-    cJSON *r = gs_results_new(gs_environment_json(d, argc, argv));
-    int rc = !r || gs_results_add(r, "barrier", t) != 0 || gs_results_write(r, o->json_path) != 0;
-    cJSON_Delete(r);
-    if (rc) {
-        fprintf(stderr, "gridsync bench: cannot write %s\n", o->json_path);
+    snprintf(path, sizeof path, "%s-%s.csv", o->csv_path, suite);
+    if (gs_table_save_csv(t, path) != 0) {
+        fprintf(stderr, "gridsync bench: cannot write %s\n", path);
         return GS_EXIT_FAILURE;
     }
     return GS_EXIT_OK;
+}
+
+/* Run suite s; print and keep its table. Returns the suite's status. */
+static gs_status run_suite(int s, const bench_cli *o, gs_table **t)
+{
+    static const int default_sizes[] = {10, 13, 16, 19, 22, 25, 28, 30};
+    if (s == 0) {
+        gs_bench_barrier_opts bo = {
+            .iterations = (int)o->iterations, .samples = (int)o->repeat, .warmup = (int)o->warmup,
+            .threads = o->threads, .nthreads = o->nthreads,
+            .blocks = o->nblocks ? o->blocks : NULL, .nblocks = o->nblocks,
+            .tree_flat_max = (unsigned int)o->tree_flat_max,
+            .tree_group = (unsigned int)o->tree_group, .quiet = o->quiet};
+        return gs_bench_barrier(&bo, t);
+    }
+    gs_bench_reduce_opts ro = {
+        .log2_sizes = o->nsizes ? o->sizes : default_sizes,
+        .nsizes = o->nsizes ? o->nsizes : (int)(sizeof default_sizes / sizeof default_sizes[0]),
+        .samples = (int)o->repeat, .warmup = (int)o->warmup, .quiet = o->quiet};
+    return s == 1 ? gs_bench_reduce(&ro, t) : gs_bench_dot(&ro, t);
 }
 
 int gs_cmd_bench(int argc, char **argv)
@@ -131,20 +151,29 @@ int gs_cmd_bench(int argc, char **argv)
     if (st != GS_SUCCESS)
         return gs_report_failure("bench", st);
 
-    gs_bench_barrier_opts bo = {
-        .iterations = (int)o.iterations, .samples = (int)o.repeat, .warmup = (int)o.warmup,
-        .threads = o.threads, .nthreads = o.nthreads,
-        .blocks = o.nblocks ? o.blocks : NULL, .nblocks = o.nblocks,
-        .tree_flat_max = (unsigned int)o.tree_flat_max, .tree_group = (unsigned int)o.tree_group,
-        .quiet = o.quiet};
-    gs_table *t = NULL;
-    st = gs_bench_barrier(&bo, &t);
-    if (t && gs_table_rows(t) > 0) {
-        printf("%s, %d SMs\n", d.name, d.sm_count);
-        gs_table_print(t, stdout);
-        rc = save(&o, t, &d, argc, argv);
+    cJSON *results = o.json_path ? gs_results_new(gs_environment_json(&d, argc, argv)) : NULL;
+    printf("%s, %d SMs\n", d.name, d.sm_count);
+    for (int s = 0; s < NSUITES && st == GS_SUCCESS; ++s) {
+        gs_table *t = NULL;
+        if (!suites[s])
+            continue;
+        st = run_suite(s, &o, &t);
+        if (t && gs_table_rows(t) > 0) {
+            gs_table_print(t, stdout);
+            putchar('\n');
+            fflush(stdout);
+            if (results && gs_results_add(results, known_suites[s], t) != 0)
+                rc = GS_EXIT_FAILURE;
+            if (save_csv(&o, known_suites[s], t) != GS_EXIT_OK)
+                rc = GS_EXIT_FAILURE;
+        }
+        gs_table_free(t);
     }
-    gs_table_free(t);
+    if (results && gs_results_write(results, o.json_path) != 0) {
+        fprintf(stderr, "gridsync bench: cannot write %s\n", o.json_path);
+        rc = GS_EXIT_FAILURE;
+    }
+    cJSON_Delete(results);
     if (st != GS_SUCCESS)
         return gs_report_failure("bench", st);
     return rc;

@@ -27,6 +27,19 @@ typedef struct gs_bench_barrier_opts {
  * a wrong value (the table is still returned). */
 gs_status gs_bench_barrier(const gs_bench_barrier_opts *opts, gs_table **table);
 
+typedef struct gs_bench_reduce_opts {
+    const int *log2_sizes;  /* n = 2^k for each k */
+    int nsizes;
+    int samples;            /* timed samples per method and size (median reported) */
+    int warmup;
+    int quiet;
+} gs_bench_reduce_opts;
+
+/* float32 sum/min/max: gridsync vs CUB DeviceReduce and seed 001. */
+gs_status gs_bench_reduce(const gs_bench_reduce_opts *opts, gs_table **table);
+/* float32 dot: gridsync vs cuBLAS Sdot and seed 004 (host finish). */
+gs_status gs_bench_dot(const gs_bench_reduce_opts *opts, gs_table **table);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,8 @@ expect 2 info --device -1
 expect 2 bench --repeat abc
 expect 2 bench --threads 0
 expect 2 bench nosuchsuite
+expect 2 bench reduce --sizes 40
+expect 2 bench dot --sizes x
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     expect 0 info
     expect 0 info --json

@@ -80,6 +80,8 @@ static void test_bad_options_exit_2(void **state)
     assert_int_equal(run_cmd(gs_cmd_bench, 3, a5), GS_EXIT_USAGE);
     const char *a6[] = {"bench", "--repeat"};
     assert_int_equal(run_cmd(gs_cmd_bench, 2, a6), GS_EXIT_USAGE);
+    const char *a9[] = {"bench", "reduce", "--sizes", "10,99"};
+    assert_int_equal(run_cmd(gs_cmd_bench, 4, a9), GS_EXIT_USAGE);
     const char *a7[] = {"info", "--device", "x"};
     assert_int_equal(run_cmd(gs_cmd_info, 3, a7), GS_EXIT_USAGE);
     const char *a8[] = {"info", "extra"};
