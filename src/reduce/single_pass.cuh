@@ -11,7 +11,7 @@
 #include "gridsync.h"
 #include "workspace.h"
 
-enum { GS_REDUCE_THREADS = 256, GS_REDUCE_BLOCKS_PER_SM = 4, GS_REDUCE_ITEMS = 8 };
+enum { GS_REDUCE_THREADS = 256, GS_REDUCE_BLOCKS_PER_SM = 8, GS_REDUCE_ITEMS = 16 };
 
 /*
  * Phase 2 of a single pass: thread 0 publishes the block's result `r` and
