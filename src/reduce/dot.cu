@@ -23,7 +23,7 @@
  * pairs, 64 bytes, in flight per thread: more spills at 32 registers),
  * element by element otherwise and for the remainder; see reduce.cu. */
 #define GS__DOT_KERNEL(T, t, VT, DOTV)                                                      \
-    static __global__ void __launch_bounds__(GS_REDUCE_THREADS, GS_REDUCE_BLOCKS_PER_SM)    \
+    static __global__ void __launch_bounds__(GS_REDUCE_THREADS)    \
         dot_##t(const T *x, const T *y, long long n, T *partials, unsigned int *ticket,     \
                 T *out)                                                                     \
     {                                                                                       \
@@ -68,10 +68,10 @@ extern "C" gs_status gs_dot(gs_dtype type, const void *x, const void *y, long lo
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_dot: input pointer is NULL");
     const void *inputs[2] = {x, y};
     gs__single_pass_launch launch;
-    GS_TRY(gs__single_pass_prepare("gs_dot", type, inputs, 2, n, result, stream, &launch));
+    const void *kernel = type == GS_FLOAT32 ? (const void *)dot_f32 : (const void *)dot_f64;
+    GS_TRY(gs__single_pass_prepare("gs_dot", kernel, type, inputs, 2, n, result, stream, &launch));
     void *args[] = {(void *)&x, (void *)&y, &n, &launch.ws->partials, &launch.ws->ticket,
                     &launch.out};
-    const void *kernel = type == GS_FLOAT32 ? (const void *)dot_f32 : (const void *)dot_f64;
     GS_CUDA_TRY(cudaLaunchKernel(kernel, dim3(launch.blocks), dim3(GS_REDUCE_THREADS), args, 0,
                                  stream));
     return gs__single_pass_complete(&launch, type, result, stream);

@@ -1,7 +1,8 @@
 /*
  * reduce.cu - the single-pass reduction behind gs_reduce (seed 001, fixed).
  *
- * How: a grid of at most one full wave (8 blocks of 256 threads per SM).
+ * How: a grid of at most one full wave (as many 256-thread blocks per SM as
+ * fit).
  * Phase 1: every thread folds a grid-stride slice of the input into four
  * independent accumulators, reading 16-byte vectors (four in flight per
  * thread), then the block reduces them (gridsync/reduce.cuh, warp shuffles)
@@ -43,7 +44,7 @@
  * the grid and the pointer's alignment, so a call repeats bitwise.
  */
 #define GS__REDUCE_KERNEL(T, op, t, ID, VT, FOLD)                                           \
-    static __global__ void __launch_bounds__(GS_REDUCE_THREADS, GS_REDUCE_BLOCKS_PER_SM)    \
+    static __global__ void __launch_bounds__(GS_REDUCE_THREADS)    \
         reduce_##op##_##t(const T *in, long long n, T *partials, unsigned int *ticket,      \
                           T *out)                                                           \
     {                                                                                       \
@@ -137,7 +138,8 @@ extern "C" gs_status gs_reduce(gs_reduce_op op, gs_dtype type, const void *d_in,
     GS_TRY(validate(op, type, d_in, n, result));
     const void *inputs[1] = {d_in};
     gs__single_pass_launch launch;
-    GS_TRY(gs__single_pass_prepare("gs_reduce", type, inputs, 1, n, result, stream, &launch));
+    GS_TRY(gs__single_pass_prepare("gs_reduce", kernels[type][op], type, inputs, 1, n, result,
+                                   stream, &launch));
     void *args[] = {(void *)&d_in, &n, &launch.ws->partials, &launch.ws->ticket, &launch.out};
     GS_CUDA_TRY(cudaLaunchKernel(kernels[type][op], dim3(launch.blocks),
                                  dim3(GS_REDUCE_THREADS), args, 0, stream));

@@ -11,13 +11,13 @@ static gs_status is_device_pointer(const void *p, int *device)
     return GS_SUCCESS;
 }
 
-/* Blocks: enough for GS_REDUCE_ITEMS elements per thread, at most
- * GS_REDUCE_BLOCKS_PER_SM per SM (a full wave) and the partials' slots. */
-static int grid_for(long long n, int sms)
+/* Blocks: enough for GS_REDUCE_ITEMS elements per thread, at most one full
+ * wave (`per_sm` resident blocks on each SM) and the partials' slots. */
+static int grid_for(long long n, int sms, int per_sm)
 {
     long long per_block = (long long)GS_REDUCE_THREADS * GS_REDUCE_ITEMS;
     long long blocks = (n + per_block - 1) / per_block;
-    long long most = (long long)sms * GS_REDUCE_BLOCKS_PER_SM;
+    long long most = (long long)sms * (per_sm > 0 ? per_sm : 1);
     if (most > GS_REDUCE_MAX_BLOCKS)
         most = GS_REDUCE_MAX_BLOCKS;
     if (blocks > most)
@@ -25,11 +25,12 @@ static int grid_for(long long n, int sms)
     return blocks < 1 ? 1 : (int)blocks;
 }
 
-gs_status gs__single_pass_prepare(const char *who, gs_dtype type, const void *const *inputs,
-                                  int ninputs, long long n, void *result, cudaStream_t stream,
+gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype type,
+                                  const void *const *inputs, int ninputs, long long n,
+                                  void *result, cudaStream_t stream,
                                   gs__single_pass_launch *launch)
 {
-    int dev = 0, sms = 0;
+    int dev = 0, sms = 0, per_sm = 0;
     size_t free_b = 0, total_b = 0;
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
@@ -48,7 +49,8 @@ gs_status gs__single_pass_prepare(const char *who, gs_dtype type, const void *co
     GS_TRY(is_device_pointer(result, &launch->out_on_device));
     GS_TRY(gs__reduce_workspace(stream, &launch->ws));
     launch->out = launch->out_on_device ? result : launch->ws->result;
-    launch->blocks = grid_for(n, sms);
+    GS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, GS_REDUCE_THREADS, 0));
+    launch->blocks = grid_for(n, sms, per_sm);
     return GS_SUCCESS;
 }
 

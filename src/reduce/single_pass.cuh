@@ -11,7 +11,7 @@
 #include "gridsync.h"
 #include "workspace.h"
 
-enum { GS_REDUCE_THREADS = 256, GS_REDUCE_BLOCKS_PER_SM = 8, GS_REDUCE_ITEMS = 16 };
+enum { GS_REDUCE_THREADS = 256, GS_REDUCE_ITEMS = 16 };
 
 /*
  * Phase 2 of a single pass: thread 0 publishes the block's result `r` and
@@ -69,10 +69,12 @@ typedef struct gs__single_pass_launch {
 
 /* Checks shared by every single-pass call (the caller has checked NULLs and
  * n >= 0): n fits device memory, every input is device memory; then picks
- * the grid (fixed by n and the device, so results repeat bitwise) and the
- * workspace of `stream`. `who` names the API in error details. */
-gs_status gs__single_pass_prepare(const char *who, gs_dtype type, const void *const *inputs,
-                                  int ninputs, long long n, void *result, cudaStream_t stream,
+ * the grid for `kernel` (one full wave at most, from its occupancy; fixed by
+ * n, the kernel and the device, so results repeat bitwise) and the workspace
+ * of `stream`. `who` names the API in error details. */
+gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype type,
+                                  const void *const *inputs, int ninputs, long long n,
+                                  void *result, cudaStream_t stream,
                                   gs__single_pass_launch *launch);
 
 /* After the launch: copy a host-bound result back and wait for it. */

@@ -8,8 +8,8 @@
  * grid threads) terms, then trees of depth <= 5 + 5 + 11) is within
  * (s + 21) * eps * sum|x_i| of the exact sum (Higham's bound for recursive
  * summation, with eps = 2^-24 for f32 and 2^-53 for f64). We check against
- * that bound with s computed from the largest grid the library can launch
- * (4 blocks of 256 threads per SM), which only loosens it.
+ * that bound with s computed for the smallest grid the library launches for
+ * large n (one block of 256 threads per SM), which only loosens it.
  *
  * Also: lengths 0, 1, 2, 31, 32, 33, 1000, 2^20+7, 2^27; NaN and infinities
  * for min/max (NaN propagates); int64 sums beyond int32; bitwise identical
@@ -65,7 +65,7 @@ static ref reference_f32(const float *x, long long n)
 
 static double sum_bound(long long n, double eps, double abs_sum, int sms)
 {
-    long long grid_threads = (long long)sms * 4 * 256;
+    long long grid_threads = (long long)sms * 256; /* at least one block per SM */
     long long s = (n + grid_threads - 1) / grid_threads;
     return (double)(s + 21) * eps * abs_sum + 1e-300;
 }
