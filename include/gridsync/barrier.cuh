@@ -323,41 +323,6 @@ GS_DEVICE unsigned int gs__tree_group(const gs_grid_barrier *b, unsigned int n,
     return g > least ? g : least;
 }
 
-/*
- * tree - gridsync's barrier.
- * Where the time goes (H200, measured with the probes in docs/barrier-design.md):
- * a release fence waits for the block's stores to be acknowledged (~270 ns),
- * an atomic round trip takes ~385 ns, an L2 load ~140 ns, a fence with
- * nothing pending still ~134 ns, a block barrier ~14 ns. grid.sync() pays
- * fence + atomic + polls that each carry an acquire; on full grids the N
- * arrivals and N pollers also queue on one L2 line.
- *
- * How, one block: a block barrier; there is no other block to meet.
- * How, up to flat_max blocks (default 2048): exactly flip (top-bit counter,
- *   atom.add.release, ld.acquire polls), with the grouped path kept out of
- *   line so that the poll loop compiles as in flip. Measured alternatives, none better
- *   across grid sizes (docs/barrier-design.md): relaxed polls with one final
- *   acquire (-1% at 132 blocks, +50% at 1056: faster polls congest the
- *   counter's L2 line), a fire-and-forget red.add with an early read, with or
- *   without a delay before polling, and hardware cluster barriers (~200-500
- *   ns each, and clusters lower co-residency to 992 blocks).
- * How, larger grids (only blocks of <= 64 threads get there): blocks form
- *   groups of G consecutive ranks, each group owning one L2 line
- *   {count, released}. A block reads `released`, adds 1 to `count`
- *   (red.add.release) and polls `released` until it moves. Each thread of
- *   block 0 watches one group's count; after a block barrier every watcher
- *   publishes released = count (st.release). Arrivals spread over N/G lines
- *   and each line has at most G + 1 pollers, at the price of a second release
- *   fence (block 0's) in the chain.
- * Why correct: a release (atom/red/st.release, cumulative over the block
- *   barrier before it) read by an acquire, chained through block barriers:
- *   the PTX model's causality order is transitive. Counters only grow
- *   (mod 2^32) and are equal (grouped) or have their low bits back (flat)
- *   between barriers, so launches of any size reuse them with no reset.
- * When: always; it is what auto uses. Expect grid.sync()'s speed on grids
- *   of one or more blocks per SM (within a few percent) and a block
- *   barrier's speed on one block, with a watchdog and no host reset.
- */
 /* tree's grouped path; called out of line (gs__sync_reference): only huge
  * grids of tiny blocks take it, and inline it changed the code generated for
  * the common flat path (a reconvergence region around the poll loop: 1.3
@@ -410,6 +375,41 @@ static __device__ __noinline__ int gs__sync_grouped_call(gs_grid_barrier view)
     return gs__sync_tree_grouped(&view);
 }
 
+/*
+ * tree - gridsync's barrier.
+ * Where the time goes (H200, measured with the probes in docs/barrier-design.md):
+ * a release fence waits for the block's stores to be acknowledged (~270 ns),
+ * an atomic round trip takes ~385 ns, an L2 load ~140 ns, a fence with
+ * nothing pending still ~134 ns, a block barrier ~14 ns. grid.sync() pays
+ * fence + atomic + polls that each carry an acquire; on full grids the N
+ * arrivals and N pollers also queue on one L2 line.
+ *
+ * How, one block: a block barrier; there is no other block to meet.
+ * How, up to flat_max blocks (default 2048): exactly flip (top-bit counter,
+ *   atom.add.release, ld.acquire polls), with the grouped path kept out of
+ *   line so that the poll loop compiles as in flip. Measured alternatives,
+ *   none better across grid sizes (docs/barrier-design.md): relaxed polls with one final
+ *   acquire (-1% at 132 blocks, +50% at 1056: faster polls congest the
+ *   counter's L2 line), a fire-and-forget red.add with an early read, with or
+ *   without a delay before polling, and hardware cluster barriers (~200-500
+ *   ns each, and clusters lower co-residency to 992 blocks).
+ * How, larger grids (only blocks of <= 64 threads get there): blocks form
+ *   groups of G consecutive ranks, each group owning one L2 line
+ *   {count, released}. A block reads `released`, adds 1 to `count`
+ *   (red.add.release) and polls `released` until it moves. Each thread of
+ *   block 0 watches one group's count; after a block barrier every watcher
+ *   publishes released = count (st.release). Arrivals spread over N/G lines
+ *   and each line has at most G + 1 pollers, at the price of a second release
+ *   fence (block 0's) in the chain.
+ * Why correct: a release (atom/red/st.release, cumulative over the block
+ *   barrier before it) read by an acquire, chained through block barriers:
+ *   the PTX model's causality order is transitive. Counters only grow
+ *   (mod 2^32) and are equal (grouped) or have their low bits back (flat)
+ *   between barriers, so launches of any size reuse them with no reset.
+ * When: always; it is what auto uses. Expect grid.sync()'s speed on grids
+ *   of one or more blocks per SM (within a few percent) and a block
+ *   barrier's speed on one block, with a watchdog and no host reset.
+ */
 GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
 {
     unsigned int n = gs__grid_blocks();
