@@ -43,6 +43,9 @@ install: build
 clean:
 	rm -rf $(BUILD_DIR) build-gpu
 
-# Render the newest results file into README.md's results section.
-results:
-	@latest=$$(ls -t bench/results/*.json | head -n 1); scripts/results-table --readme README.md "$$latest" && echo "README.md: results from $$latest"
+# Render the newest results file into README.md's results section and into
+# docs/results/ (report.md, CSV, plots) with `gridsync report`.
+results: build
+	@latest=$$(ls -t bench/results/*.json | head -n 1); \
+	scripts/results-table --readme README.md "$$latest" && echo "README.md: results from $$latest" && \
+	rm -rf docs/results && $(BUILD_DIR)/gridsync report "$$latest" --out docs/results

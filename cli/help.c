@@ -11,6 +11,7 @@ static const char main_help[] =
     "commands:\n"
     "  info     describe the GPU: SMs, clocks, memory, co-resident blocks\n"
     "  bench    measure synchronization methods against their peers\n"
+    "  report   rebuild a report with plots from a saved results file\n"
     "  help     show help for a command: gridsync help <command>\n"
     "\n"
     "exit codes: 0 ok, 1 runtime failure, 2 bad usage, 3 no usable GPU\n";
@@ -56,6 +57,17 @@ static const char bench_help[] =
     "      --tree-group N    tree method: blocks per arrival group (tuning)\n"
     "      --tree-flat-max N tree method: largest grid that uses one counter (tuning)\n";
 
+static const char report_help[] =
+    "usage: gridsync report FILE.json [--out DIR] [--no-plots]\n"
+    "\n"
+    "Rebuild the report of a saved benchmark run (gridsync bench --json): writes\n"
+    "DIR/report.md with the environment and every suite's table, DIR/<suite>.csv,\n"
+    "and plots rendered by gnuplot (DIR/*.png; without gnuplot the report says\n"
+    "how to get them). No GPU needed.\n"
+    "\n"
+    "  -o, --out DIR     output folder (default ./report)\n"
+    "  -n, --no-plots    write the plot scripts but do not run gnuplot\n";
+
 int gs_print_help(FILE *out, const char *command)
 {
     if (!command) {
@@ -66,6 +78,8 @@ int gs_print_help(FILE *out, const char *command)
         fputs(info_help, out);
     else if (strcmp(command, "bench") == 0)
         fputs(bench_help, out);
+    else if (strcmp(command, "report") == 0)
+        fputs(report_help, out);
     else if (strcmp(command, "help") == 0)
         fputs("usage: gridsync help <command>\n", out);
     else

@@ -1,0 +1,52 @@
+/* cmd_report.c - `gridsync report FILE.json [--out DIR] [--no-plots]`:
+ * rebuild the report and plots from saved results (no GPU needed). */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "../src/bench/report.h"
+#include "args.h"
+#include "commands.h"
+
+int gs_cmd_report(int argc, char **argv)
+{
+    static const struct option opts[] = {{"out", required_argument, 0, 'o'},
+                                         {"no-plots", no_argument, 0, 'n'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
+    const char *out = "report";
+    int plots = 1, c;
+    char err[512];
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:nh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'n': plots = 0; break;
+        case 'h': gs_print_help(stdout, "report"); return GS_EXIT_OK;
+        case ':':
+            fprintf(stderr, "gridsync report: option '%s' needs a value\n", argv[optind - 1]);
+            return GS_EXIT_USAGE;
+        default:
+            fprintf(stderr, "gridsync report: unknown option '%s' (see 'gridsync help report')\n",
+                    argv[optind - 1]);
+            return GS_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "gridsync report: expected one results file (see 'gridsync help report')\n");
+        return GS_EXIT_USAGE;
+    }
+    cJSON *doc = gs_results_load(argv[optind], err, sizeof err);
+    if (!doc) {
+        fprintf(stderr, "gridsync report: %s\n", err);
+        return GS_EXIT_USAGE;
+    }
+    int rc = gs_report_write(doc, out, plots, err, sizeof err);
+    cJSON_Delete(doc);
+    if (rc != 0) {
+        fprintf(stderr, "gridsync report: %s\n", err);
+        return GS_EXIT_FAILURE;
+    }
+    printf("report: %s/report.md\n", out);
+    return GS_EXIT_OK;
+}
