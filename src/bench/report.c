@@ -199,15 +199,16 @@ int gs_report_plot_script(const cJSON *table, const char *suite, const char *dir
             continue;
         fprintf(script,
                 "set terminal pngcairo size 900,560 noenhanced\n"
-                "set output '%s/%s-%s.png'\n"
+                "set output '%s-%s.png'\n"
                 "set title '%s: %s = %s'\n"
                 "set xlabel '%s'\nset ylabel '%s'\n"
                 "set logscale x 2\n%s"
                 "set key outside right\nset grid\n"
-                "plot for [i=0:%d] '%s' index i using 1:2 with linespoints title columnheader(1)\n"
+                "plot for [i=0:%d] '%s-%s.dat' index i using 1:2 with linespoints title "
+                "columnheader(1)\n"
                 "unset logscale\n\n",
-                dir, suite, facets[f], suite, spec->facet, facets[f], spec->xlabel, spec->ylabel,
-                spec->logy ? "set logscale y\n" : "", ns - 1, dat);
+                suite, facets[f], suite, spec->facet, facets[f], spec->xlabel, spec->ylabel,
+                spec->logy ? "set logscale y\n" : "", ns - 1, suite, facets[f]);
         ++*nplots;
     }
     return 0;
@@ -290,9 +291,10 @@ int gs_report_write(const cJSON *results, const char *dir, int plots, char *err,
     int rendered = 0;
     if (plots && total_plots && have_gnuplot()) {
         char cmd[2200];
-        rendered = path_of(cmd, sizeof cmd, "gnuplot '%s/plots.gp' 2>'%s/gnuplot.log'", dir,
-                           dir) == 0 &&
+        rendered = path_of(cmd, sizeof cmd, "cd '%s' && gnuplot plots.gp 2>gnuplot.log", dir) == 0 &&
                    system(cmd) == 0;
+        if (rendered && path_of(path, sizeof path, "%s/gnuplot.log", dir) == 0)
+            remove(path); /* kept only when gnuplot failed */
     }
     fputs("## Plots\n\n", md);
     if (!total_plots)

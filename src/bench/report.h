@@ -18,7 +18,8 @@ extern "C" {
 int gs_report_write(const cJSON *results, const char *dir, int plots, char *err, size_t errlen);
 
 /* Append the gnuplot commands for one suite's table to `script` (data files
- * go to `dir`); *nplots receives the number of pictures. 0 or -1. */
+ * go to `dir`; the script names files relative to `dir`, where it runs);
+ * *nplots receives the number of pictures. 0 or -1. */
 int gs_report_plot_script(const cJSON *table, const char *suite, const char *dir, FILE *script,
                           int *nplots);
 
