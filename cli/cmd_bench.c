@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../src/bench/environment.h"
+#include "../src/bench/report.h"
 #include "../src/bench/results.h"
 #include "../src/bench/suites.h"
 #include "args.h"
@@ -14,7 +15,8 @@ typedef struct bench_cli {
     int threads[16], nthreads;
     int blocks[16], nblocks;
     int sizes[16], nsizes;
-    const char *json_path, *csv_path;
+    const char *json_path, *csv_path, *out_dir;
+    int preset; /* 0 default, 1 --quick, 2 --full */
     int quiet;
 } bench_cli;
 
@@ -29,12 +31,14 @@ static int usage_error(const char *msg)
 
 static int parse(int argc, char **argv, bench_cli *o, int *suites)
 {
-    enum { O_TREE_GROUP = 256, O_TREE_FLAT, O_CSV };
+    enum { O_TREE_GROUP = 256, O_TREE_FLAT, O_CSV, O_QUICK, O_FULL };
     static const struct option opts[] = {
         {"device", required_argument, 0, 'd'},      {"iterations", required_argument, 0, 'i'},
         {"repeat", required_argument, 0, 'r'},      {"warmup", required_argument, 0, 'w'},
         {"threads", required_argument, 0, 't'},     {"blocks", required_argument, 0, 'b'},
         {"json", required_argument, 0, 'j'},        {"csv", required_argument, 0, O_CSV},
+        {"out", required_argument, 0, 'o'},         {"quick", no_argument, 0, O_QUICK},
+        {"full", no_argument, 0, O_FULL},
         {"quiet", no_argument, 0, 'q'},             {"help", no_argument, 0, 'h'},
         {"tree-group", required_argument, 0, O_TREE_GROUP},
         {"tree-flat-max", required_argument, 0, O_TREE_FLAT},
@@ -44,7 +48,7 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
     int c, rc = 0;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:i:r:w:t:b:s:j:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:i:r:w:t:b:s:j:o:qh", opts, NULL)) != -1) {
         switch (c) {
         case 'd': rc = gs_parse_long(optarg, "--device", 0, 1024, &o->device, err, sizeof err); break;
         case 'i': rc = gs_parse_long(optarg, "--iterations", 1, 10000000, &o->iterations, err, sizeof err); break;
@@ -64,6 +68,9 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
             break;
         case 'j': o->json_path = optarg; break;
         case O_CSV: o->csv_path = optarg; break;
+        case 'o': o->out_dir = optarg; break;
+        case O_QUICK: o->preset = 1; break;
+        case O_FULL: o->preset = 2; break;
         case 'q': o->quiet = 1; break;
         case O_TREE_GROUP: rc = gs_parse_long(optarg, "--tree-group", 1, 1 << 16, &o->tree_group, err, sizeof err); break;
         case O_TREE_FLAT: rc = gs_parse_long(optarg, "--tree-flat-max", 1, 1 << 16, &o->tree_flat_max, err, sizeof err); break;
@@ -103,6 +110,26 @@ static int save_csv(const bench_cli *o, const char *suite, const gs_table *t)
         return GS_EXIT_FAILURE;
     }
     return GS_EXIT_OK;
+}
+
+/* --quick (under 15 s on an H100/H200) and --full (every size): fill in what
+ * the command line left open. */
+static void apply_preset(bench_cli *o)
+{
+    static const int quick_sizes[] = {10, 16, 22, 28};
+    if (o->preset == 1) {
+        if (o->iterations == 1000)
+            o->iterations = 200;
+        if (o->repeat == 15)
+            o->repeat = 5;
+        if (!o->nsizes) {
+            memcpy(o->sizes, quick_sizes, sizeof quick_sizes);
+            o->nsizes = 4;
+        }
+    } else if (o->preset == 2 && !o->nsizes) {
+        for (int k = 10; k <= 30; ++k)
+            o->sizes[o->nsizes++] = k;
+    }
 }
 
 /* Run suite s; print and keep its table. Returns the suite's status. */
@@ -145,6 +172,22 @@ int gs_cmd_bench(int argc, char **argv)
         o.threads[1] = 1024;
         o.nthreads = 2;
     }
+    apply_preset(&o);
+    char json_in_out[1024], csv_in_out[1024];
+    if (o.out_dir) {
+        if (gs_make_dirs(o.out_dir) != 0) {
+            fprintf(stderr, "gridsync bench: cannot create %s\n", o.out_dir);
+            return GS_EXIT_FAILURE;
+        }
+        if (!o.json_path) {
+            snprintf(json_in_out, sizeof json_in_out, "%s/results.json", o.out_dir);
+            o.json_path = json_in_out;
+        }
+        if (!o.csv_path) {
+            snprintf(csv_in_out, sizeof csv_in_out, "%s/bench", o.out_dir);
+            o.csv_path = csv_in_out;
+        }
+    }
 
     gs_device_info d;
     gs_status st = gs_cli_select_device((int)o.device, &d);
@@ -169,9 +212,23 @@ int gs_cmd_bench(int argc, char **argv)
         }
         gs_table_free(t);
     }
-    if (results && gs_results_write(results, o.json_path) != 0) {
-        fprintf(stderr, "gridsync bench: cannot write %s\n", o.json_path);
-        rc = GS_EXIT_FAILURE;
+    if (results) {
+        cJSON *env = cJSON_GetObjectItemCaseSensitive(results, "environment");
+        if (env) /* the clock after the run, next to the one before it */
+            cJSON_AddNumberToObject(env, "sm_clock_mhz_end", gs_current_sm_clock_mhz(d.ordinal));
+        if (gs_results_write(results, o.json_path) != 0) {
+            fprintf(stderr, "gridsync bench: cannot write %s\n", o.json_path);
+            rc = GS_EXIT_FAILURE;
+        }
+    }
+    if (results && o.out_dir && st == GS_SUCCESS) {
+        char err[512];
+        if (gs_report_write(results, o.out_dir, 1, err, sizeof err) != 0) {
+            fprintf(stderr, "gridsync bench: %s\n", err);
+            rc = GS_EXIT_FAILURE;
+        } else {
+            printf("report: %s/report.md\n", o.out_dir);
+        }
     }
     cJSON_Delete(results);
     if (st != GS_SUCCESS)

@@ -49,7 +49,7 @@ static int path_of(char *buf, size_t len, const char *fmt, ...)
     return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-static int make_dir(const char *dir)
+int gs_make_dirs(const char *dir)
 {
     char path[1024];
     if (path_of(path, sizeof path, "%s", dir) != 0)
@@ -242,7 +242,7 @@ int gs_report_write(const cJSON *results, const char *dir, int plots, char *err,
                 GS_RESULTS_SCHEMA);
         return -1;
     }
-    if (make_dir(dir) != 0) {
+    if (gs_make_dirs(dir) != 0) {
         set_err(err, errlen, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }

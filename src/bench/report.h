@@ -23,6 +23,9 @@ int gs_report_write(const cJSON *results, const char *dir, int plots, char *err,
 int gs_report_plot_script(const cJSON *table, const char *suite, const char *dir, FILE *script,
                           int *nplots);
 
+/* mkdir -p `dir`; 0 or -1 (errno set). */
+int gs_make_dirs(const char *dir);
+
 /* Read and parse a results file; NULL with a sentence in `err`. */
 cJSON *gs_results_load(const char *path, char *err, size_t errlen);
 
