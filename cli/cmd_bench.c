@@ -14,7 +14,7 @@ typedef struct bench_cli {
     long device, iterations, repeat, warmup, tree_group, tree_flat_max;
     int threads[16], nthreads;
     int blocks[16], nblocks;
-    int sizes[16], nsizes;
+    int sizes[32], nsizes;
     const char *json_path, *csv_path, *out_dir;
     int preset; /* 0 default, 1 --quick, 2 --full */
     int quiet;
@@ -63,7 +63,7 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
                                     err, sizeof err);
             break;
         case 's':
-            rc = gs_parse_long_list(optarg, "--sizes", 0, 34, o->sizes, 16, &o->nsizes, err,
+            rc = gs_parse_long_list(optarg, "--sizes", 0, 34, o->sizes, 32, &o->nsizes, err,
                                     sizeof err);
             break;
         case 'j': o->json_path = optarg; break;
