@@ -101,7 +101,7 @@ gs_status gs_max_coresident_blocks(const void *kernel, int block_threads,
 /* ----------------------------------------------------------- grid barriers */
 
 typedef enum gs_barrier_method {
-    GS_BARRIER_AUTO = 0,     /* the fastest method for the launch's grid */
+    GS_BARRIER_AUTO = 0,     /* the recommended method: currently tree */
     GS_BARRIER_LOCK = 1,     /* seed: one counter, goal that grows each barrier */
     GS_BARRIER_LOCKFREE = 2, /* seed (Xiao & Feng): per-block flags, one checking block */
     GS_BARRIER_FLIP = 3,     /* one counter whose top bit flips (cooperative groups' scheme) */
