@@ -14,6 +14,9 @@
 #include <cub/device/device_reduce.cuh>
 #include <cublas_v2.h>
 
+#include <gridsync/barrier.cuh>
+#include <gridsync/reduce.cuh>
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -89,6 +92,43 @@ static __global__ void seed004_dot(const float *a, const float *b, float *c, int
         c[blockIdx.x] = cache[0];
 }
 
+/*
+ * The grid-barrier variant, measured beside the single pass: a persistent,
+ * co-resident grid; each block folds its grid-stride slice (16-byte loads)
+ * and publishes a partial, a grid barrier (gs_grid_sync_tree) orders every
+ * partial before block 0 folds them in index order. No ticket, but the grid
+ * must be co-resident and every block waits for the slowest.
+ */
+static __global__ void __launch_bounds__(256) grid_barrier_sum(gs_grid_barrier bar,
+                                                               const float *in, long long n,
+                                                               float *partials, float *out)
+{
+    __shared__ float smem[32];
+    long long stride = (long long)gridDim.x * blockDim.x;
+    long long first = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    long long nv = ((unsigned long long)in & 15ull) == 0ull ? n / 4 : 0;
+    const float4 *v = (const float4 *)in;
+    float a0 = 0.0f, a1 = 0.0f;
+    for (long long i = first; i < nv; i += stride) {
+        float4 x = v[i];
+        a0 += (x.x + x.y) + (x.z + x.w);
+    }
+    for (long long i = nv * 4 + first; i < n; i += stride)
+        a1 += in[i];
+    float r = gs_block_reduce_sum_f32(a0 + a1, smem);
+    if (threadIdx.x == 0)
+        partials[blockIdx.x] = r;
+    gs_grid_sync_tree(&bar);
+    if (blockIdx.x != 0)
+        return;
+    float a = 0.0f;
+    for (unsigned int j = threadIdx.x; j < gridDim.x; j += blockDim.x)
+        a += partials[j];
+    r = gs_block_reduce_sum_f32(a, smem);
+    if (threadIdx.x == 0)
+        *out = r;
+}
+
 static __global__ void fill_random(float *x, long long n, unsigned int seed)
 {
     for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
@@ -104,7 +144,7 @@ static __global__ void fill_random(float *x, long long n, unsigned int seed)
 /* ---------------------------------------------------------- the harness */
 
 enum method {
-    M_GS_SUM, M_GS_MIN, M_GS_MAX, M_CUB_SUM, M_CUB_MIN, M_CUB_MAX, M_SEED001,
+    M_GS_SUM, M_GS_MIN, M_GS_MAX, M_CUB_SUM, M_CUB_MIN, M_CUB_MAX, M_SEED001, M_GS_GRID_BARRIER,
     M_GS_DOT, M_CUBLAS_DOT, M_SEED004
 };
 
@@ -121,6 +161,9 @@ typedef struct run {
     cublasHandle_t blas;
     float *seed_partials; /* device, 32 or more */
     int calls;           /* calls per sample */
+    gs_barrier_t bar;    /* the grid-barrier variant's barrier */
+    int bar_blocks;      /* its grid: co-resident, at most one block per 4096 elements */
+    int bar_blocks_max;  /* the co-resident maximum (and the partials' room) */
 } run;
 
 static const float *next_input(run *r)
@@ -156,6 +199,14 @@ static gs_status one_call(run *r, cudaStream_t s)
                                                             r->seed_partials);
         GS_CUDA_TRY(cudaGetLastError());
         return GS_SUCCESS;
+    }
+    case M_GS_GRID_BARRIER: {
+        gs_grid_barrier view;
+        long long n = r->n;
+        GS_TRY(gs_barrier_device(r->bar, (unsigned int)r->bar_blocks, &view));
+        void *args[] = {&view, (void *)&x, &n, &r->seed_partials, &r->out};
+        return gs_launch((const void *)grid_barrier_sum, dim3(r->bar_blocks), dim3(256), 0, s,
+                         args, r->bar);
     }
     case M_GS_DOT: return gs_dot(GS_FLOAT32, x, y, r->n, r->out, s);
     case M_CUBLAS_DOT:
@@ -220,16 +271,17 @@ typedef struct suite_def {
     const char *op[4];
     enum method ours[4], peer[4], seed[4]; /* seed: only row 0 (sum, dot) */
     const char *ours_name, *peer_name, *seed_name;
+    int has_variant;                       /* row 0 also: the grid-barrier variant */
 } suite_def;
 
 static const suite_def reduce_suite = {
     "reduce: float32, microseconds per call (median of back-to-back calls)", 1, 3,
     {"sum", "min", "max"},
     {M_GS_SUM, M_GS_MIN, M_GS_MAX}, {M_CUB_SUM, M_CUB_MIN, M_CUB_MAX}, {M_SEED001},
-    "gridsync", "cub", "seed 001"};
+    "gridsync", "cub", "seed 001", 1};
 static const suite_def dot_suite = {
     "dot: float32, microseconds per call (median of back-to-back calls)", 2, 1, {"dot"},
-    {M_GS_DOT}, {M_CUBLAS_DOT}, {M_SEED004}, "gridsync", "cublas", "seed 004 (host sum)"};
+    {M_GS_DOT}, {M_CUBLAS_DOT}, {M_SEED004}, "gridsync", "cublas", "seed 004 (host sum)", 0};
 
 static void add_row(gs_table *t, const char *op, long long n, const char *method, double us,
                     double bytes, double copy_gbs, double spec_gbs, double peer_us)
@@ -281,6 +333,14 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_reduce_opts *o
         st = gs__fail(GS_ERR_CUDA, "cublasCreate failed");
     if (r.blas)
         cublasSetPointerMode(r.blas, CUBLAS_POINTER_MODE_DEVICE);
+    if (st == GS_SUCCESS && def->has_variant) {
+        st = gs_barrier_create(&r.bar, GS_BARRIER_TREE);
+        if (st == GS_SUCCESS)
+            st = gs_max_coresident_blocks((const void *)grid_barrier_sum, 256, 0,
+                                          &r.bar_blocks_max);
+        if (r.bar_blocks_max > 1024) /* seed_partials holds 1024 */
+            r.bar_blocks_max = 1024;
+    }
 
     gs_progress prog;
     gs_progress_begin(&prog, def->title, o->nsizes);
@@ -344,6 +404,19 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_reduce_opts *o
             if (row == 0)
                 add_row(t, def->op[row], n, def->seed_name, seed, (double)in_bytes, copy_gbs,
                         info.mem_bandwidth_gbs, peer);
+            if (row == 0 && def->has_variant) {
+                double variant = 0.0;
+                long long want = (n + 4095) / 4096;
+                r.bar_blocks = (int)(want < r.bar_blocks_max ? (want < 1 ? 1 : want)
+                                                             : r.bar_blocks_max);
+                st = time_method(&r, M_GS_GRID_BARRIER, o, s, &variant);
+                if (st == GS_SUCCESS)
+                    st = gs_barrier_check(r.bar, s);
+                if (st != GS_SUCCESS)
+                    break;
+                add_row(t, def->op[row], n, "gridsync grid-barrier", variant, (double)in_bytes,
+                        copy_gbs, info.mem_bandwidth_gbs, peer);
+            }
         }
         cudaFree(r.cub_temp);
         cudaFree(r.pool);
@@ -361,6 +434,8 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_reduce_opts *o
     }
     if (r.blas)
         cublasDestroy(r.blas);
+    if (r.bar)
+        gs_barrier_destroy(r.bar);
     cudaFree(r.out);
     cudaFree(r.seed_partials);
     cudaStreamDestroy(s);
