@@ -26,6 +26,26 @@ static __global__ void two_barriers(gs_grid_barrier a, gs_grid_barrier b, unsign
         atomicAdd(errors, bad);
 }
 
+/* 2-D grids of 2-D blocks: block ranks and thread 0 follow CUDA's linear
+ * order (x fastest), as gs_grid_sync computes them. */
+static __global__ void exchange_2d(gs_grid_barrier bar, unsigned int *slots, unsigned int *errors,
+                                   int iters)
+{
+    unsigned int n = gridDim.x * gridDim.y, b = blockIdx.x + gridDim.x * blockIdx.y;
+    unsigned int t = threadIdx.x + blockDim.x * threadIdx.y, nt = blockDim.x * blockDim.y;
+    unsigned int o = b + 1u == n ? 0u : b + 1u, bad = 0u;
+    for (int it = 0; it < iters; ++it) {
+        if (t == nt - 1u)
+            slots[b] = ex_value(23u, it, b);
+        gs_grid_sync(&bar);
+        if (t == 0u)
+            bad += slots[o] != ex_value(23u, it, o);
+        gs_grid_sync(&bar);
+    }
+    if (bad)
+        atomicAdd(errors, bad);
+}
+
 static __global__ void mark_ran(gs_grid_barrier bar, unsigned int *ran)
 {
     if (threadIdx.x == 0)
@@ -101,6 +121,25 @@ int main(void)
         GS_OK(gs_barrier_destroy(a));
         GS_OK(gs_barrier_destroy(b));
         checks += 3;
+    }
+
+    /* 2b. 2-D grids and blocks, every method */
+    for (int m = 0; m < GS_BARRIER_METHOD_COUNT; ++m) {
+        gs_barrier_t bar;
+        gs_grid_barrier view;
+        dim3 grid(7, 3), block(16, 8);
+        GS_OK(gs_barrier_create(&bar, (gs_barrier_method)m));
+        GS_OK(gs_barrier_device(bar, grid.x * grid.y, &view));
+        CUDA_OK(cudaMemset(errors, 0, sizeof *errors));
+        void *args[] = {&view, &slots, &errors, (void *)&iters};
+        GS_OK(gs_launch((const void *)exchange_2d, grid, block, 0, 0, args, bar));
+        EXPECT(gs_barrier_check(bar, 0) == GS_SUCCESS, "2-D %s: %s",
+               gs_barrier_method_name((gs_barrier_method)m), gs_last_error_detail());
+        unsigned int bad = read_u32(errors);
+        EXPECT(bad == 0, "2-D grid (7x3 of 16x8), %s: %u wrong values",
+               gs_barrier_method_name((gs_barrier_method)m), bad);
+        GS_OK(gs_barrier_destroy(bar));
+        checks += 2;
     }
 
     /* 3. a grid over the co-resident maximum is refused, not launched */
