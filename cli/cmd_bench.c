@@ -173,6 +173,10 @@ int gs_cmd_bench(int argc, char **argv)
         o.nthreads = 2;
     }
     apply_preset(&o);
+    gs_device_info d;
+    gs_status st = gs_cli_select_device((int)o.device, &d);
+    if (st != GS_SUCCESS)
+        return gs_report_failure("bench", st);
     char json_in_out[1024], csv_in_out[1024];
     if (o.out_dir) {
         if (gs_make_dirs(o.out_dir) != 0) {
@@ -189,10 +193,6 @@ int gs_cmd_bench(int argc, char **argv)
         }
     }
 
-    gs_device_info d;
-    gs_status st = gs_cli_select_device((int)o.device, &d);
-    if (st != GS_SUCCESS)
-        return gs_report_failure("bench", st);
 
     cJSON *results = o.json_path ? gs_results_new(gs_environment_json(&d, argc, argv)) : NULL;
     printf("%s, %d SMs\n", d.name, d.sm_count);
