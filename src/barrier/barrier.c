@@ -60,9 +60,7 @@ gs_status gs_barrier_create(gs_barrier_t *barrier, gs_barrier_method method)
     struct gs_barrier *b = calloc(1, sizeof *b);
     if (!b)
         return gs__fail(GS_ERR_OUT_OF_MEMORY, "gs_barrier_create: out of host memory");
-    b->device = dev;
     b->method = method;
-    b->sm_count = (unsigned int)sms;
     b->capacity = (unsigned int)(sms * per_sm);
     b->timeout_ns = GS_BARRIER_DEFAULT_TIMEOUT_NS;
 

@@ -5,10 +5,8 @@
 #include "gridsync.h"
 
 struct gs_barrier {
-    int device;
     gs_barrier_method method;
     unsigned int capacity;        /* SMs x most blocks an SM can hold */
-    unsigned int sm_count;
     unsigned int *state;          /* GS_STATE_WORDS(capacity) words */
     unsigned long long timeout_ns;
     unsigned int tree_flat_max;   /* 0: default */

@@ -60,12 +60,6 @@ extern "C" gs_status gs_dot(gs_dtype type, const void *x, const void *y, long lo
     if (type != GS_FLOAT32 && type != GS_FLOAT64)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_dot: element type must be f32 or f64, got %s",
                         gs_dtype_name(type));
-    if (n < 0)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_dot: length must be >= 0, got %lld", n);
-    if (!result)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_dot: result pointer is NULL");
-    if (n > 0 && (!x || !y))
-        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_dot: input pointer is NULL");
     const void *inputs[2] = {x, y};
     gs__single_pass_launch launch;
     const void *kernel = type == GS_FLOAT32 ? (const void *)dot_f32 : (const void *)dot_f64;

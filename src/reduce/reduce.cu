@@ -116,26 +116,13 @@ extern "C" const char *gs_reduce_op_name(gs_reduce_op op)
     return (int)op >= 0 && op < GS_REDUCE_OP_COUNT ? names[op] : "unknown";
 }
 
-static gs_status validate(gs_reduce_op op, gs_dtype type, const void *d_in, long long n,
-                          const void *result)
+extern "C" gs_status gs_reduce(gs_reduce_op op, gs_dtype type, const void *d_in, long long n,
+                               void *result, cudaStream_t stream)
 {
     if ((int)op < 0 || op >= GS_REDUCE_OP_COUNT)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_reduce: unknown operation %d", (int)op);
     if ((int)type < 0 || type >= GS_DTYPE_COUNT)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_reduce: unknown element type %d", (int)type);
-    if (n < 0)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_reduce: length must be >= 0, got %lld", n);
-    if (!result)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_reduce: result pointer is NULL");
-    if (n > 0 && !d_in)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_reduce: input pointer is NULL");
-    return GS_SUCCESS;
-}
-
-extern "C" gs_status gs_reduce(gs_reduce_op op, gs_dtype type, const void *d_in, long long n,
-                               void *result, cudaStream_t stream)
-{
-    GS_TRY(validate(op, type, d_in, n, result));
     const void *inputs[1] = {d_in};
     gs__single_pass_launch launch;
     GS_TRY(gs__single_pass_prepare("gs_reduce", kernels[type][op], type, inputs, 1, n, result,

@@ -32,6 +32,13 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
 {
     int dev = 0, sms = 0, per_sm = 0;
     size_t free_b = 0, total_b = 0;
+    if (n < 0)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "%s: length must be >= 0, got %lld", who, n);
+    if (!result)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "%s: result pointer is NULL", who);
+    for (int i = 0; i < ninputs && n > 0; ++i)
+        if (!inputs[i])
+            return gs__fail(GS_ERR_INVALID_ARGUMENT, "%s: input pointer is NULL", who);
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     GS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));

@@ -67,8 +67,10 @@ typedef struct gs__single_pass_launch {
     int out_on_device;
 } gs__single_pass_launch;
 
-/* Checks shared by every single-pass call (the caller has checked NULLs and
- * n >= 0): n fits device memory, every input is device memory; then picks
+/* Checks shared by every single-pass call, the cheap ones before any CUDA
+ * call (so bad input fails the same with or without a GPU): n >= 0, result
+ * and inputs not NULL, n fits device memory, every input is device memory;
+ * then picks
  * the grid for `kernel` (one full wave at most, from its occupancy; fixed by
  * n, the kernel and the device, so results repeat bitwise) and the workspace
  * of `stream`. `who` names the API in error details. */
