@@ -43,8 +43,28 @@
 #define GS__INT_MAX_OP(a, b) ((b) > (a) ? (b) : (a))
 
 GS_DEVICE float gs_op_sum_f32(float a, float b) { return a + b; }
-GS_DEVICE float gs_op_min_f32(float a, float b) { return GS__NANLESS_MIN(a, b); }
-GS_DEVICE float gs_op_max_f32(float a, float b) { return GS__NANLESS_MAX(a, b); }
+/* sm_80 and later have a NaN-propagating min/max instruction (min.NaN.f32):
+ * one instruction instead of three compares and selects. */
+GS_DEVICE float gs_op_min_f32(float a, float b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    float r;
+    asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return GS__NANLESS_MIN(a, b);
+#endif
+}
+GS_DEVICE float gs_op_max_f32(float a, float b)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+#else
+    return GS__NANLESS_MAX(a, b);
+#endif
+}
 GS_DEVICE double gs_op_sum_f64(double a, double b) { return a + b; }
 GS_DEVICE double gs_op_min_f64(double a, double b) { return GS__NANLESS_MIN(a, b); }
 GS_DEVICE double gs_op_max_f64(double a, double b) { return GS__NANLESS_MAX(a, b); }

@@ -37,12 +37,15 @@
             const VT *xv = (const VT *)x, *yv = (const VT *)y;                              \
             long long nv = n / per, i = first;                                              \
             for (; i + stride < nv; i += 2 * stride) {                                      \
-                VT x0 = xv[i], x1 = xv[i + stride], y0 = yv[i], y1 = yv[i + stride];        \
+                VT x0 = __ldcs(xv + i), x1 = __ldcs(xv + i + stride);                         \
+                VT y0 = __ldcs(yv + i), y1 = __ldcs(yv + i + stride);                         \
                 DOTV(a0, x0, y0);                                                           \
                 DOTV(a2, x1, y1);                                                           \
             }                                                                               \
-            for (; i < nv; i += stride)                                                     \
-                DOTV(a0, xv[i], yv[i]);                                                     \
+            for (; i < nv; i += stride) {                                                   \
+                VT u = __ldcs(xv + i), w = __ldcs(yv + i);                                  \
+                DOTV(a0, u, w);                                                             \
+            }                                                                               \
             scalar_from = nv * per;                                                         \
         }                                                                                   \
         for (long long i = scalar_from + first; i < n; i += stride)                         \

@@ -1,5 +1,6 @@
 /* single_pass.cu - host side shared by the single-pass kernels. */
 #include "../core/error.h"
+#include "kernel_shape.h"
 #include "single_pass.cuh"
 
 /* Where a pointer lives: 1 device (or managed), 0 host. */
@@ -11,13 +12,20 @@ static gs_status is_device_pointer(const void *p, int *device)
     return GS_SUCCESS;
 }
 
-/* Blocks: enough for GS_REDUCE_ITEMS elements per thread, at most one full
- * wave (`per_sm` resident blocks on each SM) and the partials' slots. */
+/* Blocks for `n` elements read: GS_REDUCE_ITEMS per thread, raised to one block per SM
+ * while each thread keeps GS_REDUCE_MIN_ITEMS, capped at one full wave
+ * (`per_sm` resident blocks on each SM) and the partials' slots. Depends only
+ * on n and the device, so results repeat bitwise. */
 static int grid_for(long long n, int sms, int per_sm)
 {
-    long long per_block = (long long)GS_REDUCE_THREADS * GS_REDUCE_ITEMS;
-    long long blocks = (n + per_block - 1) / per_block;
+    long long threads = GS_REDUCE_THREADS;
+    long long blocks = (n + threads * GS_REDUCE_ITEMS - 1) / (threads * GS_REDUCE_ITEMS);
+    long long spread = (n + threads * GS_REDUCE_MIN_ITEMS - 1) / (threads * GS_REDUCE_MIN_ITEMS);
     long long most = (long long)sms * (per_sm > 0 ? per_sm : 1);
+    if (spread > sms)
+        spread = sms;
+    if (blocks < spread)
+        blocks = spread;
     if (most > GS_REDUCE_MAX_BLOCKS)
         most = GS_REDUCE_MAX_BLOCKS;
     if (blocks > most)
@@ -30,8 +38,8 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
                                   void *result, cudaStream_t stream,
                                   gs__single_pass_launch *launch)
 {
-    int dev = 0, sms = 0, per_sm = 0;
-    size_t free_b = 0, total_b = 0;
+    int dev = 0;
+    gs__kernel_shape shape;
     if (n < 0)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "%s: length must be >= 0, got %lld", who, n);
     if (!result)
@@ -40,11 +48,10 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
         if (!inputs[i])
             return gs__fail(GS_ERR_INVALID_ARGUMENT, "%s: input pointer is NULL", who);
     GS_CUDA_TRY(cudaGetDevice(&dev));
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    GS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
-    if ((unsigned long long)n > total_b / gs_dtype_size(type))
+    GS_TRY(gs__kernel_shape_get(dev, kernel, GS_REDUCE_THREADS, &shape));
+    if ((unsigned long long)n > shape.total_bytes / gs_dtype_size(type))
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "%s: %lld elements of %s exceed the device's %.1f GiB",
-                        who, n, gs_dtype_name(type), total_b / 1073741824.0);
+                        who, n, gs_dtype_name(type), shape.total_bytes / 1073741824.0);
     for (int i = 0; i < ninputs && n > 0; ++i) {
         int on_device = 0;
         GS_TRY(is_device_pointer(inputs[i], &on_device));
@@ -56,8 +63,8 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
     GS_TRY(is_device_pointer(result, &launch->out_on_device));
     GS_TRY(gs__reduce_workspace(stream, &launch->ws));
     launch->out = launch->out_on_device ? result : launch->ws->result;
-    GS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, GS_REDUCE_THREADS, 0));
-    launch->blocks = grid_for(n, sms, per_sm);
+    /* sized by elements read: a dot reads two per index */
+    launch->blocks = grid_for(n * ninputs, shape.sms, shape.per_sm);
     return GS_SUCCESS;
 }
 

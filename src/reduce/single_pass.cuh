@@ -11,7 +11,11 @@
 #include "gridsync.h"
 #include "workspace.h"
 
-enum { GS_REDUCE_THREADS = 256, GS_REDUCE_ITEMS = 16 };
+/* Grid sizing (single_pass.cu): 16 elements read per thread (a dot reads
+ * two per index), but at least one block per SM while each thread still
+ * gets 4 (measured on H200: more blocks help latency-bound lengths,
+ * 2^13..2^19), and at most one wave. */
+enum { GS_REDUCE_THREADS = 256, GS_REDUCE_ITEMS = 16, GS_REDUCE_MIN_ITEMS = 4 };
 
 /*
  * Phase 2 of a single pass: thread 0 publishes the block's result `r` and
@@ -27,6 +31,11 @@ enum { GS_REDUCE_THREADS = 256, GS_REDUCE_ITEMS = 16 };
         T r, T *partials, unsigned int *ticket, T *out, T *smem)                            \
     {                                                                                       \
         __shared__ int last;                                                                \
+        if (gridDim.x == 1u) { /* one block: no partials, no ticket */                      \
+            if (threadIdx.x == 0)                                                           \
+                *out = r;                                                                   \
+            return;                                                                         \
+        }                                                                                   \
         if (threadIdx.x == 0) {                                                             \
             unsigned int drawn;                                                             \
             partials[blockIdx.x] = r;                                                       \

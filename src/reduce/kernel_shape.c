@@ -1,0 +1,55 @@
+/* kernel_shape.c - a small, locked cache of per-(device, kernel) launch
+ * shapes. Kernels are the library's own (a few dozen), devices a handful. */
+#include "kernel_shape.h"
+
+#include <pthread.h>
+
+#include "../core/error.h"
+
+enum { GS_MAX_SHAPES = 128 };
+
+typedef struct entry {
+    int device;
+    const void *kernel;
+    int threads;
+    gs__kernel_shape shape;
+} entry;
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static entry cache[GS_MAX_SHAPES];
+static int cached;
+
+static int find(int device, const void *kernel, int threads, gs__kernel_shape *shape)
+{
+    for (int i = 0; i < cached; ++i)
+        if (cache[i].device == device && cache[i].kernel == kernel && cache[i].threads == threads) {
+            *shape = cache[i].shape;
+            return 1;
+        }
+    return 0;
+}
+
+static gs_status query(int device, const void *kernel, int threads, gs__kernel_shape *shape)
+{
+    size_t free_bytes = 0;
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&shape->sms, cudaDevAttrMultiProcessorCount, device));
+    GS_CUDA_TRY(cudaMemGetInfo(&free_bytes, &shape->total_bytes));
+    GS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&shape->per_sm, kernel, threads, 0));
+    return GS_SUCCESS;
+}
+
+gs_status gs__kernel_shape_get(int device, const void *kernel, int threads,
+                               gs__kernel_shape *shape)
+{
+    pthread_mutex_lock(&lock);
+    int hit = find(device, kernel, threads, shape);
+    pthread_mutex_unlock(&lock);
+    if (hit)
+        return GS_SUCCESS;
+    GS_TRY(query(device, kernel, threads, shape)); /* outside the lock: it may be slow */
+    pthread_mutex_lock(&lock);
+    if (!find(device, kernel, threads, &(gs__kernel_shape){0}) && cached < GS_MAX_SHAPES)
+        cache[cached++] = (entry){device, kernel, threads, *shape};
+    pthread_mutex_unlock(&lock);
+    return GS_SUCCESS;
+}

@@ -1,0 +1,31 @@
+/* kernel_shape.h - what the single-pass calls need to know about a device and
+ * a kernel to size the grid (internal), queried once and cached: the
+ * driver queries behind it (SM count, memory size, occupancy) cost a few
+ * microseconds together, more than a small reduction itself. */
+#ifndef GS_REDUCE_KERNEL_SHAPE_H
+#define GS_REDUCE_KERNEL_SHAPE_H
+
+#include <stddef.h>
+
+#include "gridsync.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gs__kernel_shape {
+    int sms;            /* streaming multiprocessors of the device */
+    int per_sm;         /* resident blocks of `threads` threads per SM */
+    size_t total_bytes; /* device memory */
+} gs__kernel_shape;
+
+/* The shape of `kernel` launched with `threads` threads and no dynamic
+ * shared memory on `device`, from the cache or queried. Thread-safe. */
+gs_status gs__kernel_shape_get(int device, const void *kernel, int threads,
+                               gs__kernel_shape *shape);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
