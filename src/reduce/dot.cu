@@ -28,6 +28,7 @@
                 T *out)                                                                     \
     {                                                                                       \
         __shared__ T smem[32];                                                              \
+        gs__single_pass_begin();                                                            \
         const long long per = (long long)(sizeof(VT) / sizeof(T));                          \
         long long stride = (long long)gridDim.x * blockDim.x;                               \
         long long first = (long long)blockIdx.x * blockDim.x + threadIdx.x;                 \
@@ -69,7 +70,6 @@ extern "C" gs_status gs_dot(gs_dtype type, const void *x, const void *y, long lo
     GS_TRY(gs__single_pass_prepare("gs_dot", kernel, type, inputs, 2, n, result, stream, &launch));
     void *args[] = {(void *)&x, (void *)&y, &n, &launch.ws->partials, &launch.ws->ticket,
                     &launch.out};
-    GS_CUDA_TRY(cudaLaunchKernel(kernel, dim3(launch.blocks), dim3(GS_REDUCE_THREADS), args, 0,
-                                 stream));
+    GS_TRY(gs__single_pass_start(&launch, args, stream));
     return gs__single_pass_complete(&launch, type, result, stream);
 }

@@ -32,7 +32,10 @@ static int find(int device, const void *kernel, int threads, gs__kernel_shape *s
 static gs_status query(int device, const void *kernel, int threads, gs__kernel_shape *shape)
 {
     size_t free_bytes = 0;
+    int major = 0;
     GS_CUDA_TRY(cudaDeviceGetAttribute(&shape->sms, cudaDevAttrMultiProcessorCount, device));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    shape->early_launch = major >= 9;
     GS_CUDA_TRY(cudaMemGetInfo(&free_bytes, &shape->total_bytes));
     GS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&shape->per_sm, kernel, threads, 0));
     return GS_SUCCESS;

@@ -17,6 +17,9 @@ typedef struct gs__kernel_shape {
     int sms;            /* streaming multiprocessors of the device */
     int per_sm;         /* resident blocks of `threads` threads per SM */
     size_t total_bytes; /* device memory */
+    int early_launch;   /* compute capability >= 9.0: programmatic dependent
+                           launch (the kernel's launch overlaps the end of the
+                           previous kernel on the stream) */
 } gs__kernel_shape;
 
 /* The shape of `kernel` launched with `threads` threads and no dynamic

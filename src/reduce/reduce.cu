@@ -50,6 +50,7 @@
                           T *out)                                                           \
     {                                                                                       \
         __shared__ T smem[32];                                                              \
+        gs__single_pass_begin();                                                            \
         const long long per = (long long)(sizeof(VT) / sizeof(T));                          \
         long long stride = (long long)gridDim.x * blockDim.x;                               \
         long long first = (long long)blockIdx.x * blockDim.x + threadIdx.x;                 \
@@ -132,8 +133,7 @@ extern "C" gs_status gs_reduce(gs_reduce_op op, gs_dtype type, const void *d_in,
     GS_TRY(gs__single_pass_prepare("gs_reduce", kernels[type][op], type, inputs, 1, n, result,
                                    stream, &launch));
     void *args[] = {(void *)&d_in, &n, &launch.ws->partials, &launch.ws->ticket, &launch.out};
-    GS_CUDA_TRY(cudaLaunchKernel(kernels[type][op], dim3(launch.blocks),
-                                 dim3(GS_REDUCE_THREADS), args, 0, stream));
+    GS_TRY(gs__single_pass_start(&launch, args, stream));
     return gs__single_pass_complete(&launch, type, result, stream);
 }
 

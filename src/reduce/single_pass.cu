@@ -65,6 +65,26 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
     launch->out = launch->out_on_device ? result : launch->ws->result;
     /* sized by elements read: a dot reads two per index */
     launch->blocks = grid_for(n * ninputs, shape.sms, shape.per_sm);
+    launch->kernel = kernel;
+    launch->early_launch = shape.early_launch;
+    return GS_SUCCESS;
+}
+
+gs_status gs__single_pass_start(const gs__single_pass_launch *launch, void **args,
+                                cudaStream_t stream)
+{
+    cudaLaunchAttribute attr[1];
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3((unsigned int)launch->blocks);
+    config.blockDim = dim3(GS_REDUCE_THREADS);
+    config.stream = stream;
+    if (launch->early_launch) {
+        attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr[0].val.programmaticStreamSerializationAllowed = 1;
+        config.attrs = attr;
+        config.numAttrs = 1;
+    }
+    GS_CUDA_TRY(cudaLaunchKernelExC(&config, launch->kernel, args));
     return GS_SUCCESS;
 }
 
