@@ -20,8 +20,8 @@ typedef struct bench_cli {
     int quiet;
 } bench_cli;
 
-static const char *const known_suites[] = {"barrier", "reduce", "dot"};
-enum { NSUITES = 3 };
+static const char *const known_suites[] = {"barrier", "reduce", "dot", "gemm"};
+enum { NSUITES = 4 };
 
 static int usage_error(const char *msg)
 {
@@ -91,7 +91,7 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
             if (strcmp(argv[i], known_suites[s]) == 0)
                 found = s;
         if (found < 0) {
-            snprintf(err, sizeof err, "unknown suite '%s' (known: barrier, reduce, dot)", argv[i]);
+            snprintf(err, sizeof err, "unknown suite '%s' (known: barrier, reduce, dot, gemm)", argv[i]);
             return usage_error(err);
         }
         suites[found] = 1;
@@ -112,30 +112,53 @@ static int save_csv(const bench_cli *o, const char *suite, const gs_table *t)
     return GS_EXIT_OK;
 }
 
-/* --quick (under 15 s on an H100/H200) and --full (every size): fill in what
- * the command line left open. */
+/* --quick (under 15 s on an H100/H200) and --full (every size): fill in the
+ * counts the command line left open; sizes are chosen per suite below. */
 static void apply_preset(bench_cli *o)
 {
-    static const int quick_sizes[] = {10, 16, 22, 28};
     if (o->preset == 1) {
         if (o->iterations == 1000)
             o->iterations = 200;
         if (o->repeat == 15)
             o->repeat = 5;
-        if (!o->nsizes) {
-            memcpy(o->sizes, quick_sizes, sizeof quick_sizes);
-            o->nsizes = 4;
-        }
-    } else if (o->preset == 2 && !o->nsizes) {
-        for (int k = 10; k <= 30; ++k)
-            o->sizes[o->nsizes++] = k;
     }
+}
+
+/* The log2 sizes of a size-swept suite: --sizes, else the preset's. */
+static void suite_sizes(const bench_cli *o, int gemm, const int **sizes, int *n)
+{
+    static const int reduce_default[] = {10, 13, 16, 19, 22, 25, 28, 30};
+    static const int reduce_quick[] = {10, 16, 22, 28};
+    static const int reduce_full[] = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                      21, 22, 23, 24, 25, 26, 27, 28, 29, 30};
+    static const int gemm_default[] = {9, 10, 11, 12, 13};
+    static const int gemm_quick[] = {10, 12};
+    static const int gemm_full[] = {8, 9, 10, 11, 12, 13, 14};
+#define GS__PICK(a) (*sizes = (a), *n = (int)(sizeof(a) / sizeof((a)[0])))
+    if (o->nsizes) {
+        *sizes = o->sizes;
+        *n = o->nsizes;
+    } else if (gemm) {
+        if (o->preset == 1)
+            GS__PICK(gemm_quick);
+        else if (o->preset == 2)
+            GS__PICK(gemm_full);
+        else
+            GS__PICK(gemm_default);
+    } else {
+        if (o->preset == 1)
+            GS__PICK(reduce_quick);
+        else if (o->preset == 2)
+            GS__PICK(reduce_full);
+        else
+            GS__PICK(reduce_default);
+    }
+#undef GS__PICK
 }
 
 /* Run suite s; print and keep its table. Returns the suite's status. */
 static gs_status run_suite(int s, const bench_cli *o, gs_table **t)
 {
-    static const int default_sizes[] = {10, 13, 16, 19, 22, 25, 28, 30};
     if (s == 0) {
         gs_bench_barrier_opts bo = {
             .iterations = (int)o->iterations, .samples = (int)o->repeat, .warmup = (int)o->warmup,
@@ -145,10 +168,26 @@ static gs_status run_suite(int s, const bench_cli *o, gs_table **t)
             .tree_group = (unsigned int)o->tree_group, .quiet = o->quiet};
         return gs_bench_barrier(&bo, t);
     }
-    gs_bench_reduce_opts ro = {
-        .log2_sizes = o->nsizes ? o->sizes : default_sizes,
-        .nsizes = o->nsizes ? o->nsizes : (int)(sizeof default_sizes / sizeof default_sizes[0]),
-        .samples = (int)o->repeat, .warmup = (int)o->warmup, .quiet = o->quiet};
+    const int *sizes = NULL;
+    int nsizes = 0;
+    suite_sizes(o, s == 3, &sizes, &nsizes);
+    if (s == 3) {
+        int square[32], nsquare = 0;
+        for (int i = 0; i < nsizes; ++i) {
+            if (sizes[i] > 15) {
+                fprintf(stderr, "gridsync bench gemm: skipping n = 2^%d (above 2^15)\n", sizes[i]);
+                continue;
+            }
+            square[nsquare++] = 1 << sizes[i];
+        }
+        gs_bench_gemm_opts go = {.sizes = square, .nsizes = nsquare,
+                                 .extra_shapes = o->nsizes == 0 && o->preset != 1,
+                                 .samples = (int)o->repeat, .warmup = (int)o->warmup,
+                                 .quiet = o->quiet};
+        return gs_bench_gemm(&go, t);
+    }
+    gs_bench_reduce_opts ro = {.log2_sizes = sizes, .nsizes = nsizes, .samples = (int)o->repeat,
+                               .warmup = (int)o->warmup, .quiet = o->quiet};
     return s == 1 ? gs_bench_reduce(&ro, t) : gs_bench_dot(&ro, t);
 }
 

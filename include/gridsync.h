@@ -231,6 +231,35 @@ gs_status gs_dot(gs_dtype type, const void *x, const void *y, long long n, void 
  * to never call). Call it only when no reduction is in flight. */
 void gs_reduce_release_workspaces(void);
 
+/* ---------------------------------------------------------- matrix multiply */
+
+typedef enum gs_gemm_kernel {
+    GS_GEMM_AUTO = 0,    /* the default: GS_GEMM_FAST */
+    GS_GEMM_FAST = 1,    /* register-tiled, double-buffered shared memory */
+    GS_GEMM_TILED16 = 2, /* seed 003's 16x16 tiled kernel (the reference) */
+    GS_GEMM_KERNEL_COUNT = 3
+} gs_gemm_kernel;
+
+/* "auto", "fast", "tiled16"; parse returns GS_ERR_INVALID_ARGUMENT for
+ * other names. */
+const char *gs_gemm_kernel_name(gs_gemm_kernel kernel);
+gs_status gs_gemm_kernel_parse(const char *name, gs_gemm_kernel *kernel);
+
+/* C = alpha * A * B + beta * C in FP32 (FP32 products and sums: no TF32, no
+ * tensor cores). Row-major: A is m x k with row stride lda >= k, B is k x n
+ * with ldb >= n, C is m x n with ldc >= n; device pointers. Any m, n, k >= 1.
+ * beta == 0 never reads C. Asynchronous on `stream`. Bad input (sizes < 1,
+ * leading dimensions smaller than the width, NULL or host pointers, more rows
+ * than a grid can hold) returns GS_ERR_INVALID_ARGUMENT and launches
+ * nothing. */
+gs_status gs_sgemm(int m, int n, int k, float alpha, const float *a, int lda, const float *b,
+                   int ldb, float beta, float *c, int ldc, cudaStream_t stream);
+
+/* gs_sgemm with a chosen kernel. */
+gs_status gs_sgemm_with(gs_gemm_kernel kernel, int m, int n, int k, float alpha, const float *a,
+                        int lda, const float *b, int ldb, float beta, float *c, int ldc,
+                        cudaStream_t stream);
+
 #ifdef __cplusplus
 }
 #endif

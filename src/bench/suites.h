@@ -40,6 +40,19 @@ gs_status gs_bench_reduce(const gs_bench_reduce_opts *opts, gs_table **table);
 /* float32 dot: gridsync vs cuBLAS Sdot and seed 004 (host finish). */
 gs_status gs_bench_dot(const gs_bench_reduce_opts *opts, gs_table **table);
 
+typedef struct gs_bench_gemm_opts {
+    const int *sizes;       /* square sizes n (m = n = k) */
+    int nsizes;
+    int extra_shapes;       /* also the tall, wide, deep and odd shapes */
+    int samples;
+    int warmup;
+    int quiet;
+} gs_bench_gemm_opts;
+
+/* FP32 gemm: gridsync vs cuBLAS SGEMM (pedantic FP32) and the seed's tiled16;
+ * fails if gridsync's result differs from cuBLAS's. */
+gs_status gs_bench_gemm(const gs_bench_gemm_opts *opts, gs_table **table);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,54 @@
+// gemm_tiles.cu - scratch probe (issue 5): the fast kernel with 64- and
+// 128-tiles against cuBLAS SGEMM (pedantic FP32) at square sizes, to pick
+// where gs_sgemm switches tiles. Build on the GPU machine after
+// `make build BUILD_DIR=build-gpu`:
+//   nvcc -O3 -arch=sm_90 -Iinclude docs/probes/gemm_tiles.cu build-gpu/libgridsync.a \
+//        -lcublas -o /tmp/gt
+#include <cublas_v2.h>
+#include <stdio.h>
+#include <algorithm>
+#include <vector>
+#include "../../src/gemm/gemm_internal.h"
+
+static __global__ void fill(float *x, long long n, unsigned s)
+{
+    for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n; i += 256ll * gridDim.x) {
+        unsigned h = (unsigned)i * 2654435761u ^ s; h ^= h >> 15; h *= 0x2c1b3c6du; h ^= h >> 12;
+        x[i] = (h & 0xffffff) * (2.0f / 16777216.0f) - 1.0f;
+    }
+}
+
+template <class F> static double time_ms(F f, int reps)
+{
+    cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+    std::vector<float> v;
+    for (int s = 0; s < 7; ++s) {
+        cudaEventRecord(a); for (int r = 0; r < reps; ++r) f(); cudaEventRecord(b); cudaEventSynchronize(b);
+        float ms; cudaEventElapsedTime(&ms, a, b); if (s) v.push_back(ms / reps);
+    }
+    std::sort(v.begin(), v.end()); return v[v.size() / 2];
+}
+
+int main()
+{
+    cublasHandle_t h; cublasCreate(&h); cublasSetMathMode(h, CUBLAS_PEDANTIC_MATH);
+    int sizes[] = {256, 512, 768, 1024, 1536, 2048, 3072, 4096, 8192};
+    printf("%6s %10s %10s %10s %10s   TFLOP/s, ratio to cuBLAS\n", "n", "cublas", "fast-64", "fast-128", "tiled16");
+    for (int n : sizes) {
+        float *A, *B, *C; size_t e = (size_t)n * n;
+        cudaMalloc(&A, e * 4); cudaMalloc(&B, e * 4); cudaMalloc(&C, e * 4);
+        fill<<<1024, 256>>>(A, e, 1); fill<<<1024, 256>>>(B, e, 2);
+        gs__sgemm_args p = {n, n, n, 1.0f, A, n, B, n, 0.0f, C, n};
+        const float one = 1, zero = 0;
+        int reps = n <= 1024 ? 50 : n <= 4096 ? 5 : 2;
+        double tc = time_ms([&] { cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, B, n, A, n, &zero, C, n); }, reps);
+        double t64 = time_ms([&] { gs__sgemm_fast(&p, 64, 0); }, reps);
+        double t128 = time_ms([&] { gs__sgemm_fast(&p, 128, 0); }, reps);
+        double t16 = n <= 4096 ? time_ms([&] { gs__sgemm_tiled16(&p, 0); }, 1) : 0;
+        double f = 2.0 * n * n * (double)n / 1e9;
+        printf("%6d %10.2f %10.2f %10.2f %10.2f   %.3f %.3f %.3f\n", n, f / tc, f / t64, f / t128, t16 ? f / t16 : 0,
+               tc / t64, tc / t128, t16 ? tc / t16 : 0);
+        cudaFree(A); cudaFree(B); cudaFree(C);
+    }
+    printf("last error: %s\n", cudaGetErrorName(cudaGetLastError()));
+}

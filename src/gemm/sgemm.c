@@ -1,0 +1,81 @@
+/* sgemm.c - gs_sgemm: argument checks, then the kernel (gemm_internal.h). */
+#include <string.h>
+
+#include "../core/error.h"
+#include "gemm_internal.h"
+
+static const char *const names[GS_GEMM_KERNEL_COUNT] = {"auto", "fast", "tiled16"};
+
+const char *gs_gemm_kernel_name(gs_gemm_kernel kernel)
+{
+    return (int)kernel >= 0 && kernel < GS_GEMM_KERNEL_COUNT ? names[kernel] : "unknown";
+}
+
+gs_status gs_gemm_kernel_parse(const char *name, gs_gemm_kernel *kernel)
+{
+    for (int i = 0; name && i < GS_GEMM_KERNEL_COUNT; ++i)
+        if (strcmp(name, names[i]) == 0) {
+            *kernel = (gs_gemm_kernel)i;
+            return GS_SUCCESS;
+        }
+    return gs__fail(GS_ERR_INVALID_ARGUMENT, "unknown gemm kernel '%s' (auto, fast, tiled16)",
+                    name ? name : "(null)");
+}
+
+/* Rows a grid can cover: gridDim.y <= 65535 blocks of 16 rows (tiled16). */
+#define GS_SGEMM_MAX_ROWS (65535 * 16)
+
+static gs_status check_device(const char *what, const void *ptr)
+{
+    struct cudaPointerAttributes attr;
+    GS_CUDA_TRY(cudaPointerGetAttributes(&attr, ptr));
+    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "gs_sgemm: %s is host memory; it must be device (or managed) memory",
+                        what);
+    return GS_SUCCESS;
+}
+
+static gs_status check(const gs__sgemm_args *p)
+{
+    if (p->m < 1 || p->n < 1 || p->k < 1)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_sgemm: sizes must be >= 1, got m=%d n=%d k=%d",
+                        p->m, p->n, p->k);
+    if (p->m > GS_SGEMM_MAX_ROWS)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_sgemm: m=%d rows exceed the %d a grid covers",
+                        p->m, GS_SGEMM_MAX_ROWS);
+    if (p->lda < p->k)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_sgemm: lda=%d is smaller than k=%d", p->lda,
+                        p->k);
+    if (p->ldb < p->n)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_sgemm: ldb=%d is smaller than n=%d", p->ldb,
+                        p->n);
+    if (p->ldc < p->n)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_sgemm: ldc=%d is smaller than n=%d", p->ldc,
+                        p->n);
+    if (!p->a || !p->b || !p->c)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_sgemm: matrix %s is NULL",
+                        !p->a ? "A" : !p->b ? "B" : "C");
+    GS_TRY(check_device("A", p->a));
+    GS_TRY(check_device("B", p->b));
+    return check_device("C", p->c);
+}
+
+gs_status gs_sgemm_with(gs_gemm_kernel kernel, int m, int n, int k, float alpha, const float *a,
+                        int lda, const float *b, int ldb, float beta, float *c, int ldc,
+                        cudaStream_t stream)
+{
+    gs__sgemm_args p = {m, n, k, alpha, a, lda, b, ldb, beta, c, ldc};
+    if ((int)kernel < 0 || kernel >= GS_GEMM_KERNEL_COUNT)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_sgemm: unknown kernel %d", (int)kernel);
+    GS_TRY(check(&p));
+    if (kernel == GS_GEMM_TILED16)
+        return gs__sgemm_tiled16(&p, stream);
+    return gs__sgemm_fast(&p, 0, stream);
+}
+
+gs_status gs_sgemm(int m, int n, int k, float alpha, const float *a, int lda, const float *b,
+                   int ldb, float beta, float *c, int ldc, cudaStream_t stream)
+{
+    return gs_sgemm_with(GS_GEMM_AUTO, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream);
+}

@@ -1,0 +1,234 @@
+/*
+ * sgemm_fast.cu - the default FP32 matrix multiply behind gs_sgemm.
+ *
+ * How: each block computes a BM x BN tile of C (128x128 with 256 threads, or
+ * 64x64 with 64 threads when 128-tiles would leave SMs idle); each thread
+ * holds an 8x8 register tile made of four 4x4 pieces, half a block tile
+ * apart, so that its shared-memory reads are 16-byte vectors that a warp
+ * reads without bank conflicts (broadcasts for A, 16 consecutive vectors for
+ * B). k advances in steps of BK = 8. A step's A tile is stored transposed
+ * (k-major, rows padded by 4 floats so that the transposing stores of a warp
+ * hit 32 different banks) and its B tile as is; both come from global memory
+ * as 16-byte vectors. Two shared buffers: while the block multiplies step t
+ * out of one, the loads of step t+1 are in flight into registers and then
+ * stored into the other. Per k, a thread reads 4 vectors and issues 64 FMAs.
+ *
+ * Why correct: one barrier per step, at its end. It orders (1) this step's
+ * stores into the other buffer before the next step's reads of it, and (2)
+ * this step's reads of the current buffer before step t+1 stores tile t+2
+ * into it. Before the loop, one barrier orders the first tile's stores
+ * before its reads. No other shared memory is touched.
+ *
+ * Edges: a block whose tile lies inside C, with k a multiple of 8 and every
+ * pointer and leading dimension 16-byte aligned, runs the vector path with no
+ * bounds checks; the others (at most one row and one column of blocks) load
+ * element by element with zero fill and store only inside C. The same code,
+ * specialised twice by the compiler, so the interior pays nothing.
+ * beta == 0 never reads C (it may hold garbage or NaN).
+ *
+ * When: the default for every shape. FP32 inputs, FP32 accumulation, no TF32
+ * and no tensor cores: the products and sums are exact FP32 operations.
+ */
+#include "../core/error.h"
+#include "gemm_internal.h"
+
+#define GS_SGEMM_BK 8
+
+/* Load this thread's share of A's tile at k0 (`loads` 16-byte pieces) into
+ * registers: piece l is row (idx / 2), columns (idx % 2) * 4 .. + 3 of the
+ * tile, idx = tid + l * threads. */
+static __device__ __forceinline__ void load_a(float4 *r, const gs__sgemm_args *p, int m0, int k0,
+                                              int loads, int threads, int guarded)
+{
+#pragma unroll
+    for (int l = 0; l < loads; ++l) {
+        int idx = threadIdx.x + l * threads;
+        int row = m0 + (idx >> 1), k = k0 + (idx & 1) * 4;
+        const float *src = p->a + (long long)row * p->lda + k;
+        if (!guarded) {
+            r[l] = *(const float4 *)src;
+        } else {
+            r[l].x = row < p->m && k < p->k ? src[0] : 0.0f;
+            r[l].y = row < p->m && k + 1 < p->k ? src[1] : 0.0f;
+            r[l].z = row < p->m && k + 2 < p->k ? src[2] : 0.0f;
+            r[l].w = row < p->m && k + 3 < p->k ? src[3] : 0.0f;
+        }
+    }
+}
+
+/* B's tile at k0: piece l is row idx / (bn / 4), columns (idx % (bn / 4)) * 4. */
+static __device__ __forceinline__ void load_b(float4 *r, const gs__sgemm_args *p, int n0, int k0,
+                                              int loads, int threads, int bn, int guarded)
+{
+#pragma unroll
+    for (int l = 0; l < loads; ++l) {
+        int idx = threadIdx.x + l * threads;
+        int k = k0 + idx / (bn / 4), col = n0 + (idx % (bn / 4)) * 4;
+        const float *src = p->b + (long long)k * p->ldb + col;
+        if (!guarded) {
+            r[l] = *(const float4 *)src;
+        } else {
+            int krow = k < p->k;
+            r[l].x = krow && col < p->n ? src[0] : 0.0f;
+            r[l].y = krow && col + 1 < p->n ? src[1] : 0.0f;
+            r[l].z = krow && col + 2 < p->n ? src[2] : 0.0f;
+            r[l].w = krow && col + 3 < p->n ? src[3] : 0.0f;
+        }
+    }
+}
+
+/* Store the registers into shared buffer `as` (transposed, row stride
+ * bm + 4) and `bs`. */
+static __device__ __forceinline__ void store_tiles(float *as, float *bs, const float4 *ra,
+                                                   const float4 *rb, int loads_a, int loads_b,
+                                                   int threads, int bm, int bn)
+{
+    const int stride = bm + 4;
+#pragma unroll
+    for (int l = 0; l < loads_a; ++l) {
+        int idx = threadIdx.x + l * threads;
+        int row = idx >> 1, k = (idx & 1) * 4;
+        as[(k + 0) * stride + row] = ra[l].x;
+        as[(k + 1) * stride + row] = ra[l].y;
+        as[(k + 2) * stride + row] = ra[l].z;
+        as[(k + 3) * stride + row] = ra[l].w;
+    }
+#pragma unroll
+    for (int l = 0; l < loads_b; ++l) {
+        int idx = threadIdx.x + l * threads;
+        *(float4 *)&bs[(idx / (bn / 4)) * bn + (idx % (bn / 4)) * 4] = rb[l];
+    }
+}
+
+/* C row/column of register i (0..7) of a thread at tile coordinate t. */
+static __device__ __forceinline__ int reg_offset(int t, int i, int half)
+{
+    return t * 4 + (i & 3) + (i >> 2) * half;
+}
+
+/* The whole block's work; `bm`, `bn`, `threads` and `guarded` are constants
+ * at each call site, so each call compiles to its own specialised code. */
+static __device__ __forceinline__ void sgemm_tile(const gs__sgemm_args *p, float *smem, int bm,
+                                                  int bn, int threads, int guarded)
+{
+    const int bk = GS_SGEMM_BK, as_size = bk * (bm + 4), bs_size = bk * bn;
+    const int loads_a = bm * bk / 4 / threads, loads_b = bn * bk / 4 / threads;
+    const int tx = threadIdx.x % (bn / 8), ty = threadIdx.x / (bn / 8);
+    const int m0 = blockIdx.y * bm, n0 = blockIdx.x * bn;
+    const int buffer = as_size + bs_size; /* one buffer: A's tile, then B's */
+    float4 ra[4], rb[4];
+    float acc[8][8];
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+            acc[i][j] = 0.0f;
+
+    const int steps = (p->k + bk - 1) / bk;
+    load_a(ra, p, m0, 0, loads_a, threads, guarded);
+    load_b(rb, p, n0, 0, loads_b, threads, bn, guarded);
+    store_tiles(smem, smem + as_size, ra, rb, loads_a, loads_b, threads, bm, bn);
+    __syncthreads(); /* first tile's stores -> its reads */
+
+    for (int t = 0; t < steps; ++t) {
+        const int cur = t & 1;
+        const float *a = smem + cur * buffer, *b = a + as_size;
+        if (t + 1 < steps) { /* next step's loads, in flight during the FMAs */
+            load_a(ra, p, m0, (t + 1) * bk, loads_a, threads, guarded);
+            load_b(rb, p, n0, (t + 1) * bk, loads_b, threads, bn, guarded);
+        }
+#pragma unroll
+        for (int k = 0; k < bk; ++k) {
+            float4 a0 = *(const float4 *)&a[k * (bm + 4) + ty * 4];
+            float4 a1 = *(const float4 *)&a[k * (bm + 4) + ty * 4 + bm / 2];
+            float4 b0 = *(const float4 *)&b[k * bn + tx * 4];
+            float4 b1 = *(const float4 *)&b[k * bn + tx * 4 + bn / 2];
+            float av[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+            float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+#pragma unroll
+                for (int j = 0; j < 8; ++j)
+                    acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+        }
+        if (t + 1 < steps)
+            store_tiles(smem + (cur ^ 1) * buffer, smem + (cur ^ 1) * buffer + as_size, ra, rb,
+                        loads_a, loads_b, threads, bm, bn);
+        /* stores into the other buffer -> next step's reads; this step's
+         * reads of `cur` -> the stores of step t + 2 into it */
+        __syncthreads();
+    }
+
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        const int row = m0 + reg_offset(ty, i, bm / 2);
+        float *c = p->c + (long long)row * p->ldc + n0;
+        if (!guarded) {
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                float4 *dst = (float4 *)(c + reg_offset(tx, h * 4, bn / 2));
+                float4 v = make_float4(p->alpha * acc[i][h * 4 + 0], p->alpha * acc[i][h * 4 + 1],
+                                       p->alpha * acc[i][h * 4 + 2], p->alpha * acc[i][h * 4 + 3]);
+                if (p->beta != 0.0f) {
+                    float4 old = *dst;
+                    v.x = fmaf(p->beta, old.x, v.x);
+                    v.y = fmaf(p->beta, old.y, v.y);
+                    v.z = fmaf(p->beta, old.z, v.z);
+                    v.w = fmaf(p->beta, old.w, v.w);
+                }
+                *dst = v;
+            }
+        } else if (row < p->m) {
+#pragma unroll
+            for (int j = 0; j < 8; ++j) {
+                const int col = n0 + reg_offset(tx, j, bn / 2);
+                if (col < p->n) {
+                    float v = p->alpha * acc[i][j];
+                    c[col - n0] = p->beta == 0.0f ? v : fmaf(p->beta, c[col - n0], v);
+                }
+            }
+        }
+    }
+}
+
+/* Interior blocks take the unguarded path (see the file comment). */
+static __device__ __forceinline__ int interior(const gs__sgemm_args *p, int vector_ok, int bm,
+                                               int bn)
+{
+    return vector_ok && (int)(blockIdx.y + 1) * bm <= p->m && (int)(blockIdx.x + 1) * bn <= p->n &&
+           p->k % GS_SGEMM_BK == 0;
+}
+
+#define GS__SGEMM_FAST_KERNEL(name, BM, BN, THREADS, MIN_BLOCKS)                            \
+    static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)                           \
+        name(gs__sgemm_args p, int vector_ok)                                               \
+    {                                                                                       \
+        __shared__ __align__(16) float smem[2 * GS_SGEMM_BK * ((BM) + 4 + (BN))];           \
+        if (interior(&p, vector_ok, BM, BN))                                                \
+            sgemm_tile(&p, smem, BM, BN, THREADS, 0);                                       \
+        else                                                                                \
+            sgemm_tile(&p, smem, BM, BN, THREADS, 1);                                       \
+    }
+
+GS__SGEMM_FAST_KERNEL(sgemm_fast_128, 128, 128, 256, 2)
+GS__SGEMM_FAST_KERNEL(sgemm_fast_64, 64, 64, 64, 6)
+
+static int aligned16(const void *ptr) { return ((unsigned long long)ptr & 15ull) == 0ull; }
+
+extern "C" gs_status gs__sgemm_fast(const gs__sgemm_args *p, int tile, cudaStream_t stream)
+{
+    int vector_ok = aligned16(p->a) && aligned16(p->b) && aligned16(p->c) && p->lda % 4 == 0 &&
+                    p->ldb % 4 == 0 && p->ldc % 4 == 0;
+    if (tile != 64 && tile != 128) {
+        int dev = 0, sms = 0;
+        GS_CUDA_TRY(cudaGetDevice(&dev));
+        GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        long long big = (long long)((p->m + 127) / 128) * ((p->n + 127) / 128);
+        tile = big >= sms ? 128 : 64;
+    }
+    dim3 grid((unsigned int)((p->n + tile - 1) / tile), (unsigned int)((p->m + tile - 1) / tile));
+    void *args[] = {(void *)p, &vector_ok};
+    const void *kernel = tile == 128 ? (const void *)sgemm_fast_128 : (const void *)sgemm_fast_64;
+    GS_CUDA_TRY(cudaLaunchKernel(kernel, grid, dim3(tile == 128 ? 256 : 64), args, 0, stream));
+    return GS_SUCCESS;
+}
