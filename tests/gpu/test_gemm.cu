@@ -174,6 +174,8 @@ int main(void)
             for (int v = 0; v < 4; ++v) {
                 if (big && v > 1) /* the big shape: one beta = 0 and one beta != 0 case */
                     break;
+                if (small && (v == 1 || v == 2)) /* under the sanitizers: two of four */
+                    continue;
                 float alpha = ab[big ? v * 2 : v][0], beta = ab[big ? v * 2 : v][1];
                 check_case(kernel, shapes[i], 0, alpha, beta);
                 if (!big && v % 2 == 0)
