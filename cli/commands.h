@@ -14,6 +14,8 @@ extern "C" {
 int gs_cmd_info(int argc, char **argv);
 int gs_cmd_bench(int argc, char **argv);
 int gs_cmd_report(int argc, char **argv);
+int gs_cmd_demo(int argc, char **argv);
+int gs_cmd_check(int argc, char **argv);
 
 /* Help text of a command, or of gridsync itself when `command` is NULL.
  * Returns -1 for an unknown command. */

@@ -37,6 +37,10 @@ int main(int argc, char **argv)
         return gs_cmd_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "report") == 0)
         return gs_cmd_report(argc - 1, argv + 1);
+    if (strcmp(cmd, "demo") == 0)
+        return gs_cmd_demo(argc - 1, argv + 1);
+    if (strcmp(cmd, "check") == 0)
+        return gs_cmd_check(argc - 1, argv + 1);
     fprintf(stderr, "gridsync: unknown command '%s' (see 'gridsync --help')\n", cmd);
     return GS_EXIT_USAGE;
 }

@@ -29,6 +29,17 @@ expect 2 bench --threads 0
 expect 2 bench nosuchsuite
 expect 2 bench reduce --sizes 40
 expect 2 bench dot --sizes x
+expect 0 help demo
+expect 0 help check
+expect 2 demo
+expect 2 demo nosuchdemo
+expect 2 demo bitmap --runs 0
+expect 2 demo bitmap --runs lots
+expect 2 demo missing-fence --rounds -5
+expect 2 demo divergent-barrier --time-limit 0
+expect 2 demo bitmap extra
+expect 2 check --bogus
+expect 2 check extra
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     expect 0 info
     expect 0 info --json
@@ -36,5 +47,9 @@ else
     expect 3 info
     expect 3 info --json
     expect 3 bench barrier --quiet
+    expect 3 bench gemm --quiet
+    expect 3 demo bitmap
+    expect 3 demo divergent-barrier
+    expect 3 check
 fi
 exit $fail
