@@ -161,6 +161,11 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
         return 1;
     for (unsigned int spins = 1;; ++spins) {
         if (gs__wait_done(w->p, w->until, w->ref, w->aux)) {
+            /* After a time-out, blocks that left go on to later barriers and
+             * their arrivals can make this condition come true: with the
+             * flag up, this block leaves (recorded) instead of passing. */
+            if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u)
+                break;
             gs__wait_acquire(w->p, w->until);
             return 0;
         }
@@ -171,9 +176,10 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
                 continue;
             gs__raise_timeout(w->state, w->count, w->rank, w->method);
         }
-        gs_st_relaxed_gpu(w->state + GS_W_WHERE + w->rank, w->count);
-        return 1;
+        break;
     }
+    gs_st_relaxed_gpu(w->state + GS_W_WHERE + w->rank, w->count);
+    return 1;
 }
 
 /* Wait until the condition holds: inline polls first, then the watched slow
