@@ -3,6 +3,7 @@
 #include "environment.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -46,7 +47,11 @@ cJSON *gs_environment_json(const gs_device_info *dev, int argc, char **argv)
              dev->runtime_version % 1000 / 10);
     cJSON_AddStringToObject(env, "cuda_runtime", buf);
     cJSON_AddStringToObject(env, "gridsync_version", gs_version());
-    cJSON_AddStringToObject(env, "git_commit", GS_GIT_COMMIT);
+    /* the commit configured into the build, unless GS_GIT_COMMIT says
+     * otherwise (a build directory outlives commits; scripts/run-bench sets
+     * it from the checkout when git is there) */
+    const char *commit = getenv("GS_GIT_COMMIT");
+    cJSON_AddStringToObject(env, "git_commit", commit && commit[0] ? commit : GS_GIT_COMMIT);
     buf[0] = '\0';
     for (int i = 0; i < argc && n < sizeof buf - 1; ++i)
         n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", i ? " " : "", argv[i]);
