@@ -17,19 +17,35 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* What each suite plots: one picture per value of `facet`, x against y,
- * one line per value of `series`. */
+/* What each suite plots: one picture per value of `facet` (one picture when
+ * NULL), x against y, one line per value of `series`; `square` keeps only
+ * rows with m == n == k. */
 typedef struct plot_spec {
     const char *suite, *facet, *x, *y, *series, *xlabel, *ylabel;
-    int logy;
+    int logy, square;
+    const char *xformat; /* gnuplot format of the x tics ("2^%L": powers of 2) */
 } plot_spec;
 
 static const plot_spec plot_specs[] = {
     {"barrier", "threads", "blocks", "us_per_barrier", "method", "blocks in the grid",
-     "microseconds per barrier (log scale)", 1},
-    {"reduce", "op", "n", "gb_per_s", "method", "elements (float32)", "GB/s read", 0},
-    {"dot", "op", "n", "gb_per_s", "method", "elements per vector (float32)", "GB/s read", 0},
+     "microseconds per barrier (log scale)", 1, 0, "%g"},
+    {"reduce", "op", "n", "gb_per_s", "method", "elements (float32)", "GB/s read (log scale)", 1, 0,
+     "2^%L"},
+    {"dot", "op", "n", "gb_per_s", "method", "elements per vector (float32)",
+     "GB/s read (log scale)", 1, 0, "2^%L"},
+    {"gemm", NULL, "n", "tflop_s", "method", "square size n (m = n = k)", "TFLOP/s (FP32)", 0, 1,
+     "%g"},
 };
+
+/* A gemm row of a square shape. */
+static int is_square(const cJSON *row)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(row, "m");
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(row, "n");
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(row, "k");
+    return cJSON_IsNumber(m) && cJSON_IsNumber(n) && cJSON_IsNumber(k) &&
+           m->valuedouble == n->valuedouble && n->valuedouble == k->valuedouble;
+}
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
 {
@@ -167,7 +183,9 @@ int gs_report_plot_script(const cJSON *table, const char *suite, const char *dir
         return 0;
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(table, "rows");
     char facets[16][64], series[32][64];
-    int nf = distinct(rows, spec->facet, facets, 16);
+    int nf = spec->facet ? distinct(rows, spec->facet, facets, 16) : 1;
+    if (!spec->facet)
+        snprintf(facets[0], sizeof facets[0], "all");
     int ns = distinct(rows, spec->series, series, 32);
     for (int f = 0; f < nf; ++f) {
         char dat[1024];
@@ -185,7 +203,8 @@ int gs_report_plot_script(const cJSON *table, const char *suite, const char *dir
                 char fk[64], sk[64];
                 const cJSON *x = cJSON_GetObjectItemCaseSensitive(r, spec->x);
                 const cJSON *y = cJSON_GetObjectItemCaseSensitive(r, spec->y);
-                if (strcmp(row_key(r, spec->facet, fk, sizeof fk), facets[f]) ||
+                if ((spec->facet && strcmp(row_key(r, spec->facet, fk, sizeof fk), facets[f])) ||
+                    (spec->square && !is_square(r)) ||
                     strcmp(row_key(r, spec->series, sk, sizeof sk), series[s]) ||
                     !cJSON_IsNumber(x) || !cJSON_IsNumber(y))
                     continue;
@@ -197,17 +216,22 @@ int gs_report_plot_script(const cJSON *table, const char *suite, const char *dir
         fclose(d);
         if (!written)
             continue;
+        char title[192];
+        if (spec->facet)
+            snprintf(title, sizeof title, "%.60s: %.60s = %.60s", suite, spec->facet, facets[f]);
+        else
+            snprintf(title, sizeof title, "%.60s%s", suite, spec->square ? ": square shapes" : "");
         fprintf(script,
                 "set terminal pngcairo size 900,560 noenhanced\n"
                 "set output '%s-%s.png'\n"
-                "set title '%s: %s = %s'\n"
+                "set title '%s'\n"
                 "set xlabel '%s'\nset ylabel '%s'\n"
-                "set logscale x 2\n%s"
+                "set logscale x 2\nset format x '%s'\n%s"
                 "set key outside right\nset grid\n"
                 "plot for [i=0:%d] '%s-%s.dat' index i using 1:2 with linespoints title "
                 "columnheader(1)\n"
-                "unset logscale\n\n",
-                suite, facets[f], suite, spec->facet, facets[f], spec->xlabel, spec->ylabel,
+                "unset logscale\nset format x '%%g'\n\n",
+                suite, facets[f], title, spec->xlabel, spec->ylabel, spec->xformat,
                 spec->logy ? "set logscale y\n" : "", ns - 1, suite, facets[f]);
         ++*nplots;
     }
