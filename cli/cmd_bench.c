@@ -4,9 +4,13 @@
 #include <string.h>
 
 #include "../src/bench/environment.h"
+#include "../src/core/error.h"
 #include "../src/bench/report.h"
 #include "../src/bench/results.h"
 #include "../src/bench/suites.h"
+#ifdef GS_HAVE_MULTI
+#include "../src/multi/multi_bench.h"
+#endif
 #include "args.h"
 #include "commands.h"
 
@@ -20,8 +24,8 @@ typedef struct bench_cli {
     int quiet;
 } bench_cli;
 
-static const char *const known_suites[] = {"barrier", "reduce", "dot", "gemm"};
-enum { NSUITES = 4 };
+static const char *const known_suites[] = {"barrier", "reduce", "dot", "gemm", "multi"};
+enum { NSUITES = 5, SUITE_MULTI = 4 };
 
 static int usage_error(const char *msg)
 {
@@ -91,7 +95,7 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
             if (strcmp(argv[i], known_suites[s]) == 0)
                 found = s;
         if (found < 0) {
-            snprintf(err, sizeof err, "unknown suite '%s' (known: barrier, reduce, dot, gemm)", argv[i]);
+            snprintf(err, sizeof err, "unknown suite '%s' (known: barrier, reduce, dot, gemm, multi)", argv[i]);
             return usage_error(err);
         }
         suites[found] = 1;
@@ -168,6 +172,16 @@ static gs_status run_suite(int s, const bench_cli *o, gs_table **t)
             .tree_group = (unsigned int)o->tree_group, .quiet = o->quiet};
         return gs_bench_barrier(&bo, t);
     }
+    if (s == SUITE_MULTI) {
+#ifdef GS_HAVE_MULTI
+        gs_bench_multi_opts mo = {.iterations = (int)o->iterations, .samples = (int)o->repeat,
+                                  .quiet = o->quiet};
+        return gs_bench_multi(&mo, t);
+#else
+        return gs__fail(GS_ERR_NOT_SUPPORTED,
+                        "bench multi: this gridsync was built without NCCL (gridsync_multi)");
+#endif
+    }
     const int *sizes = NULL;
     int nsizes = 0;
     suite_sizes(o, s == 3, &sizes, &nsizes);
@@ -203,9 +217,11 @@ int gs_cmd_bench(int argc, char **argv)
     int any = 0;
     for (int s = 0; s < NSUITES; ++s)
         any |= suites[s];
-    if (!any)
-        for (int s = 0; s < NSUITES; ++s)
-            suites[s] = 1;
+    if (!any) /* all of them; multi only where there are two GPUs or more */
+        for (int s = 0; s < NSUITES; ++s) {
+            int gpus = 0;
+            suites[s] = s != SUITE_MULTI || (cudaGetDeviceCount(&gpus) == cudaSuccess && gpus > 1);
+        }
     if (o.nthreads == 0) {
         o.threads[0] = 256;
         o.threads[1] = 1024;

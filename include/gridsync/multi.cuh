@@ -1,0 +1,92 @@
+/*
+ * gridsync/multi.cuh - gs_multi_sync: a barrier across the grids of
+ * persistent kernels running on several GPUs at once (gridsync_multi.h).
+ *
+ * How: (1) a grid barrier on this GPU: every local block has arrived and
+ * its writes are visible to block 0 (gpu scope). (2) Thread 0 of block 0
+ * takes the next epoch and writes it into its slot of every GPU's arrival
+ * words (peer memory) with st.release.sys, then polls its own arrival words
+ * until every GPU's slot holds the epoch, with ld.acquire.sys. (3) A second
+ * grid barrier releases the local blocks.
+ * Why correct: release is cumulative: the local writes that block 0 observed
+ * through the first grid barrier are ordered before its release stores, so
+ * a GPU that acquires the epoch sees them; its own second grid barrier then
+ * passes that on to all of its blocks (acquire, then gpu-scope release).
+ * Watchdog: the cross-GPU wait is bounded by the view's time-out. On expiry
+ * block 0 records the epoch and which GPUs had not arrived, and sets the
+ * broken flag; later cross-GPU waits of the launch return at once, so the
+ * kernel ends; gs_multi_barrier_check reports it and re-arms.
+ * When: kernels that keep their state on several GPUs and must meet between
+ * phases; each meeting costs two grid barriers plus one NVLink round trip.
+ * All threads of every block on every GPU must call it the same number of
+ * times.
+ */
+#ifndef GRIDSYNC_MULTI_CUH
+#define GRIDSYNC_MULTI_CUH
+
+#include <gridsync/barrier.cuh>
+#include <gridsync_multi.h>
+
+/* Layout of a GPU's state words (device memory of that GPU). */
+enum {
+    GS_MULTI_EPOCH = 0,    /* barriers passed on this GPU, over all launches */
+    GS_MULTI_BROKEN = 1,   /* a cross-GPU wait timed out */
+    GS_MULTI_REC_EPOCH = 2,
+    GS_MULTI_REC_MISSING = 3, /* bitmask of GPUs whose epoch never came */
+    GS_MULTI_ARRIVALS = 32    /* size words: GPU j writes its epoch at [ARRIVALS + j] */
+};
+
+GS_DEVICE unsigned int gs__ld_acquire_sys(const unsigned int *p)
+{
+    unsigned int v;
+    asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+GS_DEVICE void gs__st_release_sys(unsigned int *p, unsigned int v)
+{
+    asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/* Block 0, thread 0: the cross-GPU exchange (out of line: the rest of the
+ * grid never pays its registers). */
+static __device__ __noinline__ void gs__multi_exchange(gs_multi_view *v)
+{
+    unsigned int *s = v->state;
+    if (gs_ld_relaxed_gpu(s + GS_MULTI_BROKEN))
+        return;
+    unsigned int epoch = s[GS_MULTI_EPOCH] + 1u; /* only this thread writes it */
+    s[GS_MULTI_EPOCH] = epoch;
+    for (int j = 0; j < v->size; ++j)
+        gs__st_release_sys(v->peer_arrivals[j] + v->rank, epoch);
+    unsigned long long deadline = 0;
+    for (unsigned int spins = 0;; ++spins) {
+        unsigned int missing = 0;
+        for (int j = 0; j < v->size; ++j)
+            if ((int)(gs__ld_acquire_sys(s + GS_MULTI_ARRIVALS + j) - epoch) < 0)
+                missing |= 1u << j;
+        if (!missing)
+            return;
+        if ((spins & 63u) != 0u)
+            continue;
+        unsigned long long now = gs_globaltimer_ns();
+        if (!deadline)
+            deadline = now + v->timeout_ns;
+        else if (now >= deadline) {
+            gs_st_relaxed_gpu(s + GS_MULTI_REC_EPOCH, epoch);
+            gs_st_relaxed_gpu(s + GS_MULTI_REC_MISSING, missing);
+            gs_st_release_gpu(s + GS_MULTI_BROKEN, 1u);
+            return;
+        }
+    }
+}
+
+static __device__ __forceinline__ void gs_multi_sync(gs_multi_view *v)
+{
+    gs_grid_sync(&v->grid);
+    if (blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0 && gs__thread_rank() == 0)
+        gs__multi_exchange(v);
+    gs_grid_sync(&v->grid);
+}
+
+#endif
