@@ -1,4 +1,5 @@
 /* cmd_bench.c - `gridsync bench [SUITE...]`: measure, print, save. */
+#define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,9 +34,30 @@ static int usage_error(const char *msg)
     return GS_EXIT_USAGE;
 }
 
+/* Mark the suites named in `list` ("reduce" or "reduce,dot"). */
+static int select_suites(const char *list, int *suites, char *err, size_t errlen)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *save = NULL, *name = strtok_r(buf, ",", &save); name;
+         name = strtok_r(NULL, ",", &save)) {
+        int found = -1;
+        for (int s = 0; s < NSUITES; ++s)
+            if (strcmp(name, known_suites[s]) == 0)
+                found = s;
+        if (found < 0) {
+            snprintf(err, errlen, "unknown suite '%s' (known: barrier, reduce, dot, gemm, multi)",
+                     name);
+            return -1;
+        }
+        suites[found] = 1;
+    }
+    return 0;
+}
+
 static int parse(int argc, char **argv, bench_cli *o, int *suites)
 {
-    enum { O_TREE_GROUP = 256, O_TREE_FLAT, O_CSV, O_QUICK, O_FULL };
+    enum { O_TREE_GROUP = 256, O_TREE_FLAT, O_CSV, O_QUICK, O_FULL, O_SUITE };
     static const struct option opts[] = {
         {"device", required_argument, 0, 'd'},      {"iterations", required_argument, 0, 'i'},
         {"repeat", required_argument, 0, 'r'},      {"warmup", required_argument, 0, 'w'},
@@ -47,6 +69,7 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         {"tree-group", required_argument, 0, O_TREE_GROUP},
         {"tree-flat-max", required_argument, 0, O_TREE_FLAT},
         {"sizes", required_argument, 0, 's'},
+        {"suite", required_argument, 0, O_SUITE},
         {0, 0, 0, 0}};
     char err[256];
     int c, rc = 0;
@@ -73,6 +96,9 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         case 'j': o->json_path = optarg; break;
         case O_CSV: o->csv_path = optarg; break;
         case 'o': o->out_dir = optarg; break;
+        case O_SUITE: /* --suite a,b: the same as naming them */
+            rc = select_suites(optarg, suites, err, sizeof err);
+            break;
         case O_QUICK: o->preset = 1; break;
         case O_FULL: o->preset = 2; break;
         case 'q': o->quiet = 1; break;
@@ -89,17 +115,9 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         if (rc != 0)
             return usage_error(err);
     }
-    for (int i = optind; i < argc; ++i) {
-        int found = -1;
-        for (int s = 0; s < NSUITES; ++s)
-            if (strcmp(argv[i], known_suites[s]) == 0)
-                found = s;
-        if (found < 0) {
-            snprintf(err, sizeof err, "unknown suite '%s' (known: barrier, reduce, dot, gemm, multi)", argv[i]);
+    for (int i = optind; i < argc; ++i)
+        if (select_suites(argv[i], suites, err, sizeof err) != 0)
             return usage_error(err);
-        }
-        suites[found] = 1;
-    }
     return 0;
 }
 

@@ -52,6 +52,7 @@ static const char bench_help[] =
     "\n"
     "options:\n"
     "  -d, --device N        GPU ordinal (default 0)\n"
+    "      --suite LIST      the suites to run, e.g. reduce,dot (as naming them)\n"
     "  -t, --threads LIST    block sizes, e.g. 256,1024 (default 256,1024)\n"
     "  -b, --blocks LIST     grid sizes (default 1, 1/SM, 2/SM, co-resident maximum)\n"
     "  -i, --iterations N    exchange iterations per kernel, 2 barriers each (1000)\n"

@@ -27,6 +27,9 @@ expect 2 info --device -1
 expect 2 bench --repeat abc
 expect 2 bench --threads 0
 expect 2 bench nosuchsuite
+expect 2 bench --suite reduce,nosuch
+expect 2 bench --suite
+expect 2 bench gemm --sizes 9,x
 expect 2 bench reduce --sizes 40
 expect 2 bench dot --sizes x
 expect 0 help demo

@@ -75,6 +75,22 @@ static void test_report_from_committed_results(void **state)
     char *dat = slurp(path);
     assert_non_null(dat);
     assert_non_null(strstr(dat, "\"cg grid.sync\"\n1 "));
+    /* every suite of the file: reduce/dot GB/s on powers-of-two axes, gemm
+     * TFLOP/s of the square shapes only (slurp reuses one buffer: re-read) */
+    snprintf(path, sizeof path, "%s/report.md", dir);
+    assert_non_null(strstr(slurp(path), "## gemm"));
+    snprintf(path, sizeof path, "%s/plots.gp", dir);
+    gp = slurp(path);
+    assert_non_null(strstr(gp, "reduce-sum.png"));
+    assert_non_null(strstr(gp, "dot-dot.png"));
+    assert_non_null(strstr(gp, "set format x '2^%L'"));
+    assert_non_null(strstr(gp, "gemm-all.png"));
+    assert_non_null(strstr(gp, "set title 'gemm: square shapes'"));
+    snprintf(path, sizeof path, "%s/gemm-all.dat", dir);
+    char *gemm = slurp(path);
+    assert_non_null(gemm);
+    assert_non_null(strstr(gemm, "\"cublas\"\n512 "));
+    assert_null(strstr(gemm, "16384 ")); /* 16384x512x4096 is not square */
     cJSON_Delete(doc);
 }
 
