@@ -60,3 +60,8 @@ int gs_parse_long_list(const char *text, const char *name, long min, long max, i
     }
     return 0;
 }
+
+void gs_option_error(int c, const char *option, char *err, size_t errlen)
+{
+    snprintf(err, errlen, c == ':' ? "option '%s' needs a value" : "unknown option '%s'", option);
+}

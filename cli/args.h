@@ -22,4 +22,8 @@ int gs_parse_long(const char *text, const char *name, long min, long max, long *
 int gs_parse_long_list(const char *text, const char *name, long min, long max, int *out,
                        int cap, int *count, char *err, size_t errlen);
 
+/* The message for getopt's return `c` of ':' (missing value) or '?'
+ * (unknown option) about `option` (argv[optind - 1]). */
+void gs_option_error(int c, const char *option, char *err, size_t errlen);
+
 #endif

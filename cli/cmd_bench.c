@@ -28,12 +28,6 @@ typedef struct bench_cli {
 static const char *const known_suites[] = {"barrier", "reduce", "dot", "gemm", "multi"};
 enum { NSUITES = 5, SUITE_MULTI = 4 };
 
-static int usage_error(const char *msg)
-{
-    fprintf(stderr, "gridsync bench: %s (see 'gridsync help bench')\n", msg);
-    return GS_EXIT_USAGE;
-}
-
 /* Mark the suites named in `list` ("reduce" or "reduce,dot"). */
 static int select_suites(const char *list, int *suites, char *err, size_t errlen)
 {
@@ -105,19 +99,16 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         case O_TREE_GROUP: rc = gs_parse_long(optarg, "--tree-group", 1, 1 << 16, &o->tree_group, err, sizeof err); break;
         case O_TREE_FLAT: rc = gs_parse_long(optarg, "--tree-flat-max", 1, 1 << 16, &o->tree_flat_max, err, sizeof err); break;
         case 'h': gs_print_help(stdout, "bench"); return -2;
-        case ':':
-            snprintf(err, sizeof err, "option '%s' needs a value", argv[optind - 1]);
-            return usage_error(err);
         default:
-            snprintf(err, sizeof err, "unknown option '%s'", argv[optind - 1]);
-            return usage_error(err);
+            gs_option_error(c, argv[optind - 1], err, sizeof err);
+            return gs_usage_error("bench", err);
         }
         if (rc != 0)
-            return usage_error(err);
+            return gs_usage_error("bench", err);
     }
     for (int i = optind; i < argc; ++i)
         if (select_suites(argv[i], suites, err, sizeof err) != 0)
-            return usage_error(err);
+            return gs_usage_error("bench", err);
     return 0;
 }
 

@@ -23,6 +23,7 @@
 #include "../src/bench/suites.h"
 #include "../src/core/error.h"
 #include "../src/demo/demos.h"
+#include "../src/demo/reference.h"
 #include "args.h"
 #include "commands.h"
 
@@ -175,19 +176,11 @@ static void check_gemm(void)
          cudaMemcpy(db, hb, (size_t)k * n * 4, cudaMemcpyHostToDevice) == cudaSuccess;
     long wrong = 0;
     const gs_gemm_kernel kernels[] = {GS_GEMM_FAST, GS_GEMM_TILED16};
-    double gamma = (k + 2) * ldexp(1.0, -24);
     for (int v = 0; ok && v < 2; ++v) {
         ok = gs_sgemm_with(kernels[v], m, n, k, 1.0f, da, k, db, n, 0.0f, dc, n, 0) == GS_SUCCESS &&
              cudaMemcpy(hc, dc, (size_t)m * n * 4, cudaMemcpyDeviceToHost) == cudaSuccess;
-        for (int i = 0; ok && i < m; ++i)
-            for (int j = 0; j < n; ++j) {
-                double ref = 0.0, mag = 0.0;
-                for (int q = 0; q < k; ++q) {
-                    ref += (double)ha[i * k + q] * hb[q * n + j];
-                    mag += fabs((double)ha[i * k + q] * hb[q * n + j]);
-                }
-                wrong += !(fabs(hc[i * n + j] - ref) <= gamma * mag);
-            }
+        if (ok)
+            wrong += gs_ref_sgemm_out_of_bound(ha, hb, hc, m, n, k);
     }
     report(ok && wrong == 0, "matmul", "%dx%dx%d, fast and tiled16: %ld elements beyond the FP32 bound%s",
            m, n, k, wrong, ok ? "" : " (a call failed)");
@@ -238,10 +231,8 @@ int gs_cmd_check(int argc, char **argv)
         if (c == 'd' && gs_parse_long(optarg, "--device", 0, 1024, &device, err, sizeof err) == 0)
             continue;
         if (c != 'd')
-            snprintf(err, sizeof err, c == ':' ? "option '%s' needs a value" : "unknown option '%s'",
-                     argv[optind - 1]);
-        fprintf(stderr, "gridsync check: %s (see 'gridsync help check')\n", err);
-        return GS_EXIT_USAGE;
+            gs_option_error(c, argv[optind - 1], err, sizeof err);
+        return gs_usage_error("check", err);
     }
     if (optind != argc) {
         fprintf(stderr, "gridsync check: unexpected argument '%s'\n", argv[optind]);

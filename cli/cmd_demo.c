@@ -18,6 +18,7 @@
 #include "../src/demo/child_run.h"
 #include "../src/demo/demos.h"
 #include "../src/demo/png_image.h"
+#include "../src/demo/reference.h"
 #include "../src/gemm/gemm_internal.h"
 #include "args.h"
 #include "commands.h"
@@ -146,17 +147,7 @@ static gs_status gemm_run(int sync, const float *ha, const float *hb, const gs__
         if (err != cudaSuccess)
             st = gs__cuda_fail(err, "cudaMemcpy(C)", __FILE__, __LINE__);
     }
-    *wrong = 0;
-    double gamma = (n + 2) * ldexp(1.0, -24);
-    for (int i = 0; st == GS_SUCCESS && i < n; ++i)
-        for (int j = 0; j < n; ++j) {
-            double ref = 0.0, mag = 0.0;
-            for (int k = 0; k < n; ++k) {
-                ref += (double)ha[i * n + k] * hb[k * n + j];
-                mag += fabs((double)ha[i * n + k] * hb[k * n + j]);
-            }
-            *wrong += !(fabs(c[i * n + j] - ref) <= gamma * mag);
-        }
+    *wrong = st == GS_SUCCESS ? gs_ref_sgemm_out_of_bound(ha, hb, c, n, n, n) : 0;
     free(c);
     return st;
 }
@@ -463,12 +454,6 @@ static int demo_oversubscribed(void)
 
 /* ------------------------------------------------------------ command */
 
-static int usage_error(const char *msg)
-{
-    fprintf(stderr, "gridsync demo: %s (see 'gridsync help demo')\n", msg);
-    return GS_EXIT_USAGE;
-}
-
 int gs_cmd_demo(int argc, char **argv)
 {
     demo_opts o = {.device = 0, .runs = 0, .rounds = 100000, .time_limit = 5.0};
@@ -498,18 +483,15 @@ int gs_cmd_demo(int argc, char **argv)
         case 'o': o.out_dir = optarg; break;
         case O_ONCE: o.once = optarg; break;
         case 'h': gs_print_help(stdout, "demo"); return GS_EXIT_OK;
-        case ':':
-            snprintf(err, sizeof err, "option '%s' needs a value", argv[optind - 1]);
-            return usage_error(err);
         default:
-            snprintf(err, sizeof err, "unknown option '%s'", argv[optind - 1]);
-            return usage_error(err);
+            gs_option_error(c, argv[optind - 1], err, sizeof err);
+            return gs_usage_error("demo", err);
         }
         if (rc != 0)
-            return usage_error(err);
+            return gs_usage_error("demo", err);
     }
     if (optind != argc - 1)
-        return usage_error(optind == argc ? "name a demo: bitmap, missing-sync, divergent-barrier, "
+        return gs_usage_error("demo", optind == argc ? "name a demo: bitmap, missing-sync, divergent-barrier, "
                                             "missing-fence, grid-oversubscribed"
                                           : "expected one demo name");
     const char *name = argv[optind];
@@ -522,7 +504,7 @@ int gs_cmd_demo(int argc, char **argv)
                  "unknown demo '%s' (bitmap, missing-sync, divergent-barrier, missing-fence, "
                  "grid-oversubscribed)",
                  name);
-        return usage_error(err);
+        return gs_usage_error("demo", err);
     }
     if (o.out_dir && mkdir(o.out_dir, 0777) != 0 && access(o.out_dir, W_OK) != 0) {
         fprintf(stderr, "gridsync demo: cannot create or write %s\n", o.out_dir);

@@ -21,6 +21,10 @@ int gs_cmd_check(int argc, char **argv);
  * Returns -1 for an unknown command. */
 int gs_print_help(FILE *out, const char *command);
 
+/* Print "gridsync <cmd>: <msg> (see 'gridsync help <cmd>')" and return
+ * GS_EXIT_USAGE. */
+int gs_usage_error(const char *command, const char *msg);
+
 /* Exit code for a failed status, after printing "gridsync <cmd>: <detail>". */
 int gs_report_failure(const char *command, gs_status st);
 

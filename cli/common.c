@@ -17,6 +17,12 @@ int gs_report_failure(const char *command, gs_status st)
     }
 }
 
+int gs_usage_error(const char *command, const char *msg)
+{
+    fprintf(stderr, "gridsync %s: %s (see 'gridsync help %s')\n", command, msg, command);
+    return GS_EXIT_USAGE;
+}
+
 gs_status gs_cli_select_device(int ordinal, gs_device_info *info)
 {
     gs_status st = gs_device_query(ordinal, info);
