@@ -2,7 +2,8 @@
 // 128-tiles against cuBLAS SGEMM (pedantic FP32) at square sizes, to pick
 // where gs_sgemm switches tiles. Build on the GPU machine after
 // `make build BUILD_DIR=build-gpu` (the fast kernel is compiled in here, so
-// -DGS_SGEMM_BK=16 or -DGS_SGEMM_WARP_TILED=0 try its variants):
+// -DGS_SGEMM_BK=16 or -DGS_SGEMM_WARP_TILED=0 try its variants, and
+// -DGS_PROBE_KERNEL='"path"' another version of the kernel file):
 //   nvcc -O3 -arch=sm_90 -Iinclude docs/probes/gemm_tiles.cu build-gpu/libgridsync.a \
 //        -lcublas -o /tmp/gt
 #include <cublas_v2.h>
@@ -10,7 +11,10 @@
 #include <stdlib.h>
 #include <algorithm>
 #include <vector>
-#include "../../src/gemm/sgemm_fast.cu"
+#ifndef GS_PROBE_KERNEL
+#define GS_PROBE_KERNEL "../../src/gemm/sgemm_fast.cu"
+#endif
+#include GS_PROBE_KERNEL
 
 static __global__ void fill(float *x, long long n, unsigned s)
 {

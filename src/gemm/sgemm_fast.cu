@@ -11,7 +11,9 @@
  * hit 32 different banks) and its B tile as is; both come from global memory
  * as 16-byte vectors. Two shared buffers: while the block multiplies step t
  * out of one, the loads of step t+1 are in flight into registers and then
- * stored into the other. Per k, a thread reads 4 vectors and issues 64 FMAs.
+ * stored into the other. Per k, a thread reads 4 vectors and issues 64 FMAs;
+ * those 4 vectors are read one k ahead into a second register set, so the
+ * FMAs never wait on shared memory, not even right after the barrier.
  *
  * Why correct: one barrier per step, at its end. It orders (1) this step's
  * stores into the other buffer before the next step's reads of it, and (2)
@@ -109,6 +111,19 @@ static __device__ __forceinline__ void store_tiles(float *as, float *bs, const f
     }
 }
 
+/* A thread's fragments at k of the tile pair starting at `a` (A transposed,
+ * row stride bm + 4, then B): A rows ty*4.. and ty*4 + bm/2.., B columns
+ * tx*4.. and tx*4 + bn/2.. */
+static __device__ __forceinline__ void load_fragment(float4 *f, const float *a, int k, int bm,
+                                                     int bn, int tx, int ty)
+{
+    const float *b = a + GS_SGEMM_BK * (bm + 4);
+    f[0] = *(const float4 *)&a[k * (bm + 4) + ty * 4];
+    f[1] = *(const float4 *)&a[k * (bm + 4) + ty * 4 + bm / 2];
+    f[2] = *(const float4 *)&b[k * bn + tx * 4];
+    f[3] = *(const float4 *)&b[k * bn + tx * 4 + bn / 2];
+}
+
 /* C row/column of register i (0..7) of a thread at tile coordinate t. */
 static __device__ __forceinline__ int reg_offset(int t, int i, int half)
 {
@@ -144,9 +159,22 @@ static __device__ __forceinline__ void sgemm_tile(const gs__sgemm_args *p, float
     store_tiles(smem, smem + as_size, ra, rb, loads_a, loads_b, threads, bm, bn);
     __syncthreads(); /* first tile's stores -> its reads */
 
+    /* Fragments (A's 8 and B's 8 values at one k) are double-buffered in
+     * registers: sub-step k multiplies fragments read during sub-step k - 1,
+     * and the first fragments of a tile are read right after the barrier
+     * while the last sub-step of the previous tile multiplies. So no FMA
+     * waits on a shared-memory read, not even after the barrier. */
+    float4 frag[2][4];
+    load_fragment(frag[0], smem, 0, bm, bn, tx, ty);
+    /* Two steps per loop trip: the buffer of each is then a constant, and
+     * their addresses fold into the shared-memory instructions' offsets
+     * (583 -> 572 instructions per 512 FMAs of the 128-tile kernel). Only
+     * together with the fragment double buffer does it pay: 0.88x -> 0.94x
+     * cuBLAS at n = 4096 on H200 (either alone: see docs/gemm-notes.md). */
+#pragma unroll 2
     for (int t = 0; t < steps; ++t) {
         const int cur = t & 1;
-        const float *a = smem + cur * buffer, *b = a + as_size;
+        const float *a = smem + cur * buffer;
         /* The next step's loads, in flight during the FMAs. Unconditional:
          * the last step reloads its own tile (cached) into the idle buffer.
          * Behind a branch, the compiler sank them below the FMAs, which left
@@ -157,23 +185,25 @@ static __device__ __forceinline__ void sgemm_tile(const gs__sgemm_args *p, float
         load_b(rb, p, n0, next, loads_b, threads, bn, guarded);
 #pragma unroll
         for (int k = 0; k < bk; ++k) {
-            float4 a0 = *(const float4 *)&a[k * (bm + 4) + ty * 4];
-            float4 a1 = *(const float4 *)&a[k * (bm + 4) + ty * 4 + bm / 2];
-            float4 b0 = *(const float4 *)&b[k * bn + tx * 4];
-            float4 b1 = *(const float4 *)&b[k * bn + tx * 4 + bn / 2];
-            float av[8] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-            float bv[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+            if (k + 1 < bk) {
+                load_fragment(frag[(k + 1) & 1], a, k + 1, bm, bn, tx, ty);
+            } else {
+                float *other = smem + (cur ^ 1) * buffer;
+                store_tiles(other, other + as_size, ra, rb, loads_a, loads_b, threads, bm, bn);
+                /* stores into the other buffer -> next step's reads; this
+                 * step's reads of `cur` -> the stores of step t + 2 into it */
+                __syncthreads();
+                load_fragment(frag[0], other, 0, bm, bn, tx, ty);
+            }
+            const float4 *f = frag[k & 1];
+            float av[8] = {f[0].x, f[0].y, f[0].z, f[0].w, f[1].x, f[1].y, f[1].z, f[1].w};
+            float bv[8] = {f[2].x, f[2].y, f[2].z, f[2].w, f[3].x, f[3].y, f[3].z, f[3].w};
 #pragma unroll
             for (int i = 0; i < 8; ++i)
 #pragma unroll
                 for (int j = 0; j < 8; ++j)
                     acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
         }
-        store_tiles(smem + (cur ^ 1) * buffer, smem + (cur ^ 1) * buffer + as_size, ra, rb,
-                        loads_a, loads_b, threads, bm, bn);
-        /* stores into the other buffer -> next step's reads; this step's
-         * reads of `cur` -> the stores of step t + 2 into it */
-        __syncthreads();
     }
 
 #pragma unroll
