@@ -6,6 +6,10 @@
  * divided by the number of barriers; median of samples):
  *   gridsync p2p     gs_multi_sync in a persistent kernel on every GPU, at
  *                    1 block and 1 block per SM
+ *   nccl lsa barrier NCCL's device-API barrier (ncclLsaBarrierSession, NCCL
+ *                    2.28+) in the same kind of kernel, at the same grids
+ *                    (nccl_device_barrier.cu); skipped, with the reason on
+ *                    stderr, where the NCCL at hand has no device API
  *   nccl allreduce   ncclAllReduce of one float on every GPU, back to back
  *                    (each one is a meeting of all GPUs)
  *   host sync        an empty kernel on every GPU, then the host waits for
@@ -25,6 +29,7 @@
 #include "../bench/progress.h"
 #include "../core/error.h"
 #include "multi_bench.h"
+#include "nccl_device_barrier.h"
 
 static double now_us(void)
 {
@@ -244,6 +249,18 @@ extern "C" gs_status gs_bench_multi(const gs_bench_multi_opts *o, gs_table **t)
             st = time_p2p(m, grids[i], o, &us);
             if (st == GS_SUCCESS)
                 add_row(*t, g, "barrier", "gridsync p2p", grids[i], us, 0, nccl_us / us);
+        }
+        for (int i = 0; i < 2 && st == GS_SUCCESS; ++i) {
+            gs_status lst = gs__time_nccl_lsa_barrier(m, comms, grids[i], o->iterations,
+                                                      o->samples, &us);
+            if (lst == GS_SUCCESS)
+                add_row(*t, g, "barrier", "nccl lsa barrier (device API)", grids[i], us, 0,
+                        nccl_us / us);
+            else if (lst == GS_ERR_NOT_SUPPORTED || lst == GS_ERR_NOT_CORESIDENT)
+                fprintf(stderr, "gridsync: bench multi: NCCL device-API barrier at %d blocks "
+                                "skipped: %s\n", grids[i], gs_last_error_detail());
+            else
+                st = lst;
         }
         if (st == GS_SUCCESS) {
             add_row(*t, g, "barrier", "nccl allreduce 1 word", 0, nccl_us, 0, 1.0);

@@ -1,0 +1,20 @@
+/* nccl_device_barrier.h - NCCL's device-API barrier (ncclLsaBarrierSession)
+ * timed as a peer of gs_multi_sync in `gridsync bench multi`. */
+#ifndef GS_NCCL_DEVICE_BARRIER_H
+#define GS_NCCL_DEVICE_BARRIER_H
+
+#include <nccl.h>
+
+#include "gridsync_multi.h"
+
+/* Microseconds per barrier of NCCL's LSA barrier in a persistent kernel on
+ * every GPU of `m` (comms: one NCCL communicator per rank), at `blocks`
+ * blocks per GPU: with one block, the session alone; with more, a grid
+ * barrier (cooperative groups), block 0's session, a grid barrier.
+ * GS_ERR_NOT_SUPPORTED, with the reason in gs_last_error_detail(), when the
+ * NCCL at hand has no device API (older than 2.28, or a library whose
+ * version differs from the header's) or no symmetric-memory support. */
+gs_status gs__time_nccl_lsa_barrier(gs_multi_t m, ncclComm_t *comms, int blocks, int iterations,
+                                    int samples, double *us);
+
+#endif
