@@ -4,14 +4,17 @@
  *
  * How: (1) a grid barrier on this GPU: every local block has arrived and
  * its writes are visible to block 0 (gpu scope). (2) Thread 0 of block 0
- * takes the next epoch and writes it into its slot of every GPU's arrival
- * words (peer memory) with st.release.sys, then polls its own arrival words
- * until every GPU's slot holds the epoch, with ld.acquire.sys. (3) A second
+ * takes the next epoch, issues fence.acq_rel.sys and writes the epoch into
+ * its slot of every other GPU's arrival words (peer memory) with relaxed
+ * system-scope stores: a release pattern. It then polls its own arrival
+ * words with relaxed system-scope loads until every other GPU's slot holds
+ * the epoch, and issues fence.acq_rel.sys: an acquire pattern. (3) A second
  * grid barrier releases the local blocks.
- * Why correct: release is cumulative: the local writes that block 0 observed
- * through the first grid barrier are ordered before its release stores, so
- * a GPU that acquires the epoch sees them; its own second grid barrier then
- * passes that on to all of its blocks (acquire, then gpu-scope release).
+ * Why correct: the release pattern is cumulative: the local writes that
+ * block 0 observed through the first grid barrier are ordered before its
+ * stores of the epoch, so a GPU whose acquire pattern reads that epoch sees
+ * them; its own second grid barrier then passes that on to all of its blocks
+ * (acquire, then gpu-scope release).
  * Watchdog: the cross-GPU wait is bounded by the view's time-out. On expiry
  * block 0 records the epoch and which GPUs had not arrived, and sets the
  * broken flag; later cross-GPU waits of the launch return at once, so the
@@ -36,20 +39,26 @@ enum {
     GS_MULTI_ARRIVALS = 32    /* size words: GPU j writes its epoch at [ARRIVALS + j] */
 };
 
-GS_DEVICE unsigned int gs__ld_acquire_sys(const unsigned int *p)
+GS_DEVICE unsigned int gs__ld_relaxed_sys(const unsigned int *p)
 {
     unsigned int v;
-    asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
 }
 
-GS_DEVICE void gs__st_release_sys(unsigned int *p, unsigned int v)
+GS_DEVICE void gs__st_relaxed_sys(unsigned int *p, unsigned int v)
 {
-    asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+    asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+GS_DEVICE void gs__fence_acq_rel_sys(void) { asm volatile("fence.acq_rel.sys;" ::: "memory"); }
+
 /* Block 0, thread 0: the cross-GPU exchange (out of line: the rest of the
- * grid never pays its registers). */
+ * grid never pays its registers). One release pattern (fence.acq_rel.sys,
+ * then relaxed system-scope stores into every peer's slot) and one acquire
+ * pattern (relaxed polls of the peers' slots, then fence.acq_rel.sys): a
+ * system fence costs about a microsecond, so one per side, not one per store
+ * or poll (4.6 -> see docs/multi-gpu.md). No slot for this GPU itself. */
 static __device__ __noinline__ void gs__multi_exchange(gs_multi_view *v)
 {
     unsigned int *s = v->state;
@@ -57,16 +66,20 @@ static __device__ __noinline__ void gs__multi_exchange(gs_multi_view *v)
         return;
     unsigned int epoch = s[GS_MULTI_EPOCH] + 1u; /* only this thread writes it */
     s[GS_MULTI_EPOCH] = epoch;
+    gs__fence_acq_rel_sys();
     for (int j = 0; j < v->size; ++j)
-        gs__st_release_sys(v->peer_arrivals[j] + v->rank, epoch);
+        if (j != v->rank)
+            gs__st_relaxed_sys(v->peer_arrivals[j] + v->rank, epoch);
     unsigned long long deadline = 0;
     for (unsigned int spins = 0;; ++spins) {
         unsigned int missing = 0;
         for (int j = 0; j < v->size; ++j)
-            if ((int)(gs__ld_acquire_sys(s + GS_MULTI_ARRIVALS + j) - epoch) < 0)
+            if (j != v->rank && (int)(gs__ld_relaxed_sys(s + GS_MULTI_ARRIVALS + j) - epoch) < 0)
                 missing |= 1u << j;
-        if (!missing)
+        if (!missing) {
+            gs__fence_acq_rel_sys();
             return;
+        }
         if ((spins & 63u) != 0u)
             continue;
         unsigned long long now = gs_globaltimer_ns();
