@@ -7,12 +7,12 @@
  * takes the next epoch, issues fence.acq_rel.sys and writes the epoch into
  * its slot of every other GPU's arrival words (peer memory) with relaxed
  * system-scope stores: a release pattern. It then polls its own arrival
- * words with relaxed system-scope loads until every other GPU's slot holds
- * the epoch, and issues fence.acq_rel.sys: an acquire pattern. (3) A second
+ * words with ld.acquire.sys until every other GPU's slot holds the epoch.
+ * (3) A second
  * grid barrier releases the local blocks.
  * Why correct: the release pattern is cumulative: the local writes that
  * block 0 observed through the first grid barrier are ordered before its
- * stores of the epoch, so a GPU whose acquire pattern reads that epoch sees
+ * stores of the epoch, so a GPU whose acquire load reads that epoch sees
  * them; its own second grid barrier then passes that on to all of its blocks
  * (acquire, then gpu-scope release).
  * Watchdog: the cross-GPU wait is bounded by the view's time-out. On expiry
@@ -39,10 +39,10 @@ enum {
     GS_MULTI_ARRIVALS = 32    /* size words: GPU j writes its epoch at [ARRIVALS + j] */
 };
 
-GS_DEVICE unsigned int gs__ld_relaxed_sys(const unsigned int *p)
+GS_DEVICE unsigned int gs__ld_acquire_sys(const unsigned int *p)
 {
     unsigned int v;
-    asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
     return v;
 }
 
@@ -55,10 +55,12 @@ GS_DEVICE void gs__fence_acq_rel_sys(void) { asm volatile("fence.acq_rel.sys;" :
 
 /* Block 0, thread 0: the cross-GPU exchange (out of line: the rest of the
  * grid never pays its registers). One release pattern (fence.acq_rel.sys,
- * then relaxed system-scope stores into every peer's slot) and one acquire
- * pattern (relaxed polls of the peers' slots, then fence.acq_rel.sys): a
- * system fence costs about a microsecond, so one per side, not one per store
- * or poll (4.6 -> see docs/multi-gpu.md). No slot for this GPU itself. */
+ * then relaxed system-scope stores into every peer's slot), then acquire
+ * polls of the peers' slots. A system fence is the expensive part, so there
+ * is exactly one, before the stores; an ld.acquire needs none (an acquire
+ * fence after relaxed polls cost as much as a second release: 2.8 us per
+ * meeting against NCCL's 1.4 us, docs/multi-gpu.md). No slot for this GPU
+ * itself. */
 static __device__ __noinline__ void gs__multi_exchange(gs_multi_view *v)
 {
     unsigned int *s = v->state;
@@ -74,12 +76,10 @@ static __device__ __noinline__ void gs__multi_exchange(gs_multi_view *v)
     for (unsigned int spins = 0;; ++spins) {
         unsigned int missing = 0;
         for (int j = 0; j < v->size; ++j)
-            if (j != v->rank && (int)(gs__ld_relaxed_sys(s + GS_MULTI_ARRIVALS + j) - epoch) < 0)
+            if (j != v->rank && (int)(gs__ld_acquire_sys(s + GS_MULTI_ARRIVALS + j) - epoch) < 0)
                 missing |= 1u << j;
-        if (!missing) {
-            gs__fence_acq_rel_sys();
+        if (!missing)
             return;
-        }
         if ((spins & 63u) != 0u)
             continue;
         unsigned long long now = gs_globaltimer_ns();
