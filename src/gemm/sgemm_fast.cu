@@ -168,9 +168,10 @@ static __device__ __forceinline__ void sgemm_tile(const gs__sgemm_args *p, float
     load_fragment(frag[0], smem, 0, bm, bn, tx, ty);
     /* Two steps per loop trip: the buffer of each is then a constant, and
      * their addresses fold into the shared-memory instructions' offsets
-     * (583 -> 572 instructions per 512 FMAs of the 128-tile kernel). Only
-     * together with the fragment double buffer does it pay: 0.88x -> 0.94x
-     * cuBLAS at n = 4096 on H200 (either alone: see docs/gemm-notes.md). */
+     * (583 -> 572 instructions per 512 FMAs of the 128-tile kernel). At
+     * n = 4096 on H200: 0.88x cuBLAS before, 0.91x with this alone, 0.94x
+     * with the fragment double buffer too; that one alone is slower, 0.84x
+     * (docs/gemm-notes.md). */
 #pragma unroll 2
     for (int t = 0; t < steps; ++t) {
         const int cur = t & 1;
