@@ -64,15 +64,14 @@ GS_DEVICE void gs__fence_acq_rel_sys(void) { asm volatile("fence.acq_rel.sys;" :
 static __device__ __noinline__ void gs__multi_exchange(gs_multi_view *v)
 {
     unsigned int *s = v->state;
-    unsigned int epoch = s[GS_MULTI_EPOCH] + 1u; /* only this thread writes it */
     if (gs_ld_relaxed_gpu(s + GS_MULTI_BROKEN))
         return;
+    unsigned int epoch = s[GS_MULTI_EPOCH] + 1u; /* only this thread writes it */
+    s[GS_MULTI_EPOCH] = epoch;
     gs__fence_acq_rel_sys();
     for (int j = 0; j < v->size; ++j)
         if (j != v->rank)
             gs__st_relaxed_sys(v->peer_arrivals[j] + v->rank, epoch);
-    /* after the fence, which would otherwise wait for this store too */
-    s[GS_MULTI_EPOCH] = epoch;
     unsigned long long deadline = 0;
     for (unsigned int spins = 0;; ++spins) {
         unsigned int missing = 0;
@@ -81,7 +80,7 @@ static __device__ __noinline__ void gs__multi_exchange(gs_multi_view *v)
                 missing |= 1u << j;
         if (!missing)
             return;
-        if ((spins & 63u) != 0u)
+        if ((spins & 63u) != 63u) /* no clock read on a fast meeting */
             continue;
         unsigned long long now = gs_globaltimer_ns();
         if (!deadline)
