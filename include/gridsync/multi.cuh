@@ -80,7 +80,7 @@ static __device__ __noinline__ void gs__multi_exchange(gs_multi_view *v)
                 missing |= 1u << j;
         if (!missing)
             return;
-        if ((spins & 63u) != 63u) /* no clock read on a fast meeting */
+        if ((spins & 63u) != 0u)
             continue;
         unsigned long long now = gs_globaltimer_ns();
         if (!deadline)
