@@ -235,8 +235,8 @@ int gs_cmd_check(int argc, char **argv)
         return gs_usage_error("check", err);
     }
     if (optind != argc) {
-        fprintf(stderr, "gridsync check: unexpected argument '%s'\n", argv[optind]);
-        return GS_EXIT_USAGE;
+        snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
+        return gs_usage_error("check", err);
     }
     gs_device_info d;
     gs_status st = gs_cli_select_device((int)device, &d);

@@ -87,25 +87,22 @@ int gs_cmd_info(int argc, char **argv)
     char err[256];
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "d:jh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":d:jh", opts, NULL)) != -1) {
         switch (c) {
         case 'd':
-            if (gs_parse_long(optarg, "--device", 0, 1024, &device, err, sizeof err) != 0) {
-                fprintf(stderr, "gridsync info: %s\n", err);
-                return GS_EXIT_USAGE;
-            }
+            if (gs_parse_long(optarg, "--device", 0, 1024, &device, err, sizeof err) != 0)
+                return gs_usage_error("info", err);
             break;
         case 'j': json = 1; break;
         case 'h': gs_print_help(stdout, "info"); return GS_EXIT_OK;
         default:
-            fprintf(stderr, "gridsync info: unknown or incomplete option '%s' (see 'gridsync help info')\n",
-                    argv[optind - 1]);
-            return GS_EXIT_USAGE;
+            gs_option_error(c, argv[optind - 1], err, sizeof err);
+            return gs_usage_error("info", err);
         }
     }
     if (optind < argc) {
-        fprintf(stderr, "gridsync info: unexpected argument '%s'\n", argv[optind]);
-        return GS_EXIT_USAGE;
+        snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
+        return gs_usage_error("info", err);
     }
     gs_device_info d;
     gs_status st = gs_cli_select_device((int)device, &d);

@@ -23,19 +23,13 @@ int gs_cmd_report(int argc, char **argv)
         case 'o': out = optarg; break;
         case 'n': plots = 0; break;
         case 'h': gs_print_help(stdout, "report"); return GS_EXIT_OK;
-        case ':':
-            fprintf(stderr, "gridsync report: option '%s' needs a value\n", argv[optind - 1]);
-            return GS_EXIT_USAGE;
         default:
-            fprintf(stderr, "gridsync report: unknown option '%s' (see 'gridsync help report')\n",
-                    argv[optind - 1]);
-            return GS_EXIT_USAGE;
+            gs_option_error(c, argv[optind - 1], err, sizeof err);
+            return gs_usage_error("report", err);
         }
     }
-    if (optind != argc - 1) {
-        fprintf(stderr, "gridsync report: expected one results file (see 'gridsync help report')\n");
-        return GS_EXIT_USAGE;
-    }
+    if (optind != argc - 1)
+        return gs_usage_error("report", "expected one results file");
     cJSON *doc = gs_results_load(argv[optind], err, sizeof err);
     if (!doc) {
         fprintf(stderr, "gridsync report: %s\n", err);
