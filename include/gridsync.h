@@ -40,7 +40,8 @@ typedef enum gs_status {
     GS_ERR_BARRIER_TIMEOUT = 5,  /* a grid barrier waited longer than its time-out */
     GS_ERR_OUT_OF_MEMORY = 6,    /* a device or host allocation failed */
     GS_ERR_NOT_SUPPORTED = 7,    /* the device lacks a feature the call needs */
-    GS_ERR_INTERNAL = 8          /* a gridsync bug: please report it */
+    GS_ERR_INTERNAL = 8,         /* a gridsync bug: please report it */
+    GS_ERR_BUSY = 9              /* the object is in use by unfinished work on another stream */
 } gs_status;
 
 /* Short constant name of a status, e.g. "GS_ERR_NOT_CORESIDENT". */
@@ -91,12 +92,52 @@ gs_status gs_device_query(int ordinal, gs_device_info *info);
 
 /* ------------------------------------------------------------ co-residency */
 
+/* The largest grid of the kernel `func` with `block_threads` threads per
+ * block and `dynamic_smem` bytes of dynamic shared memory that the current
+ * device can hold resident all at once (occupancy per SM x SMs). `func` is a
+ * driver function handle: from cudaGetFuncBySymbol, or cuModuleGetFunction /
+ * cuLibraryGetKernel for kernels compiled at run time (NVRTC). */
+gs_status gs_max_coresident_blocks_func(cudaFunction_t func, int block_threads,
+                                        size_t dynamic_smem, int *max_blocks);
+
+/* Internal, used by the inline functions below: record why looking up
+ * `kernel` in the calling program's CUDA runtime failed, or why a runtime
+ * call made there failed. */
+gs_status gs__kernel_lookup_failed(const void *kernel, int cuda_error);
+gs_status gs__runtime_call_failed(const char *call, int cuda_error);
+
+/* Resolve a __global__ function pointer in the CUDA runtime that the calling
+ * program links (static or shared): kernels are registered with the runtime
+ * of the program that defines them, so this lookup is compiled into the
+ * caller, here, and the library works with the driver handle it returns. */
+static inline gs_status gs__kernel_func(const void *kernel, cudaFunction_t *func)
+{
+    cudaError_t err;
+    *func = NULL;
+    if (!kernel)
+        return gs__kernel_lookup_failed(kernel, 0);
+    err = cudaGetFuncBySymbol(func, kernel);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError(); /* the failed lookup is ours, not the caller's error */
+        return gs__kernel_lookup_failed(kernel, (int)err);
+    }
+    return GS_SUCCESS;
+}
+
 /* The largest grid of `kernel` (a __global__ function pointer) with
  * `block_threads` threads per block and `dynamic_smem` bytes of dynamic
  * shared memory that the current device can hold resident all at once
- * (occupancy per SM x SMs). */
-gs_status gs_max_coresident_blocks(const void *kernel, int block_threads,
-                                   size_t dynamic_smem, int *max_blocks);
+ * (occupancy per SM x SMs). Works whichever CUDA runtime the program links
+ * (nvcc's default static one, or the shared one). */
+static inline gs_status gs_max_coresident_blocks(const void *kernel, int block_threads,
+                                                 size_t dynamic_smem, int *max_blocks)
+{
+    cudaFunction_t func;
+    gs_status st = gs__kernel_func(kernel, &func);
+    if (st != GS_SUCCESS)
+        return st;
+    return gs_max_coresident_blocks_func(func, block_threads, dynamic_smem, max_blocks);
+}
 
 /* ----------------------------------------------------------- grid barriers */
 
@@ -134,11 +175,19 @@ typedef struct gs_grid_barrier {
 
 /* Create a barrier on the current device. Its state serves any grid that
  * can be co-resident on that device, for any number of barriers and
- * launches, with no reset in between. */
+ * launches, with no reset in between.
+ * The environment variable GRIDSYNC_BARRIER_TIMEOUT, read here, overrides
+ * every time-out of the barrier (the default and gs_barrier_set_timeout):
+ * seconds (0.001 .. 3600), or "off" (or 0) for waits without a bound. Turn
+ * it up or off when a healthy phase can take longer than the time-out: under
+ * a debugger, MPS or time-slicing. With it off, a block that never arrives
+ * hangs the kernel until the process is killed. A malformed value makes
+ * this call fail with GS_ERR_INVALID_ARGUMENT. */
 gs_status gs_barrier_create(gs_barrier_t *barrier, gs_barrier_method method);
 gs_status gs_barrier_destroy(gs_barrier_t barrier);
 
-/* Bound on every wait of this barrier (default 2 s, at least 1 ms). */
+/* Bound on every wait of this barrier (default 2 s, at least 1 ms; see
+ * gs_barrier_create for GRIDSYNC_BARRIER_TIMEOUT, which wins over it). */
 gs_status gs_barrier_set_timeout(gs_barrier_t barrier, double seconds);
 
 /* Tuning knobs of the tree method: grids of at most `flat_max` blocks use
@@ -154,22 +203,46 @@ gs_barrier_method gs_barrier_method_for(gs_barrier_t barrier, unsigned int block
 gs_status gs_barrier_device(gs_barrier_t barrier, unsigned int blocks,
                             gs_grid_barrier *view);
 
-/* Wait for `stream`, then report the barrier's watchdog: GS_SUCCESS, or
- * GS_ERR_BARRIER_TIMEOUT with a detail such as
+/* Wait for `stream` and for the barrier's last launch, then report the
+ * barrier's watchdog: GS_SUCCESS, or GS_ERR_BARRIER_TIMEOUT with a detail
+ * such as
  *   "barrier #5: 1055/1056 blocks arrived; missing: block 17".
  * After a time-out the state is re-armed so the next launch works. */
 gs_status gs_barrier_check(gs_barrier_t barrier, cudaStream_t stream);
+
+/* gs_launch for a driver function handle (see gs_max_coresident_blocks_func):
+ * kernels compiled at run time (NVRTC, CuPy, numba-cuda) launch this way. */
+gs_status gs_launch_func(cudaFunction_t func, dim3 grid, dim3 block, size_t dynamic_smem,
+                         cudaStream_t stream, void **args, gs_barrier_t barrier);
 
 /* Launch `kernel` so that every block is resident at once: refuses a grid
  * larger than the co-resident maximum for this kernel, block size and
  * dynamic shared memory with GS_ERR_NOT_CORESIDENT ("1100 blocks requested,
  * at most 1056 fit: 132 SMs x 8 blocks of 256 threads"), then launches
  * cooperatively so that the driver guarantees co-scheduling. `args` is the
- * kernel's argument array as for cudaLaunchKernel. `barrier` may be NULL; if
- * given, the grid must also fit the barrier's capacity. Asynchronous: use
- * gs_barrier_check() to wait and collect a watchdog report. */
-gs_status gs_launch(const void *kernel, dim3 grid, dim3 block, size_t dynamic_smem,
-                    cudaStream_t stream, void **args, gs_barrier_t barrier);
+ * kernel's argument array as for cudaLaunchKernel. Works whichever CUDA
+ * runtime the program links. Asynchronous: use gs_barrier_check() to wait
+ * and collect a watchdog report.
+ * `barrier` may be NULL; if given, it is checked before anything is
+ * launched: the grid must fit its capacity, it must belong to the current
+ * device, a time-out of an earlier launch must have been collected with
+ * gs_barrier_check (GS_ERR_BARRIER_TIMEOUT otherwise), and no launch of it
+ * may still be running on another stream (GS_ERR_BUSY: two grids at once
+ * would mix their arrivals; launches on one stream are ordered and fine).
+ * Inside a stream capture the last check is left to the graph's order. */
+static inline gs_status gs_launch(const void *kernel, dim3 grid, dim3 block, size_t dynamic_smem,
+                                  cudaStream_t stream, void **args, gs_barrier_t barrier)
+{
+    cudaFunction_t func;
+    gs_status st = gs__kernel_func(kernel, &func);
+    if (st != GS_SUCCESS)
+        return st;
+#if defined(CUDA_API_PER_THREAD_DEFAULT_STREAM)
+    if (stream == 0) /* this file's default stream is its thread's own */
+        stream = cudaStreamPerThread;
+#endif
+    return gs_launch_func(func, grid, block, dynamic_smem, stream, args, barrier);
+}
 
 /* Explain why `blocks` cannot be resident: fills `buf` with
  * "N blocks requested, at most M fit: S SMs x P blocks of T threads".
@@ -203,13 +276,20 @@ const char *gs_reduce_op_name(gs_reduce_op op);
 
 /* Reduce n elements of `type` at device pointer `d_in` with `op`; n may be 0
  * (the result is the identity: 0, +inf / largest integer for min, -inf /
- * smallest for max). `result` points to one element in device memory
- * (asynchronous on `stream`) or in host memory (the call waits for the
- * result). Single pass, one kernel launch: each block reduces its share,
+ * smallest for max). `result` points to one element:
+ *   - in device memory: the call is asynchronous on `stream`;
+ *   - in host memory (pageable or pinned) or managed memory: the call waits,
+ *     and the value is there when it returns (inside a stream capture, where
+ *     nothing may wait, only device and managed memory are accepted; the
+ *     graph writes the value when it runs).
+ * Single pass, one kernel launch: each block reduces its share,
  * publishes it and takes a ticket; the last block combines all partials in a
  * fixed order and resets the ticket. The result is identical from run to run.
- * Integer sums wrap. Workspace is cached per stream (the first call on a
- * stream allocates it). Bad input (NULL pointers, n < 0, more elements than
+ * Integer sums wrap. Each stream (each thread's own for cudaStreamPerThread)
+ * gets its own workspace, allocated on its first call and recycled once the
+ * stream's work is done; calls inside a stream capture take theirs from the
+ * graph's memory, so a graph never shares state with other work. Safe from
+ * several host threads. Bad input (NULL pointers, n < 0, more elements than
  * device memory holds, host input memory, unknown op or type) returns
  * GS_ERR_INVALID_ARGUMENT and launches nothing. */
 gs_status gs_reduce(gs_reduce_op op, gs_dtype type, const void *d_in, long long n, void *result,
@@ -228,7 +308,8 @@ gs_status gs_dot(gs_dtype type, const void *x, const void *y, long long n, void 
                  cudaStream_t stream);
 
 /* Free the cached reduction workspaces of every stream (optional; also safe
- * to never call). Call it only when no reduction is in flight. */
+ * to never call). Safe at any time: a workspace in use is freed once its
+ * call has finished. */
 void gs_reduce_release_workspaces(void);
 
 /* ---------------------------------------------------------- matrix multiply */

@@ -59,27 +59,63 @@ typedef struct gs_multi_view {
     gs_grid_barrier grid;             /* this GPU's grid barrier */
     unsigned int *state;              /* this GPU's words: epoch, record, arrivals */
     unsigned int *peer_arrivals[GS_MULTI_MAX_GPUS]; /* each GPU's arrival words */
-    unsigned long long timeout_ns;
+    unsigned int *abort;              /* host-mapped: nonzero calls every meeting off */
+    unsigned long long timeout_ns;    /* 0: no bound (GRIDSYNC_BARRIER_TIMEOUT=off) */
     int rank, size;
 } gs_multi_view;
 
+/* The cross-GPU time-out is 2 s by default; GRIDSYNC_BARRIER_TIMEOUT (see
+ * gs_barrier_create) overrides it and gs_multi_barrier_set_timeout. Each
+ * GPU's own grid barrier waits while its block 0 meets the others, so it is
+ * given twice the time-out plus a second. */
 gs_status gs_multi_barrier_create(gs_multi_t multi, gs_multi_barrier_t *barrier);
 gs_status gs_multi_barrier_destroy(gs_multi_barrier_t barrier);
 gs_status gs_multi_barrier_set_timeout(gs_multi_barrier_t barrier, double seconds);
+
+/* The group a barrier was created for. */
+gs_multi_t gs_multi_barrier_group(gs_multi_barrier_t barrier);
 
 /* The view for `rank`'s kernel, launched with `blocks` blocks. */
 gs_status gs_multi_barrier_device(gs_multi_barrier_t barrier, int rank, unsigned int blocks,
                                   gs_multi_view *view);
 
+/* gs_multi_launch with the kernel already resolved on each rank's device
+ * (funcs[rank], a driver handle as for gs_launch_func). */
+gs_status gs_multi_launch_func(gs_multi_barrier_t barrier, const cudaFunction_t *funcs,
+                               dim3 grid, dim3 block, size_t dynamic_smem, void **const *args);
+
 /* Launch `kernel` on every GPU (cooperatively, each on its rank's stream,
  * refused if the grid cannot be co-resident); args[rank] are that GPU's
- * arguments. Returns once all are enqueued. */
-gs_status gs_multi_launch(gs_multi_barrier_t barrier, const void *kernel, dim3 grid, dim3 block,
-                          size_t dynamic_smem, void **const *args);
+ * arguments. Returns once all are enqueued. If a GPU's launch fails, the
+ * kernels already started on the others are told to stop meeting (they end
+ * without waiting for the time-out) and the error names that GPU; collect
+ * them with gs_multi_barrier_check. Leaves the current device as it was. */
+static inline gs_status gs_multi_launch(gs_multi_barrier_t barrier, const void *kernel,
+                                        dim3 grid, dim3 block, size_t dynamic_smem,
+                                        void **const *args)
+{
+    cudaFunction_t funcs[GS_MULTI_MAX_GPUS] = {0};
+    gs_multi_t multi = gs_multi_barrier_group(barrier);
+    int size = gs_multi_size(multi), current = 0;
+    gs_status st = GS_SUCCESS;
+    cudaError_t err = cudaGetDevice(&current);
+    for (int r = 0; r < size && st == GS_SUCCESS && err == cudaSuccess; ++r) {
+        err = cudaSetDevice(gs_multi_device(multi, r));
+        if (err == cudaSuccess) /* a kernel handle belongs to one device */
+            st = gs__kernel_func(kernel, &funcs[r]);
+    }
+    if (err != cudaSuccess)
+        st = gs__runtime_call_failed("cudaGetDevice/cudaSetDevice", (int)err);
+    (void)cudaSetDevice(current);
+    if (st != GS_SUCCESS)
+        return st;
+    return gs_multi_launch_func(barrier, funcs, grid, block, dynamic_smem, args);
+}
 
 /* Wait for every GPU; GS_ERR_BARRIER_TIMEOUT (naming the GPUs that never
- * arrived, and any GPU's own grid-barrier report) if a wait timed out. Re-arms
- * the barrier either way. */
+ * arrived, and any GPU's own grid-barrier report) if a wait timed out or a
+ * launch failed. Re-arms every GPU's state either way, even when one of the
+ * steps fails (the first failure is returned). */
 gs_status gs_multi_barrier_check(gs_multi_barrier_t barrier);
 
 #ifdef __cplusplus

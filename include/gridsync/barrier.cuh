@@ -120,18 +120,34 @@ GS_DEVICE void gs__wait_acquire(const void *p, int until)
  * the fast path and its registers stay out of the user's kernel. */
 #define GS__FAST_POLLS 256u
 
-/* Claim the watchdog record (first observer wins), fill it, then raise the
- * flag with release so that readers of the flag see a filled record. */
-static __device__ __noinline__ void gs__raise_timeout(unsigned int *state, unsigned int count,
-                                                      unsigned int rank, int method)
+/* Claim the watchdog record (first observer wins), fill it, raise the flag
+ * with release so that readers of the flag see a filled record, then set
+ * the host-mapped mirror of the flag, through which gs_launch refuses to
+ * start a grid on a barrier whose time-out nobody has collected. */
+static __device__ __noinline__ void gs__raise(unsigned int *state, unsigned int kind,
+                                              unsigned int count, unsigned int rank, int method)
 {
     if (gs_atom_cas_relaxed_gpu(state + GS_REC_CLAIM, 0u, 1u) == 0u) {
         gs_st_relaxed_gpu(state + GS_REC_BARRIER, count);
         gs_st_relaxed_gpu(state + GS_REC_BLOCKS, gridDim.x * gridDim.y * gridDim.z);
         gs_st_relaxed_gpu(state + GS_REC_OBSERVER, rank);
         gs_st_relaxed_gpu(state + GS_REC_METHOD, (unsigned int)method);
+        gs_st_relaxed_gpu(state + GS_REC_KIND, kind);
         gs_st_release_gpu(state + GS_REC_FLAG, 1u);
+        unsigned int *host = *(unsigned int *const *)(state + GS_REC_HOST_FLAG);
+        if (host)
+            asm volatile("st.relaxed.sys.global.u32 [%0], 1;" ::"l"(host) : "memory");
     }
+}
+
+/* A grid larger than the state's capacity would index past it: every block
+ * leaves at its first barrier, and gs_barrier_check says why. Only plain
+ * launches get here (gs_launch refuses such grids). */
+static __device__ __noinline__ void gs__leave_oversized(const gs_grid_barrier *b)
+{
+    if (gs__thread_rank() == 0u)
+        gs__raise(b->state, GS_REC_KIND_OVERSIZED, b->count, gs__block_rank(), b->method);
+    asm volatile("exit;");
 }
 
 /* Everything the watched wait needs, gathered in memory only when a wait
@@ -156,9 +172,12 @@ typedef struct gs__waiter {
  */
 static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
 {
-    unsigned long long deadline = gs_globaltimer_ns() + w->timeout_ns;
-    if (w->late || gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u)
+    /* a time-out of 0 is "off" (GRIDSYNC_BARRIER_TIMEOUT=off): no deadline */
+    unsigned long long deadline = w->timeout_ns ? gs_globaltimer_ns() + w->timeout_ns : ~0ull;
+    if (w->late || gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u) {
+        gs_st_relaxed_gpu(w->state + GS_REC_LATE, 1u); /* reported by gs_barrier_check */
         return 1;
+    }
     for (unsigned int spins = 1;; ++spins) {
         if (gs__wait_done(w->p, w->until, w->ref, w->aux)) {
             /* After a time-out, blocks that left go on to later barriers and
@@ -174,7 +193,7 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
         if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) == 0u) {
             if (gs_globaltimer_ns() < deadline)
                 continue;
-            gs__raise_timeout(w->state, w->count, w->rank, w->method);
+            gs__raise(w->state, GS_REC_KIND_TIMEOUT, w->count, w->rank, w->method);
         }
         break;
     }
@@ -441,6 +460,8 @@ GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
 #define GS__GRID_SYNC_WITH(method_fn, b)                                                  \
     do {                                                                                   \
         (b)->count += 1u;                                                                  \
+        if (gs__grid_blocks() > (b)->capacity)                                             \
+            gs__leave_oversized(b);                                                        \
         if (method_fn(b))                                                                  \
             asm volatile("exit;");                                                         \
     } while (0)
@@ -481,6 +502,8 @@ static __device__ __forceinline__ void gs_grid_sync(gs_grid_barrier *b)
     unsigned int n = gs__grid_blocks();
     int tree = b->method == GS_BARRIER_TREE, give_up = 0;
     b->count += 1u;
+    if (n > b->capacity)
+        gs__leave_oversized(b);
     if (tree && n == 1u)
         __syncthreads(); /* tree on one block */
     else if (b->method == GS_BARRIER_FLIP || (tree && n <= b->flat_max))

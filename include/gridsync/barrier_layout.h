@@ -5,7 +5,8 @@
  * written by one party and polled by others starts on its own 128-byte L2
  * line so that unrelated traffic never queues behind it.
  *
- *   line 0   watchdog record  : flag, barrier number, grid size, observer block, method
+ *   line 0   watchdog record  : flag, barrier number, grid size, observer block, method,
+ *                              kind, late arrivals, host mirror of the flag
  *   line 1   lock counter     : 64-bit, grows by GS_LOCK_STRIDE per barrier
  *   line 2   flip counter     : 32-bit, top bit flips per barrier
  *   line 3   reserved
@@ -25,6 +26,13 @@
 #define GS_REC_BLOCKS 3u    /* grid size of the launch */
 #define GS_REC_OBSERVER 4u  /* block whose wait timed out first */
 #define GS_REC_METHOD 5u
+#define GS_REC_KIND 6u      /* GS_REC_KIND_TIMEOUT or GS_REC_KIND_OVERSIZED */
+#define GS_REC_LATE 7u      /* 1: some block found the flag up when it arrived and left */
+#define GS_REC_HOST_FLAG 8u /* words 8-9: address of a host-mapped word the device sets to 1
+                             * with the flag, so the host sees a time-out without a copy */
+
+#define GS_REC_KIND_TIMEOUT 1u   /* a wait exceeded the time-out */
+#define GS_REC_KIND_OVERSIZED 2u /* a grid larger than the state's capacity used it */
 
 #define GS_W_LOCK (1u * GS_LINE_WORDS)
 #define GS_W_FLIP (2u * GS_LINE_WORDS)

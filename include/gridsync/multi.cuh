@@ -15,7 +15,9 @@
  * stores of the epoch, so a GPU whose acquire load reads that epoch sees
  * them; its own second grid barrier then passes that on to all of its blocks
  * (acquire, then gpu-scope release).
- * Watchdog: the cross-GPU wait is bounded by the view's time-out. On expiry
+ * Watchdog: the cross-GPU wait is bounded by the view's time-out, and ends
+ * early when the host raises the abort word (gs_multi_launch does when a
+ * GPU's launch fails, so that the others do not wait for it). Either way
  * block 0 records the epoch and which GPUs had not arrived, and sets the
  * broken flag; later cross-GPU waits of the launch return at once, so the
  * kernel ends; gs_multi_barrier_check reports it and re-arms.
@@ -36,6 +38,7 @@ enum {
     GS_MULTI_BROKEN = 1,   /* a cross-GPU wait timed out */
     GS_MULTI_REC_EPOCH = 2,
     GS_MULTI_REC_MISSING = 3, /* bitmask of GPUs whose epoch never came */
+    GS_MULTI_REC_ABORTED = 4, /* the host raised the abort word: a rank's launch failed */
     GS_MULTI_ARRIVALS = 32    /* size words: GPU j writes its epoch at [ARRIVALS + j] */
 };
 
@@ -82,12 +85,16 @@ static __device__ __noinline__ void gs__multi_exchange(gs_multi_view *v)
             return;
         if ((spins & 63u) != 0u)
             continue;
+        /* every 64 polls: has the host called the meeting off (a rank's
+         * launch failed), or is the deadline past (a time-out of 0 is off)? */
+        unsigned int aborted = gs__ld_acquire_sys(v->abort) != 0u;
         unsigned long long now = gs_globaltimer_ns();
         if (!deadline)
-            deadline = now + v->timeout_ns;
-        else if (now >= deadline) {
+            deadline = v->timeout_ns ? now + v->timeout_ns : ~0ull;
+        if (aborted || now >= deadline) {
             gs_st_relaxed_gpu(s + GS_MULTI_REC_EPOCH, epoch);
             gs_st_relaxed_gpu(s + GS_MULTI_REC_MISSING, missing);
+            gs_st_relaxed_gpu(s + GS_MULTI_REC_ABORTED, aborted);
             gs_st_release_gpu(s + GS_MULTI_BROKEN, 1u);
             return;
         }

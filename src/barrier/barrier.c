@@ -4,6 +4,7 @@
 #include <gridsync/barrier_layout.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,15 +40,78 @@ size_t gs__barrier_state_bytes(unsigned int capacity)
     return (size_t)GS_STATE_WORDS(capacity) * sizeof(unsigned int);
 }
 
+int gs__parse_timeout(const char *text, unsigned long long *timeout_ns)
+{
+    char *end = NULL;
+    if (!text)
+        return -1;
+    if (strcmp(text, "off") == 0) {
+        *timeout_ns = 0;
+        return 0;
+    }
+    if (!(*text >= '0' && *text <= '9') && *text != '.')
+        return -1; /* no sign, no space, no "inf"/"nan" */
+    double s = strtod(text, &end);
+    if (end == text || *end != '\0' || !isfinite(s))
+        return -1;
+    if (s == 0.0) {
+        *timeout_ns = 0;
+        return 0;
+    }
+    if (s < 1e-3 || s > 3600.0)
+        return -1;
+    *timeout_ns = (unsigned long long)(s * 1e9);
+    return 0;
+}
+
+gs_status gs__timeout_from_env(int *set, unsigned long long *timeout_ns)
+{
+    const char *text = getenv("GRIDSYNC_BARRIER_TIMEOUT");
+    *set = 0;
+    if (!text)
+        return GS_SUCCESS;
+    if (gs__parse_timeout(text, timeout_ns) != 0)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "GRIDSYNC_BARRIER_TIMEOUT='%.64s' is not a time-out: give seconds "
+                        "(0.001 to 3600) or 'off'",
+                        text);
+    *set = 1;
+    return GS_SUCCESS;
+}
+
+/* Device state, host flag and event of a new barrier; NULL members on
+ * failure are freed by gs_barrier_destroy. Allocations run in relaxed
+ * capture mode so that a capture under way in another thread stays valid. */
+static gs_status allocate(struct gs_barrier *b)
+{
+    enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    unsigned int *mapped = NULL;
+    GS_CUDA_TRY(cudaThreadExchangeStreamCaptureMode(&mode));
+    cudaError_t err = cudaMalloc((void **)&b->state, gs__barrier_state_bytes(b->capacity));
+    if (err == cudaSuccess)
+        err = cudaHostAlloc((void **)&mapped, sizeof *mapped,
+                            cudaHostAllocMapped | cudaHostAllocPortable);
+    if (err == cudaSuccess)
+        err = cudaEventCreateWithFlags(&b->last_launch, cudaEventDisableTiming);
+    b->host_flag = mapped;
+    (void)cudaThreadExchangeStreamCaptureMode(&mode);
+    if (err != cudaSuccess)
+        return gs__cuda_fail(err, "cudaMalloc/cudaHostAlloc/cudaEventCreate(barrier)", __FILE__,
+                             __LINE__);
+    return gs__barrier_rearm(b);
+}
+
 gs_status gs_barrier_create(gs_barrier_t *barrier, gs_barrier_method method)
 {
-    int dev = 0, sms = 0, per_sm = 0, coop = 0;
+    int dev = 0, sms = 0, per_sm = 0, coop = 0, env_set = 0;
+    unsigned long long env_ns = 0;
     if (!barrier)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_barrier_create: barrier is NULL");
     *barrier = NULL;
     if ((int)method < 0 || method >= GS_BARRIER_METHOD_COUNT)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_barrier_create: unknown method %d",
                         (int)method);
+    GS_TRY(gs__timeout_from_env(&env_set, &env_ns));
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
@@ -60,21 +124,18 @@ gs_status gs_barrier_create(gs_barrier_t *barrier, gs_barrier_method method)
     struct gs_barrier *b = calloc(1, sizeof *b);
     if (!b)
         return gs__fail(GS_ERR_OUT_OF_MEMORY, "gs_barrier_create: out of host memory");
+    pthread_mutex_init(&b->lock, NULL);
     b->method = method;
+    b->device = dev;
     b->capacity = (unsigned int)(sms * per_sm);
-    b->timeout_ns = GS_BARRIER_DEFAULT_TIMEOUT_NS;
-
-    size_t bytes = gs__barrier_state_bytes(b->capacity);
-    cudaError_t err = cudaMalloc((void **)&b->state, bytes);
-    if (err == cudaSuccess)
-        err = cudaMemset(b->state, 0, bytes);
-    if (err != cudaSuccess) {
-        gs_status st = gs__cuda_fail(err, "cudaMalloc/cudaMemset(barrier state)", __FILE__,
-                                     __LINE__);
-        if (b->state)
-            cudaFree(b->state);
-        free(b);
-        return st;
+    b->timeout_ns = env_set ? env_ns : GS_BARRIER_DEFAULT_TIMEOUT_NS;
+    b->timeout_from_env = env_set;
+    gs_status st = allocate(b);
+    if (st != GS_SUCCESS) {
+        char why[512];
+        snprintf(why, sizeof why, "%s", gs_last_error_detail());
+        gs_barrier_destroy(b);
+        return gs__fail(st, "%s", why);
     }
     *barrier = b;
     return GS_SUCCESS;
@@ -84,10 +145,21 @@ gs_status gs_barrier_destroy(gs_barrier_t barrier)
 {
     if (!barrier)
         return GS_SUCCESS;
-    cudaError_t err = cudaFree(barrier->state);
+    cudaError_t err = cudaSuccess;
+    if (barrier->launched) /* the state must outlive the last launch */
+        err = cudaEventSynchronize(barrier->last_launch);
+    if (barrier->last_launch)
+        cudaEventDestroy(barrier->last_launch);
+    if (barrier->state) {
+        cudaError_t e = cudaFree(barrier->state);
+        err = err != cudaSuccess ? err : e;
+    }
+    if (barrier->host_flag)
+        cudaFreeHost((void *)barrier->host_flag);
+    pthread_mutex_destroy(&barrier->lock);
     free(barrier);
     if (err != cudaSuccess)
-        return gs__cuda_fail(err, "cudaFree(barrier state)", __FILE__, __LINE__);
+        return gs__cuda_fail(err, "cudaEventSynchronize/cudaFree(barrier)", __FILE__, __LINE__);
     return GS_SUCCESS;
 }
 
@@ -98,7 +170,8 @@ gs_status gs_barrier_set_timeout(gs_barrier_t barrier, double seconds)
     if (!(seconds >= 1e-3) || !isfinite(seconds) || seconds > 3600.0)
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "barrier time-out must be between 0.001 and 3600 s, got %g", seconds);
-    barrier->timeout_ns = (unsigned long long)(seconds * 1e9);
+    if (!barrier->timeout_from_env) /* GRIDSYNC_BARRIER_TIMEOUT wins */
+        barrier->timeout_ns = (unsigned long long)(seconds * 1e9);
     return GS_SUCCESS;
 }
 
@@ -156,6 +229,12 @@ gs_status gs_barrier_device(gs_barrier_t barrier, unsigned int blocks, gs_grid_b
 
 gs_status gs__barrier_rearm(gs_barrier_t barrier)
 {
+    unsigned long long mapped = 0;
+    GS_CUDA_TRY(cudaHostGetDevicePointer((void **)&mapped, (void *)barrier->host_flag, 0));
     GS_CUDA_TRY(cudaMemset(barrier->state, 0, gs__barrier_state_bytes(barrier->capacity)));
+    /* a copy from pageable memory returns once it is done, after the memset */
+    GS_CUDA_TRY(cudaMemcpy(barrier->state + GS_REC_HOST_FLAG, &mapped, sizeof mapped,
+                           cudaMemcpyHostToDevice));
+    *barrier->host_flag = 0u;
     return GS_SUCCESS;
 }

@@ -2,28 +2,56 @@
 #ifndef GS_BARRIER_INTERNAL_H
 #define GS_BARRIER_INTERNAL_H
 
+#include <pthread.h>
+
 #include "gridsync.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct gs_barrier {
     gs_barrier_method method;
+    int device;                   /* where the state lives */
     unsigned int capacity;        /* SMs x most blocks an SM can hold */
     unsigned int *state;          /* GS_STATE_WORDS(capacity) words */
-    unsigned long long timeout_ns;
+    unsigned long long timeout_ns;/* 0: waits are unbounded */
+    int timeout_from_env;         /* GRIDSYNC_BARRIER_TIMEOUT set it: set_timeout keeps it */
     unsigned int tree_flat_max;   /* 0: default */
     unsigned int tree_group_size; /* 0: default */
+    volatile unsigned int *host_flag; /* host-mapped: the device sets it on a time-out */
+
+    /* The last launch outside a stream capture: launches on another stream
+     * are refused until it has finished (gs_launch), and gs_barrier_check
+     * waits for it. Guarded by `lock`. */
+    pthread_mutex_t lock;
+    cudaEvent_t last_launch;
+    unsigned long long last_stream; /* cudaStreamGetId of its stream */
+    int launched;                   /* last_launch has been recorded */
 };
 
 /* Bytes of device state for a barrier of this capacity. */
 size_t gs__barrier_state_bytes(unsigned int capacity);
 
 /* Re-arm after a time-out: zero the whole state (the kernel that timed out
- * has ended; its counters are inconsistent). */
+ * has ended; its counters are inconsistent) and the host flag. */
 gs_status gs__barrier_rearm(gs_barrier_t barrier);
+
+/* GRIDSYNC_BARRIER_TIMEOUT: *set = 0 when unset; else *set = 1 and
+ * *timeout_ns (0 for "off"). A malformed value fails with a sentence. */
+gs_status gs__timeout_from_env(int *set, unsigned long long *timeout_ns);
+
+/* Parse a time-out text ("2.5", "off", "0"); 0 or -1. Pure; for tests. */
+int gs__parse_timeout(const char *text, unsigned long long *timeout_ns);
 
 /* The watchdog sentence: "barrier #5: 1055/1056 blocks arrived; missing:
  * block 17". `where[i]` is the barrier number block i was waiting at when
  * the watchdog fired (0: it was not waiting). Pure; exposed for tests. */
 void gs__format_timeout(char *buf, size_t len, unsigned int barrier_no, unsigned int blocks,
                         const unsigned int *where);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* GS_BARRIER_INTERNAL_H */

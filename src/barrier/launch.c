@@ -1,15 +1,87 @@
-/* launch.c - launching a grid that is guaranteed to be co-resident. */
+/* launch.c - launching a grid that is guaranteed to be co-resident, and
+ * refusing launches that would misuse a barrier. */
 #include "barrier_internal.h"
 
 #include <stdio.h>
 
+#include "../core/driver.h"
 #include "../core/error.h"
 
-gs_status gs_launch(const void *kernel, dim3 grid, dim3 block, size_t dynamic_smem,
-                    cudaStream_t stream, void **args, gs_barrier_t barrier)
+/* Nonzero when `stream` is being captured into a graph (then nothing may
+ * wait, query its id or record events that the host will query). */
+static gs_status is_capturing(cudaStream_t stream, int *capturing)
+{
+    enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+    GS_CUDA_TRY(cudaStreamIsCapturing(stream, &cs));
+    *capturing = cs != cudaStreamCaptureStatusNone;
+    return GS_SUCCESS;
+}
+
+/* Everything about `barrier` that must hold before a launch of `blocks`
+ * blocks on `stream` (its lock held). */
+static gs_status check_barrier(gs_barrier_t b, long long blocks, cudaStream_t stream,
+                               int capturing, unsigned long long *stream_id)
+{
+    int dev = 0;
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    if (dev != b->device)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "gs_launch: the barrier belongs to device %d but device %d is current "
+                        "(cudaSetDevice(%d) first, or create a barrier on device %d)",
+                        b->device, dev, b->device, dev);
+    if (blocks > b->capacity)
+        return gs__fail(GS_ERR_NOT_CORESIDENT,
+                        "%lld blocks requested, the barrier serves at most %u", blocks,
+                        b->capacity);
+    if (*b->host_flag)
+        return gs__fail(GS_ERR_BARRIER_TIMEOUT,
+                        "gs_launch: an earlier launch on this barrier timed out and its report "
+                        "has not been collected: call gs_barrier_check (which reports it and "
+                        "re-arms the barrier) before launching again");
+    if (capturing)
+        return GS_SUCCESS;
+    GS_CUDA_TRY(cudaStreamGetId(stream, stream_id));
+    if (!b->launched || b->last_stream == *stream_id)
+        return GS_SUCCESS; /* nothing earlier, or ordered by the stream */
+    cudaError_t done = cudaEventQuery(b->last_launch);
+    if (done == cudaErrorNotReady)
+        return gs__fail(GS_ERR_BUSY,
+                        "gs_launch: this barrier's previous launch, on another stream, is still "
+                        "running; two grids on one barrier would mix their arrivals. Launch on "
+                        "the same stream, wait for it (gs_barrier_check), or use a second "
+                        "barrier");
+    if (done != cudaSuccess)
+        return gs__cuda_fail(done, "cudaEventQuery(last launch)", __FILE__, __LINE__);
+    return GS_SUCCESS;
+}
+
+static gs_status launch_locked(cudaFunction_t func, dim3 grid, dim3 block, size_t smem,
+                               cudaStream_t stream, void **args, gs_barrier_t barrier,
+                               long long blocks)
+{
+    const gs__driver_api *drv = NULL;
+    unsigned long long stream_id = 0;
+    int capturing = 0;
+    GS_TRY(gs__driver(&drv));
+    GS_TRY(is_capturing(stream, &capturing));
+    if (barrier)
+        GS_TRY(check_barrier(barrier, blocks, stream, capturing, &stream_id));
+    GS_CU_TRY(drv->launch_cooperative((CUfunction)func, grid.x, grid.y, grid.z, block.x, block.y,
+                                      block.z, (unsigned int)smem, (CUstream)stream, args),
+              "cuLaunchCooperativeKernel");
+    if (barrier && !capturing) {
+        GS_CUDA_TRY(cudaEventRecord(barrier->last_launch, stream));
+        barrier->last_stream = stream_id;
+        barrier->launched = 1;
+    }
+    return GS_SUCCESS;
+}
+
+gs_status gs_launch_func(cudaFunction_t func, dim3 grid, dim3 block, size_t dynamic_smem,
+                         cudaStream_t stream, void **args, gs_barrier_t barrier)
 {
     int sms = 0, per_sm = 0, dev = 0, coop = 0;
-    if (!kernel)
+    if (!func)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_launch: kernel is NULL");
     if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 ||
         block.z == 0)
@@ -21,22 +93,25 @@ gs_status gs_launch(const void *kernel, dim3 grid, dim3 block, size_t dynamic_sm
     if (threads > 1024)
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "gs_launch: %lld threads per block, at most 1024 are allowed", threads);
+    if (dynamic_smem > 0xffffffffu)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_launch: %zu bytes of shared memory",
+                        dynamic_smem);
 
-    GS_TRY(gs__occupancy(kernel, (int)threads, dynamic_smem, &sms, &per_sm));
+    GS_TRY(gs__occupancy(func, (int)threads, dynamic_smem, &sms, &per_sm));
     if (blocks > (long long)sms * per_sm) {
         char why[256];
         gs_format_coresidency(why, sizeof why, blocks, sms, per_sm, (int)threads);
         return gs__fail(GS_ERR_NOT_CORESIDENT, "%s", why);
     }
-    if (barrier && blocks > barrier->capacity)
-        return gs__fail(GS_ERR_NOT_CORESIDENT,
-                        "%lld blocks requested, the barrier serves at most %u", blocks,
-                        barrier->capacity);
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, dev));
     if (!coop)
         return gs__fail(GS_ERR_NOT_SUPPORTED, "device %d does not support cooperative launches",
                         dev);
-    GS_CUDA_TRY(cudaLaunchCooperativeKernel(kernel, grid, block, args, dynamic_smem, stream));
-    return GS_SUCCESS;
+    if (!barrier)
+        return launch_locked(func, grid, block, dynamic_smem, stream, args, NULL, blocks);
+    pthread_mutex_lock(&barrier->lock);
+    gs_status st = launch_locked(func, grid, block, dynamic_smem, stream, args, barrier, blocks);
+    pthread_mutex_unlock(&barrier->lock);
+    return st;
 }

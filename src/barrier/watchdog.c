@@ -33,21 +33,27 @@ void gs__format_timeout(char *buf, size_t len, unsigned int barrier_no, unsigned
         snprintf(buf + n, len - (size_t)n, " and %u more", missing - listed);
 }
 
-gs_status gs_barrier_check(gs_barrier_t barrier, cudaStream_t stream)
+/* The report of a raised record (the launches have ended); re-arms. */
+static gs_status report(gs_barrier_t barrier, const unsigned int *rec)
 {
-    unsigned int rec[GS_LINE_WORDS];
-    if (!barrier)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_barrier_check: barrier is NULL");
-    GS_CUDA_TRY(cudaStreamSynchronize(stream));
-    GS_CUDA_TRY(cudaMemcpy(rec, barrier->state, sizeof rec, cudaMemcpyDeviceToHost));
-    if (rec[GS_REC_FLAG] == 0)
-        return GS_SUCCESS;
-
     unsigned int blocks = rec[GS_REC_BLOCKS];
+    const char *late = rec[GS_REC_LATE]
+                           ? "; blocks that reached a barrier after the time-out left there "
+                             "without passing it (blocks behind the others, or a launch made "
+                             "before this check)"
+                           : "";
+    if (rec[GS_REC_KIND] == GS_REC_KIND_OVERSIZED) {
+        GS_TRY(gs__barrier_rearm(barrier));
+        return gs__fail(GS_ERR_BARRIER_TIMEOUT,
+                        "a grid of %u blocks used a barrier that serves at most %u: every block "
+                        "left at its first barrier and nothing was synchronized (launch with "
+                        "gs_launch, which refuses such grids)",
+                        blocks, barrier->capacity);
+    }
     if (blocks == 0 || blocks > barrier->capacity) {
         GS_TRY(gs__barrier_rearm(barrier));
-        return gs__fail(GS_ERR_BARRIER_TIMEOUT, "barrier #%u timed out (grid size unknown)",
-                        rec[GS_REC_BARRIER]);
+        return gs__fail(GS_ERR_BARRIER_TIMEOUT, "barrier #%u timed out (grid size unknown)%s",
+                        rec[GS_REC_BARRIER], late);
     }
     unsigned int *where = malloc(blocks * sizeof *where);
     if (!where)
@@ -62,7 +68,30 @@ gs_status gs_barrier_check(gs_barrier_t barrier, cudaStream_t stream)
     gs__format_timeout(msg, sizeof msg, rec[GS_REC_BARRIER], blocks, where);
     free(where);
     GS_TRY(gs__barrier_rearm(barrier));
-    return gs__fail(GS_ERR_BARRIER_TIMEOUT, "%s (%s barrier, time-out %.3f s)", msg,
+    return gs__fail(GS_ERR_BARRIER_TIMEOUT, "%s (%s barrier, time-out %.3f s)%s", msg,
                     gs_barrier_method_name((gs_barrier_method)rec[GS_REC_METHOD]),
-                    barrier->timeout_ns / 1e9);
+                    barrier->timeout_ns / 1e9, late);
+}
+
+/* Wait for `stream` and the last launch, then read the record. */
+static gs_status check_locked(gs_barrier_t barrier, cudaStream_t stream)
+{
+    unsigned int rec[GS_LINE_WORDS];
+    GS_CUDA_TRY(cudaStreamSynchronize(stream));
+    if (barrier->launched)
+        GS_CUDA_TRY(cudaEventSynchronize(barrier->last_launch));
+    GS_CUDA_TRY(cudaMemcpy(rec, barrier->state, sizeof rec, cudaMemcpyDeviceToHost));
+    if (rec[GS_REC_FLAG] == 0)
+        return GS_SUCCESS;
+    return report(barrier, rec);
+}
+
+gs_status gs_barrier_check(gs_barrier_t barrier, cudaStream_t stream)
+{
+    if (!barrier)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_barrier_check: barrier is NULL");
+    pthread_mutex_lock(&barrier->lock);
+    gs_status st = check_locked(barrier, stream);
+    pthread_mutex_unlock(&barrier->lock);
+    return st;
 }

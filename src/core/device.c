@@ -1,6 +1,8 @@
 /* device.c - device enumeration, properties and co-residency arithmetic. */
 #include "error.h"
 
+#include "driver.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -88,29 +90,49 @@ void gs_format_coresidency(char *buf, size_t len, long long requested, int sm_co
                  blocks_per_sm == 1 ? "" : "s", block_threads);
 }
 
-gs_status gs__occupancy(const void *kernel, int block_threads, size_t dynamic_smem,
+gs_status gs__occupancy(cudaFunction_t func, int block_threads, size_t dynamic_smem,
                         int *sm_count, int *blocks_per_sm)
 {
     int dev = 0;
-    if (!kernel)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT, "kernel is NULL");
+    const gs__driver_api *drv = NULL;
     if (block_threads <= 0)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "block size must be positive, got %d",
                         block_threads);
+    GS_TRY(gs__driver(&drv));
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(sm_count, cudaDevAttrMultiProcessorCount, dev));
-    GS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks_per_sm, kernel,
-                                                              block_threads, dynamic_smem));
+    GS_CU_TRY(drv->occupancy(blocks_per_sm, (CUfunction)func, block_threads, dynamic_smem),
+              "cuOccupancyMaxActiveBlocksPerMultiprocessor");
     return GS_SUCCESS;
 }
 
-gs_status gs_max_coresident_blocks(const void *kernel, int block_threads, size_t dynamic_smem,
-                                   int *max_blocks)
+gs_status gs__kernel_lookup_failed(const void *kernel, int cuda_error)
+{
+    if (!kernel)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "kernel is NULL");
+    return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                    "%p is not a __global__ function that this program's CUDA runtime knows "
+                    "(cudaGetFuncBySymbol: %s)",
+                    kernel, cudaGetErrorName((cudaError_t)cuda_error));
+}
+
+gs_status gs__runtime_call_failed(const char *call, int cuda_error)
+{
+    cudaError_t err = (cudaError_t)cuda_error;
+    return gs__fail(gs__status_from_cuda(err), "%s failed: %s (%s)",
+                    call ? call : "a CUDA runtime call", cudaGetErrorName(err),
+                    cudaGetErrorString(err));
+}
+
+gs_status gs_max_coresident_blocks_func(cudaFunction_t func, int block_threads,
+                                        size_t dynamic_smem, int *max_blocks)
 {
     int sms = 0, per_sm = 0;
     if (!max_blocks)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_max_coresident_blocks: max_blocks is NULL");
-    GS_TRY(gs__occupancy(kernel, block_threads, dynamic_smem, &sms, &per_sm));
+    if (!func)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_max_coresident_blocks: kernel is NULL");
+    GS_TRY(gs__occupancy(func, block_threads, dynamic_smem, &sms, &per_sm));
     *max_blocks = sms * per_sm;
     return GS_SUCCESS;
 }

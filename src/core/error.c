@@ -19,6 +19,7 @@ const char *gs_status_string(gs_status status)
     case GS_ERR_OUT_OF_MEMORY: return "GS_ERR_OUT_OF_MEMORY";
     case GS_ERR_NOT_SUPPORTED: return "GS_ERR_NOT_SUPPORTED";
     case GS_ERR_INTERNAL: return "GS_ERR_INTERNAL";
+    case GS_ERR_BUSY: return "GS_ERR_BUSY";
     }
     return "GS_ERR_UNKNOWN_STATUS";
 }
@@ -29,12 +30,16 @@ void gs_clear_error(void) { gs_detail[0] = '\0'; }
 
 const char *gs_version(void) { return GS_VERSION_STRING; }
 
+/* Formats into a scratch buffer first: callers may pass the current detail
+ * as an argument ("GPU 1: %s", gs_last_error_detail()) to prefix it. */
 gs_status gs__fail(gs_status status, const char *fmt, ...)
 {
+    char text[sizeof gs_detail];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(gs_detail, sizeof gs_detail, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
+    memcpy(gs_detail, text, sizeof gs_detail);
     return status;
 }
 

@@ -31,8 +31,8 @@ gs_status gs__cuda_fail(cudaError_t err, const char *call, const char *file, int
 /* Status a CUDA error maps to. */
 gs_status gs__status_from_cuda(cudaError_t err);
 
-/* Occupancy of `kernel` on the current device (internal, device.c). */
-gs_status gs__occupancy(const void *kernel, int block_threads, size_t dynamic_smem,
+/* Occupancy of the kernel `func` on the current device (device.c). */
+gs_status gs__occupancy(cudaFunction_t func, int block_threads, size_t dynamic_smem,
                         int *sm_count, int *blocks_per_sm);
 
 #ifdef __cplusplus

@@ -1,4 +1,5 @@
 /* sgemm.c - gs_sgemm: argument checks, then the kernel (gemm_internal.h). */
+#include <limits.h>
 #include <string.h>
 
 #include "../core/error.h"
@@ -24,6 +25,9 @@ gs_status gs_gemm_kernel_parse(const char *name, gs_gemm_kernel *kernel)
 
 /* Rows a grid can cover: gridDim.y <= 65535 blocks of 16 rows (tiled16). */
 #define GS_SGEMM_MAX_ROWS (65535 * 16)
+/* The kernels index in int: a size up to this leaves room for a whole tile
+ * (128) and a k step past it without overflow. */
+#define GS_SGEMM_MAX_DIM (INT_MAX - 255)
 
 static gs_status check_device(const char *what, const void *ptr)
 {
@@ -41,6 +45,10 @@ static gs_status check(const gs__sgemm_args *p)
     if (p->m < 1 || p->n < 1 || p->k < 1)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_sgemm: sizes must be >= 1, got m=%d n=%d k=%d",
                         p->m, p->n, p->k);
+    if (p->n > GS_SGEMM_MAX_DIM || p->k > GS_SGEMM_MAX_DIM)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "gs_sgemm: n=%d k=%d: sizes above %d are not supported", p->n, p->k,
+                        GS_SGEMM_MAX_DIM);
     if (p->m > GS_SGEMM_MAX_ROWS)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_sgemm: m=%d rows exceed the %d a grid covers",
                         p->m, GS_SGEMM_MAX_ROWS);

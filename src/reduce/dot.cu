@@ -68,8 +68,8 @@ extern "C" gs_status gs_dot(gs_dtype type, const void *x, const void *y, long lo
     gs__single_pass_launch launch;
     const void *kernel = type == GS_FLOAT32 ? (const void *)dot_f32 : (const void *)dot_f64;
     GS_TRY(gs__single_pass_prepare("gs_dot", kernel, type, inputs, 2, n, result, stream, &launch));
-    void *args[] = {(void *)&x, (void *)&y, &n, &launch.ws->partials, &launch.ws->ticket,
+    void *args[] = {(void *)&x, (void *)&y, &n, &launch.ws.partials, &launch.ws.ticket,
                     &launch.out};
-    GS_TRY(gs__single_pass_start(&launch, args, stream));
-    return gs__single_pass_complete(&launch, type, result, stream);
+    gs_status st = gs__single_pass_start(&launch, args, stream);
+    return gs__single_pass_finish(&launch, type, result, stream, st);
 }

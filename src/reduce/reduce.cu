@@ -132,9 +132,9 @@ extern "C" gs_status gs_reduce(gs_reduce_op op, gs_dtype type, const void *d_in,
     gs__single_pass_launch launch;
     GS_TRY(gs__single_pass_prepare("gs_reduce", kernels[type][op], type, inputs, 1, n, result,
                                    stream, &launch));
-    void *args[] = {(void *)&d_in, &n, &launch.ws->partials, &launch.ws->ticket, &launch.out};
-    GS_TRY(gs__single_pass_start(&launch, args, stream));
-    return gs__single_pass_complete(&launch, type, result, stream);
+    void *args[] = {(void *)&d_in, &n, &launch.ws.partials, &launch.ws.ticket, &launch.out};
+    gs_status st = gs__single_pass_start(&launch, args, stream);
+    return gs__single_pass_finish(&launch, type, result, stream, st);
 }
 
 extern "C" gs_status gs_reduce_sum(gs_dtype type, const void *d_in, long long n, void *result,

@@ -3,13 +3,20 @@
 #include "kernel_shape.h"
 #include "single_pass.cuh"
 
-/* Where a pointer lives: 1 device (or managed), 0 host. */
-static gs_status is_device_pointer(const void *p, int *device)
+/* Where a pointer lives. */
+static gs_status memory_type(const void *p, enum cudaMemoryType *type)
 {
     cudaPointerAttributes attr;
     GS_CUDA_TRY(cudaPointerGetAttributes(&attr, p));
-    *device = attr.type == cudaMemoryTypeDevice || attr.type == cudaMemoryTypeManaged;
+    *type = attr.type;
     return GS_SUCCESS;
+}
+
+static gs__result_kind result_kind(enum cudaMemoryType type)
+{
+    return type == cudaMemoryTypeDevice    ? GS__RESULT_DEVICE
+           : type == cudaMemoryTypeManaged ? GS__RESULT_MANAGED
+                                           : GS__RESULT_HOST;
 }
 
 /* Blocks for `n` elements read: GS_REDUCE_ITEMS per thread, raised to one block per SM
@@ -53,16 +60,28 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "%s: %lld elements of %s exceed the device's %.1f GiB",
                         who, n, gs_dtype_name(type), shape.total_bytes / 1073741824.0);
     for (int i = 0; i < ninputs && n > 0; ++i) {
-        int on_device = 0;
-        GS_TRY(is_device_pointer(inputs[i], &on_device));
-        if (!on_device)
+        enum cudaMemoryType where = cudaMemoryTypeUnregistered;
+        GS_TRY(memory_type(inputs[i], &where));
+        if (where != cudaMemoryTypeDevice && where != cudaMemoryTypeManaged)
             return gs__fail(GS_ERR_INVALID_ARGUMENT,
                             "%s: input %d is host memory; it must be device (or managed) memory",
                             who, i + 1);
     }
-    GS_TRY(is_device_pointer(result, &launch->out_on_device));
-    GS_TRY(gs__reduce_workspace(stream, &launch->ws));
-    launch->out = launch->out_on_device ? result : launch->ws->result;
+    enum cudaMemoryType out_type = cudaMemoryTypeUnregistered;
+    enum cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    GS_TRY(memory_type(result, &out_type));
+    GS_CUDA_TRY(cudaStreamIsCapturing(stream, &capture));
+    launch->capturing = capture != cudaStreamCaptureStatusNone;
+    launch->result_kind = result_kind(out_type);
+    if (launch->capturing && launch->result_kind == GS__RESULT_HOST)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "%s: a result in host memory needs the call to wait, which a stream "
+                        "capture cannot; pass device (or managed) memory",
+                        who);
+    GS_TRY(gs__ws_acquire(stream, launch->capturing, &launch->ws));
+    if (launch->result_kind == GS__RESULT_HOST)
+        gs__ws_lock_result(&launch->ws); /* until the copy is enqueued (finish) */
+    launch->out = launch->result_kind == GS__RESULT_HOST ? launch->ws.result : result;
     /* sized by elements read: a dot reads two per index */
     launch->blocks = grid_for(n * ninputs, shape.sms, shape.per_sm);
     launch->kernel = kernel;
@@ -88,13 +107,25 @@ gs_status gs__single_pass_start(const gs__single_pass_launch *launch, void **arg
     return GS_SUCCESS;
 }
 
-gs_status gs__single_pass_complete(const gs__single_pass_launch *launch, gs_dtype type,
-                                   void *result, cudaStream_t stream)
+/* The result copy and waits of gs__single_pass_finish. */
+static gs_status deliver(const gs__single_pass_launch *launch, gs_dtype type, void *result,
+                         cudaStream_t stream)
 {
-    if (launch->out_on_device)
-        return GS_SUCCESS;
-    GS_CUDA_TRY(cudaMemcpyAsync(result, launch->ws->result, gs_dtype_size(type),
-                                cudaMemcpyDeviceToHost, stream));
-    GS_CUDA_TRY(cudaStreamSynchronize(stream));
+    if (launch->result_kind == GS__RESULT_HOST)
+        GS_CUDA_TRY(cudaMemcpyAsync(result, launch->ws.result, gs_dtype_size(type),
+                                    cudaMemcpyDeviceToHost, stream));
     return GS_SUCCESS;
+}
+
+gs_status gs__single_pass_finish(gs__single_pass_launch *launch, gs_dtype type, void *result,
+                                 cudaStream_t stream, gs_status st)
+{
+    if (st == GS_SUCCESS)
+        st = deliver(launch, type, result, stream);
+    if (launch->result_kind == GS__RESULT_HOST)
+        gs__ws_unlock_result(&launch->ws);
+    st = gs__ws_release(&launch->ws, stream, st);
+    if (st == GS_SUCCESS && launch->result_kind != GS__RESULT_DEVICE && !launch->capturing)
+        GS_CUDA_TRY(cudaStreamSynchronize(stream));
+    return st;
 }

@@ -1,5 +1,17 @@
-/* workspace.h - per-stream scratch memory of the single-pass reduction
- * (internal): block partials, the ticket counter, and a result slot. */
+/*
+ * workspace.h - scratch memory of the single-pass reduction (internal):
+ * block partials, the ticket counter (zero between calls) and a result slot.
+ *
+ * Outside a stream capture each stream has its own, found by the stream's
+ * unique id (cudaStreamGetId: never reused within a process, and each
+ * thread's own stream for cudaStreamPerThread), so calls that share one are
+ * ordered by their stream. A workspace records an event after each call;
+ * once it has completed and nobody holds the workspace, it can be recycled
+ * for another stream (the cache keeps GS_WS_CACHE_SIZE of them) or freed.
+ * Inside a stream capture a call takes a workspace from the graph's memory
+ * (allocation, zeroing and free become graph nodes), so replays of a graph
+ * never share state with anything else.
+ */
 #ifndef GS_REDUCE_WORKSPACE_H
 #define GS_REDUCE_WORKSPACE_H
 
@@ -11,18 +23,38 @@ extern "C" {
 
 /* Most blocks a single-pass reduction launches (partials slots). */
 #define GS_REDUCE_MAX_BLOCKS 2048
+/* Bytes per partial: the widest accumulator. */
+#define GS_REDUCE_SLOT_BYTES 8
+/* Workspaces kept for reuse before idle ones are recycled. */
+#define GS_WS_CACHE_SIZE 64
 
-typedef struct gs__reduce_ws {
-    int device;
-    cudaStream_t stream;
-    void *partials;        /* GS_REDUCE_MAX_BLOCKS x 8 bytes */
-    unsigned int *ticket;  /* zero between calls */
-    void *result;          /* 8 bytes, for results that go to host memory */
-} gs__reduce_ws;
+typedef struct gs__reduce_ws gs__reduce_ws;
 
-/* The workspace of (current device, stream), allocated on first use. Calls
- * on one stream are ordered by the stream, so they can share it. */
-gs_status gs__reduce_workspace(cudaStream_t stream, gs__reduce_ws **ws);
+/* What a call holds between gs__ws_acquire and gs__ws_release. */
+typedef struct gs__ws_lease {
+    gs__reduce_ws *cached; /* a stream's own, or NULL in a capture */
+    void *graph_block;     /* in a capture: the graph-owned allocation */
+    void *partials;
+    unsigned int *ticket;
+    void *result;          /* 8 bytes for results bound to host memory */
+} gs__ws_lease;
+
+/* A workspace for one call on `stream` of the current device; `capturing`
+ * says whether the stream is being captured. */
+gs_status gs__ws_acquire(cudaStream_t stream, int capturing, gs__ws_lease *lease);
+
+/* Hold the workspace's result slot while a host-bound result is copied out
+ * (another call on the same stream from another thread would overwrite it
+ * between the kernel and the copy). */
+void gs__ws_lock_result(gs__ws_lease *lease);
+void gs__ws_unlock_result(gs__ws_lease *lease);
+
+/* Give the workspace back after the call's last operation on `stream` has
+ * been enqueued. Returns `st`, or the first failure of its own. */
+gs_status gs__ws_release(gs__ws_lease *lease, cudaStream_t stream, gs_status st);
+
+/* Workspaces currently cached (for tests). */
+int gs__ws_cached_count(void);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -28,6 +29,11 @@ static void test_bad_sizes(void **state)
     expect_refused(gs_sgemm(4, 4, 0, 1.0f, fake, 4, fake, 4, 0.0f, c, 4, 0), "k=0");
     expect_refused(gs_sgemm(2000000, 4, 4, 1.0f, fake, 4, fake, 4, 0.0f, c, 4, 0),
                    "rows exceed");
+    /* tile arithmetic in int would overflow (n + 127 > INT_MAX) */
+    expect_refused(gs_sgemm(1, INT_MAX, 4, 1.0f, fake, 4, fake, INT_MAX, 0.0f, c, INT_MAX, 0),
+                   "are not supported");
+    expect_refused(gs_sgemm(1, 4, INT_MAX - 100, 1.0f, fake, INT_MAX, fake, 4, 0.0f, c, 4, 0),
+                   "are not supported");
 }
 
 static void test_bad_leading_dimensions(void **state)
