@@ -203,13 +203,19 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
 
 /* Wait until the condition holds: inline polls first, then the watched slow
  * path. `late` is the record's flag as read just after arriving: nonzero
- * means a time-out happened before this block arrived. Returns 1 when the
- * caller must leave the kernel (watchdog). */
+ * means a time-out happened before this block arrived, so the counters may
+ * be inconsistent and the condition may come true for no reason: such a
+ * block leaves through the slow path even then. It is tested only once the
+ * condition holds, by which time its load (issued with the first poll) has
+ * returned: no extra round trip on the fast path. Returns 1 when the caller
+ * must leave the kernel (watchdog). */
 GS_DEVICE int gs__wait(const gs_grid_barrier *b, unsigned int rank, const void *p, int until,
                        unsigned long long ref, unsigned int aux, unsigned int late)
 {
     for (unsigned int k = 0; k < GS__FAST_POLLS; ++k)
         if (gs__wait_done(p, until, ref, aux)) {
+            if (late)
+                break;
             gs__wait_acquire(p, until);
             return 0;
         }

@@ -38,6 +38,11 @@
 #define GS_HAVE_NCCL_DEVICE_API 0
 #endif
 
+extern "C" int gs__nccl_device_api_usable(int library_version, int header_version)
+{
+    return library_version == header_version && header_version >= NCCL_VERSION(2, 28, 0);
+}
+
 #if GS_HAVE_NCCL_DEVICE_API
 
 namespace cg = cooperative_groups;
@@ -124,9 +129,14 @@ gs_status gs__time_nccl_lsa_barrier(gs_multi_t m, ncclComm_t *comms, int blocks,
                                     int samples, double *us)
 {
     int version = 0;
-    if (ncclGetVersion(&version) != ncclSuccess || version / 100 != NCCL_VERSION_CODE / 100)
+    /* The device API is inlined from the headers: its layout must be the
+     * library's exactly, patch level included (2.28.9 headers with a 2.28.3
+     * library crashed with an illegal address). */
+    if (ncclGetVersion(&version) != ncclSuccess ||
+        !gs__nccl_device_api_usable(version, NCCL_VERSION_CODE))
         return gs__fail(GS_ERR_NOT_SUPPORTED,
-                        "NCCL device API: library %d does not match header %d (major.minor)",
+                        "NCCL device API: the library is version %d but gridsync was built "
+                        "with the headers of %d; rebuild against the NCCL you run",
                         version, NCCL_VERSION_CODE);
     const int size = gs_multi_size(m);
     for (int r = 0; r < size; ++r) { /* the whole grid must be co-resident on every GPU */

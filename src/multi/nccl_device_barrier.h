@@ -14,6 +14,14 @@
  * GS_ERR_NOT_SUPPORTED, with the reason in gs_last_error_detail(), when the
  * NCCL at hand has no device API (older than 2.28, or a library whose
  * version differs from the header's) or no symmetric-memory support. */
+/* Whether headers of NCCL `header_version` (NCCL_VERSION_CODE) may drive a
+ * library of `library_version` (ncclGetVersion) through the device API: only
+ * the very same version, 2.28 or later. Pure; for tests. */
+#ifdef __cplusplus
+extern "C"
+#endif
+int gs__nccl_device_api_usable(int library_version, int header_version);
+
 gs_status gs__time_nccl_lsa_barrier(gs_multi_t m, ncclComm_t *comms, int blocks, int iterations,
                                     int samples, double *us);
 

@@ -29,7 +29,7 @@ static int find(int device, const void *kernel, int threads, gs__kernel_shape *s
     return 0;
 }
 
-static gs_status query(int device, const void *kernel, int threads, gs__kernel_shape *shape)
+static gs_status query_now(int device, const void *kernel, int threads, gs__kernel_shape *shape)
 {
     size_t free_bytes = 0;
     int major = 0;
@@ -39,6 +39,18 @@ static gs_status query(int device, const void *kernel, int threads, gs__kernel_s
     GS_CUDA_TRY(cudaMemGetInfo(&free_bytes, &shape->total_bytes));
     GS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&shape->per_sm, kernel, threads, 0));
     return GS_SUCCESS;
+}
+
+/* The first call of a kernel may come inside a stream capture (this
+ * thread's or another's): its queries run in relaxed capture mode, so that
+ * they neither fail nor invalidate the capture. */
+static gs_status query(int device, const void *kernel, int threads, gs__kernel_shape *shape)
+{
+    enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    GS_CUDA_TRY(cudaThreadExchangeStreamCaptureMode(&mode));
+    gs_status st = query_now(device, kernel, threads, shape);
+    (void)cudaThreadExchangeStreamCaptureMode(&mode);
+    return st;
 }
 
 gs_status gs__kernel_shape_get(int device, const void *kernel, int threads,

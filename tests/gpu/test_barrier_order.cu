@@ -41,7 +41,7 @@ static int run(gs_barrier_method method, tree_params tp, int threads, unsigned i
 int main(void)
 {
     gs_test_require_gpu("barrier_order");
-    srand((unsigned int)time(NULL));
+    srand((unsigned int)gs_test_seed("barrier_order"));
     const int quick = gs_test_sanitizer();
     const int iters = quick ? 8 : 1000;
     const int sizes_full[] = {32, 96, 256, 1024}, sizes_quick[] = {32, 256};

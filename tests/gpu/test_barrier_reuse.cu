@@ -63,6 +63,7 @@ static unsigned int read_u32(const unsigned int *d)
 int main(void)
 {
     gs_test_require_gpu("barrier_reuse");
+    const unsigned int base_seed = (unsigned int)gs_test_seed("barrier_reuse");
     const int quick = gs_test_sanitizer();
     gs_device_info info;
     GS_OK(gs_device_query(0, &info));
@@ -83,7 +84,7 @@ int main(void)
         CUDA_OK(cudaMemset(errors, 0, sizeof *errors));
         for (size_t i = 0; i < sizeof seq / sizeof seq[0]; ++i) {
             unsigned int blocks = seq[i] < (unsigned int)max256 ? seq[i] : (unsigned int)max256;
-            unsigned int seed = 1000u * (unsigned int)i + 1u, delay = 500u;
+            unsigned int seed = base_seed + 1000u * (unsigned int)i + 1u, delay = 500u;
             gs_grid_barrier view;
             GS_OK(gs_barrier_device(bar, blocks, &view));
             void *args[] = {&view, &slots, &errors, (void *)&iters, &seed, &delay};

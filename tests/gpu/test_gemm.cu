@@ -158,8 +158,7 @@ static void test_bad_input(void)
 int main(void)
 {
     gs_test_require_gpu("gpu_gemm");
-    rng = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ull;
-    printf("gpu_gemm: seed %llu\n", (unsigned long long)rng);
+    rng = gs_test_seed("gpu_gemm") * 0x9e3779b97f4a7c15ull + 1ull;
     const int small = gs_test_sanitizer();
     const shape shapes[] = {{1, 1, 1},      {1, 7, 3},       {17, 33, 65},  {64, 64, 64},
                             {127, 129, 131}, {128, 256, 40}, {1000, 8, 64}, {8, 1000, 64},

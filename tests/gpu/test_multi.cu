@@ -3,13 +3,16 @@
  * with the reason otherwise): reductions against a CPU reference and bitwise
  * repeatable; the cross-GPU barrier's ordering, checked by reading other
  * GPUs' data over peer access after every barrier, over many barriers; the
- * watchdog (a GPU whose kernel leaves early is named) and re-use after it.
+ * watchdog (a GPU whose kernel leaves early is named) and re-use after it;
+ * a launch that fails on one GPU stops the others at once (no time-out) and
+ * is named; every call leaves the caller's current device as it was.
  */
 #include <gridsync/multi.cuh>
 
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "gpu_test.h"
 
@@ -152,6 +155,104 @@ static gs_status run_exchange(gs_multi_t m, gs_multi_barrier_t bar, int blocks, 
     return st;
 }
 
+/* The last GPU's launch fails (no kernel for it): the GPUs already running
+ * must stop meeting at once, not after the time-out, and the check names
+ * the failed launch; the barrier works again afterwards. */
+static void test_failed_launch(gs_multi_t m, gs_multi_barrier_t bar, int sms)
+{
+    const int g = gs_multi_size(m);
+    cudaFunction_t funcs[GS_MULTI_MAX_GPUS] = {0};
+    gs_multi_view views[GS_MULTI_MAX_GPUS];
+    unsigned int *slots[GS_MULTI_MAX_GPUS] = {0}, **dslots[GS_MULTI_MAX_GPUS], *errors[GS_MULTI_MAX_GPUS];
+    void *argv[GS_MULTI_MAX_GPUS][5], **args[GS_MULTI_MAX_GPUS];
+    int iters = 100, leave = 0;
+    GS_OK(gs_multi_barrier_set_timeout(bar, 10.0));
+    for (int r = 0; r < g; ++r) {
+        CUDA_OK(cudaSetDevice(gs_multi_device(m, r)));
+        if (r < g - 1)
+            CUDA_OK(cudaGetFuncBySymbol(&funcs[r], (const void *)exchange));
+        CUDA_OK(cudaMalloc((void **)&slots[r], (size_t)sms * 4));
+        CUDA_OK(cudaMalloc((void **)&errors[r], 4));
+    }
+    for (int r = 0; r < g; ++r) {
+        CUDA_OK(cudaSetDevice(gs_multi_device(m, r)));
+        CUDA_OK(cudaMalloc((void **)&dslots[r], sizeof slots));
+        CUDA_OK(cudaMemcpy(dslots[r], slots, sizeof slots, cudaMemcpyHostToDevice));
+        GS_OK(gs_multi_barrier_device(bar, r, (unsigned int)sms, &views[r]));
+        argv[r][0] = &views[r];
+        argv[r][1] = &dslots[r];
+        argv[r][2] = &iters;
+        argv[r][3] = &errors[r];
+        argv[r][4] = &leave;
+        args[r] = argv[r];
+    }
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    gs_status st = gs_multi_launch_func(bar, funcs, dim3(sms), dim3(128), 0, args);
+    char launch_detail[1024], want[64];
+    snprintf(launch_detail, sizeof launch_detail, "%s", gs_last_error_detail());
+    snprintf(want, sizeof want, "GPU %d (rank %d)", gs_multi_device(m, g - 1), g - 1);
+    ++checks;
+    EXPECT(st == GS_ERR_INVALID_ARGUMENT && strstr(launch_detail, want),
+           "a launch failing on the last GPU: %s: '%s'", gs_status_string(st), launch_detail);
+    st = gs_multi_barrier_check(bar);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    double took = (double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec);
+    char detail[1024];
+    snprintf(detail, sizeof detail, "%s", gs_last_error_detail());
+    ++checks;
+    EXPECT(st == GS_ERR_BARRIER_TIMEOUT && strstr(detail, "failed") && took < 3.0,
+           "after a failed launch: %s in %.2f s (time-out 10 s): '%s'", gs_status_string(st),
+           took, detail);
+    printf("  failed launch: %s; the others stopped in %.2f s: %s\n", launch_detail, took, detail);
+    for (int r = 0; r < g; ++r) {
+        CUDA_OK(cudaSetDevice(gs_multi_device(m, r)));
+        cudaFree(slots[r]);
+        cudaFree(dslots[r]);
+        cudaFree(errors[r]);
+    }
+    unsigned int bad = 0;
+    st = run_exchange(m, bar, sms, 50, -1, 0, &bad);
+    ++checks;
+    EXPECT(st == GS_SUCCESS && bad == 0, "re-use after a failed launch: %s, %u wrong values",
+           gs_status_string(st), bad);
+}
+
+/* Every call leaves the caller's current device as it found it. */
+static void test_device_kept(gs_multi_t m)
+{
+    const int g = gs_multi_size(m);
+    const int mine = gs_multi_device(m, g - 1);
+    float *x[GS_MULTI_MAX_GPUS];
+    const void *xs[GS_MULTI_MAX_GPUS];
+    for (int r = 0; r < g; ++r) {
+        CUDA_OK(cudaSetDevice(gs_multi_device(m, r)));
+        CUDA_OK(cudaMalloc((void **)&x[r], 1024 * 4));
+        CUDA_OK(cudaMemset(x[r], 0, 1024 * 4));
+        xs[r] = x[r];
+    }
+    float sum = 1.0f;
+    int now = -1;
+    gs_multi_barrier_t bar;
+    CUDA_OK(cudaSetDevice(mine));
+    GS_OK(gs_multi_reduce_sum(m, GS_FLOAT32, xs, 1024, &sum));
+    CUDA_OK(cudaGetDevice(&now));
+    ++checks;
+    EXPECT(now == mine && sum == 0.0f, "gs_multi_reduce_sum left device %d current (was %d)",
+           now, mine);
+    GS_OK(gs_multi_barrier_create(m, &bar));
+    CUDA_OK(cudaGetDevice(&now));
+    ++checks;
+    EXPECT(now == mine, "gs_multi_barrier_create left device %d current (was %d)", now, mine);
+    GS_OK(gs_multi_barrier_check(bar));
+    GS_OK(gs_multi_barrier_destroy(bar));
+    CUDA_OK(cudaGetDevice(&now));
+    ++checks;
+    EXPECT(now == mine, "check/destroy left device %d current (was %d)", now, mine);
+    for (int r = 0; r < g; ++r)
+        cudaFree(x[r]);
+}
+
 static void test_barrier(gs_multi_t m, int sms)
 {
     const int g = gs_multi_size(m);
@@ -184,6 +285,7 @@ static void test_barrier(gs_multi_t m, int sms)
     ++checks;
     EXPECT(st == GS_SUCCESS && errors == 0, "re-use after a time-out: %s, %u wrong values",
            gs_status_string(st), errors);
+    test_failed_launch(m, bar, sms);
     GS_OK(gs_multi_barrier_destroy(bar));
 }
 
@@ -208,8 +310,10 @@ int main(void)
     GS_OK(st);
     int sms = 0;
     CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    rng = gs_test_seed("gpu_multi") | 1ull;
     test_reductions(m);
     test_barrier(m, sms);
+    test_device_kept(m);
     GS_OK(gs_multi_destroy(m));
     return gs_test_finish("gpu_multi", checks);
 }

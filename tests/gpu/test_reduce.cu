@@ -302,7 +302,7 @@ static int check_block_api(void)
 int main(void)
 {
     gs_test_require_gpu("reduce");
-    rng_state = (unsigned long long)time(NULL) * 2654435761ull + 1ull;
+    rng_state = gs_test_seed("reduce") * 2654435761ull + 1ull;
     const int quick = gs_test_sanitizer();
     gs_device_info info;
     GS_OK(gs_device_query(0, &info));

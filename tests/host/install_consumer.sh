@@ -1,19 +1,77 @@
 #!/bin/sh
-# install_consumer.sh BUILD_DIR SOURCE_DIR - `cmake --install` into a temporary
-# prefix, then build a user's program against it twice: with find_package
-# (CMake package config) and with pkg-config.
+# install_consumer.sh BUILD_DIR SOURCE_DIR NVCC ARCHS - what a user does with
+# an installed gridsync: `cmake --install` into a temporary prefix, run the
+# installed `gridsync --version` (no LD_LIBRARY_PATH: it must find its own
+# libraries), then build user programs against the prefix every way a user
+# does and run each one:
+#   - find_package(gridsync): a C17 program, a CUDA program with a grid
+#     barrier, and one on the multi-GPU part (when installed);
+#   - pkg-config: the C and CUDA programs, and the multi-GPU one;
+#   - plain nvcc with its default static CUDA runtime: `nvcc app.cu -lgridsync`;
+#   - the static library: `nvcc app.cu libgridsync.a`.
+# A program exits 77 when there is no GPU: then it was built, not run.
 set -eu
-build=$1; src=$2
+build=$1; src=$2; nvcc=$3; archs=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
-cmake -S "$src/tests/install" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$tmp/prefix" >/dev/null
+prefix=$tmp/prefix
+cmake --install "$build" --prefix "$prefix" >/dev/null
+libdir=$prefix/lib
+[ -d "$libdir" ] || libdir=$prefix/lib64
+
+fail=0
+run() { # run NAME PROGRAM: 0 passes, 77 is a skip, anything else fails
+    name=$1; shift
+    if out=$(LD_LIBRARY_PATH="$libdir:${LD_LIBRARY_PATH:-}" "$@" 2>&1); then
+        echo "ok: $name: $out"
+    else
+        rc=$?
+        if [ $rc -eq 77 ]; then echo "built, not run (no GPU): $name"
+        else echo "FAIL: $name exited $rc: $out"; fail=1; fi
+    fi
+}
+
+version=$("$prefix/bin/gridsync" --version 2>&1) || { echo "FAIL: installed gridsync --version: $version"; exit 1; }
+echo "ok: installed command: $version"
+
+# One architecture is enough to link and run: the GPU's own when there is one.
+arch=${archs%%;*}
+if nvidia-smi -L >/dev/null 2>&1; then arch=native; else arch=sm_$arch; fi
+[ "$arch" = native ] && cmake_arch=native || cmake_arch=${arch#sm_}
+
+cmake -S "$src/tests/install" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
+      -DCMAKE_CUDA_COMPILER="$nvcc" -DCMAKE_CUDA_ARCHITECTURES="$cmake_arch" >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
-LD_LIBRARY_PATH="$tmp/prefix/lib:${LD_LIBRARY_PATH:-}" "$tmp/consumer/consumer"
+run "find_package, C" "$tmp/consumer/consumer"
+run "find_package, CUDA" "$tmp/consumer/barrier_consumer"
+[ -x "$tmp/consumer/multi_consumer" ] && run "find_package, multi-GPU" "$tmp/consumer/multi_consumer"
+
 if command -v pkg-config >/dev/null 2>&1; then
-    PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" cc -std=c17 -Wall -Werror \
-        "$src/tests/install/consumer.c" -o "$tmp/pc_consumer" \
-        $(PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig" pkg-config --cflags --libs gridsync)
-    LD_LIBRARY_PATH="$tmp/prefix/lib:${LD_LIBRARY_PATH:-}" "$tmp/pc_consumer"
+    export PKG_CONFIG_PATH="$libdir/pkgconfig"
+    # shellcheck disable=SC2046 # word splitting of pkg-config's flags is wanted
+    cc -std=c17 -Wall -Werror "$src/tests/install/consumer.c" -o "$tmp/pc_consumer" \
+        $(pkg-config --cflags --libs gridsync)
+    run "pkg-config, C" "$tmp/pc_consumer"
+    # shellcheck disable=SC2046
+    "$nvcc" -arch="$arch" "$src/tests/install/barrier_consumer.cu" -o "$tmp/pc_barrier" \
+        $(pkg-config --cflags --libs gridsync)
+    run "pkg-config, CUDA" "$tmp/pc_barrier"
+    if pkg-config --exists gridsync_multi; then
+        # shellcheck disable=SC2046
+        "$nvcc" -arch="$arch" "$src/tests/install/multi_consumer.cu" -o "$tmp/pc_multi" \
+            $(pkg-config --cflags --libs gridsync_multi)
+        run "pkg-config, multi-GPU" "$tmp/pc_multi"
+    fi
 fi
-echo "install_consumer: ok"
+
+# nvcc's defaults: the static CUDA runtime in the program, the library's
+# kernels in libgridsync's shared one.
+"$nvcc" -arch="$arch" -I"$prefix/include" "$src/tests/install/barrier_consumer.cu" \
+    -o "$tmp/plain" -L"$libdir" -lgridsync
+run "plain nvcc -lgridsync (static runtime)" "$tmp/plain"
+"$nvcc" -arch="$arch" -I"$prefix/include" "$src/tests/install/barrier_consumer.cu" \
+    -o "$tmp/static" "$libdir/libgridsync.a"
+run "plain nvcc libgridsync.a" "$tmp/static"
+
+[ $fail -eq 0 ] && echo "install_consumer: ok"
+exit $fail

@@ -15,6 +15,9 @@
 #include "results.h"
 #include "stats.h"
 #include "table.h"
+#ifdef GS_HAVE_MULTI
+#include "../../src/multi/nccl_device_barrier.h"
+#endif
 
 static void test_stats_odd_even_empty(void **state)
 {
@@ -124,9 +127,26 @@ static void test_table_bad_column(void **state)
     gs_table_free(t);
 }
 
+#ifdef GS_HAVE_MULTI
+/* NCCL's device API is inlined from its headers: the library must be the
+ * very same version, patch included (2.28.9 headers on a 2.28.3 library
+ * crashed with an illegal address when only major.minor was compared). */
+static void test_nccl_device_api_version_guard(void **state)
+{
+    (void)state;
+    assert_true(gs__nccl_device_api_usable(22803, 22803));
+    assert_false(gs__nccl_device_api_usable(22803, 22809));
+    assert_false(gs__nccl_device_api_usable(22809, 22803));
+    assert_false(gs__nccl_device_api_usable(22703, 22703)); /* no device API before 2.28 */
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+#ifdef GS_HAVE_MULTI
+        cmocka_unit_test(test_nccl_device_api_version_guard),
+#endif
         cmocka_unit_test(test_stats_odd_even_empty),
         cmocka_unit_test(test_table_text_and_csv),
         cmocka_unit_test(test_table_json_round_trip),

@@ -1,15 +1,18 @@
+#define _POSIX_C_SOURCE 200809L
 /* test_status.c - status names, failure details, watchdog and co-residency
  * sentences (pure host code, no GPU). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "gridsync.h"
 #include "../../src/barrier/barrier_internal.h"
+#include "../../src/core/error.h"
 
 static void test_status_names(void **state)
 {
@@ -18,7 +21,8 @@ static void test_status_names(void **state)
     assert_string_equal(gs_status_string(GS_ERR_NOT_CORESIDENT), "GS_ERR_NOT_CORESIDENT");
     assert_string_equal(gs_status_string(GS_ERR_BARRIER_TIMEOUT), "GS_ERR_BARRIER_TIMEOUT");
     assert_string_equal(gs_status_string((gs_status)999), "GS_ERR_UNKNOWN_STATUS");
-    for (int s = GS_SUCCESS; s <= GS_ERR_INTERNAL; ++s)
+    assert_string_equal(gs_status_string(GS_ERR_BUSY), "GS_ERR_BUSY");
+    for (int s = GS_SUCCESS; s <= GS_ERR_BUSY; ++s)
         assert_string_not_equal(gs_status_string((gs_status)s), "GS_ERR_UNKNOWN_STATUS");
 }
 
@@ -32,6 +36,50 @@ static void test_detail_set_and_cleared(void **state)
     assert_non_null(strstr(gs_last_error_detail(), "unknown barrier method 'spinlock'"));
     gs_clear_error();
     assert_string_equal(gs_last_error_detail(), "");
+}
+
+/* A detail may quote the current one ("GPU 1: %s", gs_last_error_detail()):
+ * the result is the prefix once, then the old sentence, not a mix of both. */
+static void test_detail_can_quote_itself(void **state)
+{
+    (void)state;
+    gs__fail(GS_ERR_CUDA, "launch failed: too many blocks requested, at most 1056 fit");
+    gs__fail(GS_ERR_CUDA, "GPU 1 (rank 1): %s", gs_last_error_detail());
+    assert_string_equal(gs_last_error_detail(),
+                        "GPU 1 (rank 1): launch failed: too many blocks requested, at most 1056 fit");
+}
+
+/* GRIDSYNC_BARRIER_TIMEOUT: seconds, "off" or 0; anything else refused. */
+static void test_timeout_text(void **state)
+{
+    (void)state;
+    unsigned long long ns = 1;
+    assert_int_equal(gs__parse_timeout("2.5", &ns), 0);
+    assert_true(ns == 2500000000ull);
+    assert_int_equal(gs__parse_timeout("off", &ns), 0);
+    assert_true(ns == 0);
+    ns = 1;
+    assert_int_equal(gs__parse_timeout("0", &ns), 0);
+    assert_true(ns == 0);
+    assert_int_equal(gs__parse_timeout("0.001", &ns), 0);
+    assert_true(ns == 1000000ull);
+    const char *bad[] = {"", "abc", "-1", "+2", " 2", "2s", "1e9", "nan", "inf", "0.0001", NULL};
+    for (int i = 0; bad[i]; ++i)
+        assert_int_equal(gs__parse_timeout(bad[i], &ns), -1);
+    assert_int_equal(gs__parse_timeout(NULL, &ns), -1);
+}
+
+/* A malformed GRIDSYNC_BARRIER_TIMEOUT fails gs_barrier_create with a
+ * sentence naming it (before any CUDA call: this runs without a GPU). */
+static void test_timeout_env_refused(void **state)
+{
+    (void)state;
+    gs_barrier_t bar = NULL;
+    setenv("GRIDSYNC_BARRIER_TIMEOUT", "soon", 1);
+    assert_int_equal(gs_barrier_create(&bar, GS_BARRIER_AUTO), GS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gs_last_error_detail(), "GRIDSYNC_BARRIER_TIMEOUT='soon'"));
+    assert_null(bar);
+    unsetenv("GRIDSYNC_BARRIER_TIMEOUT");
 }
 
 static void test_method_names_round_trip(void **state)
@@ -102,6 +150,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status_names),
         cmocka_unit_test(test_detail_set_and_cleared),
+        cmocka_unit_test(test_detail_can_quote_itself),
+        cmocka_unit_test(test_timeout_text),
+        cmocka_unit_test(test_timeout_env_refused),
         cmocka_unit_test(test_method_names_round_trip),
         cmocka_unit_test(test_coresidency_sentence),
         cmocka_unit_test(test_timeout_sentence),

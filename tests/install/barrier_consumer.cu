@@ -1,0 +1,79 @@
+/* barrier_consumer.cu - a user's CUDA program against an installed gridsync:
+ * a kernel with gs_grid_sync, launched with gs_launch on as many blocks as
+ * fit, and a reduction. Built every way a user builds it (plain nvcc with
+ * its default static CUDA runtime, pkg-config, find_package, the static
+ * library); exit 0 when the results are right, 77 without a GPU, 1 wrong. */
+#include <gridsync.h>
+#include <gridsync/barrier.cuh>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Each block writes its slot, waits, and checks the next block's slot. */
+static __global__ void ring(gs_grid_barrier bar, unsigned int *slots, unsigned int *errors,
+                            int rounds)
+{
+    unsigned int n = gridDim.x, b = blockIdx.x, next = (b + 1u) % n;
+    for (int r = 0; r < rounds; ++r) {
+        if (threadIdx.x == 0)
+            slots[b] = b * 7919u + (unsigned int)r;
+        gs_grid_sync(&bar);
+        if (threadIdx.x == 0 && slots[next] != next * 7919u + (unsigned int)r)
+            atomicAdd(errors, 1u);
+        gs_grid_sync(&bar);
+    }
+}
+
+#define CHECK(call)                                                                        \
+    do {                                                                                   \
+        gs_status st_ = (call);                                                            \
+        if (st_ != GS_SUCCESS) {                                                           \
+            fprintf(stderr, "%s: %s: %s\n", #call, gs_status_string(st_),                  \
+                    gs_last_error_detail());                                               \
+            return 1;                                                                      \
+        }                                                                                  \
+    } while (0)
+
+int main(void)
+{
+    int devices = 0, blocks = 0, rounds = 100;
+    if (gs_device_count(&devices) == GS_ERR_NO_DEVICE) {
+        printf("barrier_consumer: no GPU, nothing to run (%s)\n", gs_last_error_detail());
+        return 77;
+    }
+    CHECK(gs_max_coresident_blocks((const void *)ring, 256, 0, &blocks));
+    gs_barrier_t bar;
+    gs_grid_barrier view;
+    unsigned int *slots = NULL, *errors = NULL, bad = 0;
+    CHECK(gs_barrier_create(&bar, GS_BARRIER_AUTO));
+    CHECK(gs_barrier_device(bar, (unsigned int)blocks, &view));
+    if (cudaMalloc((void **)&slots, (size_t)blocks * sizeof *slots) != cudaSuccess ||
+        cudaMalloc((void **)&errors, sizeof *errors) != cudaSuccess ||
+        cudaMemset(errors, 0, sizeof *errors) != cudaSuccess)
+        return 1;
+    void *args[] = {&view, &slots, &errors, &rounds};
+    CHECK(gs_launch((const void *)ring, dim3((unsigned int)blocks), dim3(256), 0, 0, args, bar));
+    CHECK(gs_barrier_check(bar, 0));
+    if (cudaMemcpy(&bad, errors, sizeof bad, cudaMemcpyDeviceToHost) != cudaSuccess)
+        return 1;
+
+    /* a reduction of 1..n into host memory */
+    const long long n = 1000003;
+    long long *x = NULL, sum = 0;
+    long long *h = (long long *)malloc((size_t)n * sizeof *h);
+    for (long long i = 0; i < n; ++i)
+        h[i] = i + 1;
+    if (!h || cudaMalloc((void **)&x, (size_t)n * sizeof *x) != cudaSuccess ||
+        cudaMemcpy(x, h, (size_t)n * sizeof *x, cudaMemcpyHostToDevice) != cudaSuccess)
+        return 1;
+    CHECK(gs_reduce_sum(GS_INT64, x, n, &sum, 0));
+    printf("barrier_consumer: gridsync %s, %d blocks x %d rounds: %u wrong values; sum %lld "
+           "(expected %lld)\n",
+           gs_version(), blocks, rounds, bad, sum, n * (n + 1) / 2);
+    CHECK(gs_barrier_destroy(bar));
+    cudaFree(slots);
+    cudaFree(errors);
+    cudaFree(x);
+    free(h);
+    return bad == 0 && sum == n * (n + 1) / 2 ? 0 : 1;
+}
