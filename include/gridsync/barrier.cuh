@@ -140,14 +140,20 @@ static __device__ __noinline__ void gs__raise(unsigned int *state, unsigned int 
     }
 }
 
-/* A grid larger than the state's capacity would index past it: every block
- * leaves at its first barrier, and gs_barrier_check says why. Only plain
- * launches get here (gs_launch refuses such grids). */
-static __device__ __noinline__ void gs__leave_oversized(const gs_grid_barrier *b)
+/* A grid larger than the state's capacity would index past it (lockfree's
+ * flags, tree's group lines, the watchdog's where[]): every block leaves at
+ * its first barrier, and gs_barrier_check says why. Only plain launches get
+ * here (gs_launch refuses such grids). lock, flip and tree's flat path touch
+ * no per-block word on their fast path: such a grid, never co-resident,
+ * cannot complete their barrier and is caught by the slow path. Never
+ * returns, so that calling it costs the caller no registers. */
+static __device__ __noinline__ __attribute__((noreturn)) void
+gs__leave_oversized(unsigned int *state, unsigned int count, int method)
 {
     if (gs__thread_rank() == 0u)
-        gs__raise(b->state, GS_REC_KIND_OVERSIZED, b->count, gs__block_rank(), b->method);
+        gs__raise(state, GS_REC_KIND_OVERSIZED, count, gs__block_rank(), method);
     asm volatile("exit;");
+    __builtin_unreachable();
 }
 
 /* Everything the watched wait needs, gathered in memory only when a wait
@@ -172,6 +178,12 @@ typedef struct gs__waiter {
  */
 static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
 {
+    if (gs__grid_blocks() > gs_ld_relaxed_gpu(w->state + GS_REC_CAPACITY)) {
+        /* a plain launch of a grid the state cannot hold (gs__leave_oversized):
+         * leave before where[rank] is written */
+        gs__raise(w->state, GS_REC_KIND_OVERSIZED, w->count, w->rank, w->method);
+        return 1;
+    }
     /* a time-out of 0 is "off" (GRIDSYNC_BARRIER_TIMEOUT=off): no deadline */
     unsigned long long deadline = w->timeout_ns ? gs_globaltimer_ns() + w->timeout_ns : ~0ull;
     if (w->late || gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u) {
@@ -450,6 +462,8 @@ GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
     }
     if (n <= b->flat_max)
         return gs__sync_flip(b);
+    if (n > b->capacity)
+        gs__leave_oversized(b->state, b->count, b->method);
     return gs__sync_grouped_call(*b);
 }
 
@@ -466,8 +480,6 @@ GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
 #define GS__GRID_SYNC_WITH(method_fn, b)                                                  \
     do {                                                                                   \
         (b)->count += 1u;                                                                  \
-        if (gs__grid_blocks() > (b)->capacity)                                             \
-            gs__leave_oversized(b);                                                        \
         if (method_fn(b))                                                                  \
             asm volatile("exit;");                                                         \
     } while (0)
@@ -486,9 +498,15 @@ static __device__ __forceinline__ void gs_grid_sync_lock(gs_grid_barrier *b)
 {
     GS__GRID_SYNC_WITH(gs__sync_lock, b);
 }
+GS_DEVICE int gs__sync_lockfree_bounded(const gs_grid_barrier *b)
+{
+    if (gs__grid_blocks() > b->capacity)
+        gs__leave_oversized(b->state, b->count, b->method);
+    return gs__sync_lockfree(b);
+}
 static __device__ __forceinline__ void gs_grid_sync_lockfree(gs_grid_barrier *b)
 {
-    GS__GRID_SYNC_WITH(gs__sync_lockfree, b);
+    GS__GRID_SYNC_WITH(gs__sync_lockfree_bounded, b);
 }
 
 /*
@@ -508,8 +526,8 @@ static __device__ __forceinline__ void gs_grid_sync(gs_grid_barrier *b)
     unsigned int n = gs__grid_blocks();
     int tree = b->method == GS_BARRIER_TREE, give_up = 0;
     b->count += 1u;
-    if (n > b->capacity)
-        gs__leave_oversized(b);
+    if (n > b->capacity) /* lockfree and tree's grouped path index per block */
+        gs__leave_oversized(b->state, b->count, b->method);
     if (tree && n == 1u)
         __syncthreads(); /* tree on one block */
     else if (b->method == GS_BARRIER_FLIP || (tree && n <= b->flat_max))

@@ -6,7 +6,7 @@
  * line so that unrelated traffic never queues behind it.
  *
  *   line 0   watchdog record  : flag, barrier number, grid size, observer block, method,
- *                              kind, late arrivals, host mirror of the flag
+ *                              kind, late arrivals, host mirror of the flag, capacity
  *   line 1   lock counter     : 64-bit, grows by GS_LOCK_STRIDE per barrier
  *   line 2   flip counter     : 32-bit, top bit flips per barrier
  *   line 3   reserved
@@ -30,6 +30,7 @@
 #define GS_REC_LATE 7u      /* 1: some block found the flag up when it arrived and left */
 #define GS_REC_HOST_FLAG 8u /* words 8-9: address of a host-mapped word the device sets to 1
                              * with the flag, so the host sees a time-out without a copy */
+#define GS_REC_CAPACITY 10u /* the largest grid the state serves (set by the host) */
 
 #define GS_REC_KIND_TIMEOUT 1u   /* a wait exceeded the time-out */
 #define GS_REC_KIND_OVERSIZED 2u /* a grid larger than the state's capacity used it */

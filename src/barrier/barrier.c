@@ -229,11 +229,14 @@ gs_status gs_barrier_device(gs_barrier_t barrier, unsigned int blocks, gs_grid_b
 
 gs_status gs__barrier_rearm(gs_barrier_t barrier)
 {
-    unsigned long long mapped = 0;
-    GS_CUDA_TRY(cudaHostGetDevicePointer((void **)&mapped, (void *)barrier->host_flag, 0));
+    /* words GS_REC_HOST_FLAG .. GS_REC_CAPACITY: what the device reads of the host */
+    unsigned int words[3] = {0, 0, barrier->capacity};
+    void *mapped = NULL;
+    GS_CUDA_TRY(cudaHostGetDevicePointer(&mapped, (void *)barrier->host_flag, 0));
+    memcpy(words, &mapped, sizeof mapped);
     GS_CUDA_TRY(cudaMemset(barrier->state, 0, gs__barrier_state_bytes(barrier->capacity)));
     /* a copy from pageable memory returns once it is done, after the memset */
-    GS_CUDA_TRY(cudaMemcpy(barrier->state + GS_REC_HOST_FLAG, &mapped, sizeof mapped,
+    GS_CUDA_TRY(cudaMemcpy(barrier->state + GS_REC_HOST_FLAG, words, sizeof words,
                            cudaMemcpyHostToDevice));
     *barrier->host_flag = 0u;
     return GS_SUCCESS;
