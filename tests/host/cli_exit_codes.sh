@@ -14,6 +14,27 @@ expect() {
         echo "ok: gridsync $* -> $got"
     fi
 }
+# usage_error FRAGMENT ARGS...: exit 2 with one line that contains FRAGMENT, in
+# the style "gridsync CMD: MESSAGE (see 'gridsync help CMD')" (for gridsync
+# itself: "gridsync: MESSAGE (see 'gridsync --help')").
+usage_error() {
+    frag=$1; shift
+    out=$("$gs" "$@" 2>&1 >/dev/null); got=$?
+    case "$1" in
+        info|bench|report|demo|check) head="gridsync $1: "; tail=" (see 'gridsync help $1')" ;;
+        *) head="gridsync: "; tail=" (see 'gridsync --help')" ;;
+    esac
+    if [ "$got" != 2 ]; then
+        echo "FAIL: gridsync $* exited $got, expected 2 ($out)"; fail=1
+    elif [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ]; then
+        echo "FAIL: gridsync $*: not one line: $out"; fail=1
+    else
+        case "$out" in
+            "$head"*"$frag"*"$tail") echo "ok: gridsync $* -> 2: $out" ;;
+            *) echo "FAIL: gridsync $*: expected '$head...$frag...$tail', got: $out"; fail=1 ;;
+        esac
+    fi
+}
 expect 0 --help
 expect 0 --version
 expect 0 help info
@@ -32,6 +53,13 @@ expect 2 bench --suite
 expect 2 bench gemm --sizes 9,x
 expect 2 bench reduce --sizes 40
 expect 2 bench dot --sizes x
+usage_error "--sizes: empty item in '1,,2'" bench --sizes 1,,2
+usage_error "--sizes: empty item in ',3'" bench --sizes ,3
+usage_error "--threads: ' 256' is not a whole number" bench --threads ' 256'
+usage_error "--threads: '+256' is not a whole number" bench --threads +256
+usage_error "--repeat: '+5' is not a whole number" bench --repeat +5
+usage_error "--repeat: -5 is out of range" bench --repeat -5
+usage_error "--device: ' 0' is not a whole number" info --device ' 0'
 expect 0 help demo
 expect 0 help check
 expect 2 demo

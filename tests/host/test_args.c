@@ -26,7 +26,8 @@ static void test_parse_long_rejects(void **state)
     (void)state;
     long v = 7;
     char err[128];
-    const char *bad[] = {"", "abc", "12x", "1.5", "-3", "0", "101", "99999999999999999999", " "};
+    const char *bad[] = {"",   "abc", "12x", "1.5", "-3",  "0",  "101", "99999999999999999999",
+                         " ",  " 42", "\t42", "+42", "42 ", "-",   "+",  "--5", "0x10", "1e1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         assert_int_equal(gs_parse_long(bad[i], "--n", 1, 100, &v, err, sizeof err), -1);
         assert_non_null(strstr(err, "--n"));
@@ -36,6 +37,10 @@ static void test_parse_long_rejects(void **state)
     assert_string_equal(err, "--repeat: 'abc' is not a whole number");
     gs_parse_long("0", "--repeat", 1, 100, &v, err, sizeof err);
     assert_string_equal(err, "--repeat: 0 is out of range (1..100)");
+    gs_parse_long("-3", "--repeat", 1, 100, &v, err, sizeof err); /* a negative: out of range */
+    assert_string_equal(err, "--repeat: -3 is out of range (1..100)");
+    gs_parse_long("+42", "--repeat", 1, 100, &v, err, sizeof err);
+    assert_string_equal(err, "--repeat: '+42' is not a whole number");
     assert_int_equal(gs_parse_long(NULL, "--n", 1, 100, &v, err, sizeof err), -1);
 }
 
@@ -49,11 +54,36 @@ static void test_parse_list(void **state)
     assert_int_equal(out[0], 256);
     assert_int_equal(out[1], 1024);
     assert_int_equal(gs_parse_long_list("256,", "--threads", 32, 1024, out, 4, &n, err, sizeof err), -1);
-    assert_int_equal(gs_parse_long_list("256,,512", "--threads", 32, 1024, out, 4, &n, err, sizeof err), 0);
+    assert_int_equal(gs_parse_long_list("256,,512", "--threads", 32, 1024, out, 4, &n, err, sizeof err), -1);
+    assert_string_equal(err, "--threads: empty item in '256,,512'");
+    assert_int_equal(gs_parse_long_list(",256", "--threads", 32, 1024, out, 4, &n, err, sizeof err), -1);
+    assert_int_equal(gs_parse_long_list(",", "--threads", 32, 1024, out, 4, &n, err, sizeof err), -1);
+    assert_int_equal(gs_parse_long_list("", "--threads", 32, 1024, out, 4, &n, err, sizeof err), -1);
+    assert_int_equal(gs_parse_long_list(" 256", "--threads", 32, 1024, out, 4, &n, err, sizeof err), -1);
+    assert_int_equal(gs_parse_long_list("256,+512", "--threads", 32, 1024, out, 4, &n, err, sizeof err), -1);
     assert_int_equal(gs_parse_long_list("16", "--threads", 32, 1024, out, 4, &n, err, sizeof err), -1);
     assert_int_equal(gs_parse_long_list("1,2,3,4,5", "--blocks", 1, 9, out, 4, &n, err, sizeof err), -1);
     assert_non_null(strstr(err, "at most 4"));
     assert_int_equal(gs_parse_long_list("x", "--blocks", 1, 9, out, 4, &n, err, sizeof err), -1);
+}
+
+/* A list longer than any fixed buffer is read whole: nothing cut off. */
+static void test_parse_long_list_whole(void **state)
+{
+    (void)state;
+    enum { ITEMS = 40 };
+    char text[ITEMS * 21 + 1] = "";
+    int out[ITEMS], n = 0;
+    char err[128];
+    for (int i = 0; i < ITEMS; ++i) /* "00000000000000000001,...,00000000000000000040" */
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s%020d", i ? "," : "", i + 1);
+    assert_true(strlen(text) > 512);
+    assert_int_equal(gs_parse_long_list(text, "--blocks", 1, 99, out, ITEMS, &n, err, sizeof err), 0);
+    assert_int_equal(n, ITEMS);
+    assert_int_equal(out[ITEMS - 1], ITEMS);
+    strcat(text, ",x"); /* the bad item at the very end is seen */
+    assert_int_equal(gs_parse_long_list(text, "--blocks", 1, 99, out, ITEMS + 1, &n, err, sizeof err), -1);
+    assert_non_null(strstr(err, "'x' is not a whole number"));
 }
 
 static int run_cmd(int (*cmd)(int, char **), int argc, const char **argv)
@@ -118,7 +148,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_long_accepts), cmocka_unit_test(test_parse_long_rejects),
-        cmocka_unit_test(test_parse_list),         cmocka_unit_test(test_bad_options_exit_2),
+        cmocka_unit_test(test_parse_list),         cmocka_unit_test(test_parse_long_list_whole),
+        cmocka_unit_test(test_bad_options_exit_2),
         cmocka_unit_test(test_no_gpu_exit_3),      cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
