@@ -28,25 +28,17 @@ typedef struct bench_cli {
 static const char *const known_suites[] = {"barrier", "reduce", "dot", "gemm", "multi"};
 enum { NSUITES = 5, SUITE_MULTI = 4 };
 
-/* Mark the suites named in `list` ("reduce" or "reduce,dot"). */
-static int select_suites(const char *list, int *suites, char *err, size_t errlen)
+/* Mark the suite `name` (one item of a suite list) in the int[NSUITES] ctx. */
+static int mark_suite(const char *name, void *ctx, char *err, size_t errlen)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", list);
-    for (char *save = NULL, *name = strtok_r(buf, ",", &save); name;
-         name = strtok_r(NULL, ",", &save)) {
-        int found = -1;
-        for (int s = 0; s < NSUITES; ++s)
-            if (strcmp(name, known_suites[s]) == 0)
-                found = s;
-        if (found < 0) {
-            snprintf(err, errlen, "unknown suite '%s' (known: barrier, reduce, dot, gemm, multi)",
-                     name);
-            return -1;
+    int *suites = ctx;
+    for (int s = 0; s < NSUITES; ++s)
+        if (strcmp(name, known_suites[s]) == 0) {
+            suites[s] = 1;
+            return 0;
         }
-        suites[found] = 1;
-    }
-    return 0;
+    snprintf(err, errlen, "unknown suite '%s' (known: barrier, reduce, dot, gemm, multi)", name);
+    return -1;
 }
 
 static int parse(int argc, char **argv, bench_cli *o, int *suites)
@@ -91,7 +83,7 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         case O_CSV: o->csv_path = optarg; break;
         case 'o': o->out_dir = optarg; break;
         case O_SUITE: /* --suite a,b: the same as naming them */
-            rc = select_suites(optarg, suites, err, sizeof err);
+            rc = gs_for_each_item(optarg, "--suite", mark_suite, suites, err, sizeof err);
             break;
         case O_QUICK: o->preset = 1; break;
         case O_FULL: o->preset = 2; break;
@@ -107,7 +99,7 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
             return gs_usage_error("bench", err);
     }
     for (int i = optind; i < argc; ++i)
-        if (select_suites(argv[i], suites, err, sizeof err) != 0)
+        if (gs_for_each_item(argv[i], "suite argument", mark_suite, suites, err, sizeof err) != 0)
             return gs_usage_error("bench", err);
     return 0;
 }

@@ -53,6 +53,14 @@ expect 2 bench --suite
 expect 2 bench gemm --sizes 9,x
 expect 2 bench reduce --sizes 40
 expect 2 bench dot --sizes x
+usage_error "--suite: a value is required" bench --suite ''
+usage_error "--suite: empty item in 'reduce,'" bench --suite reduce,
+usage_error "empty item in ',dot'" bench --suite ,dot
+usage_error "suite argument: a value is required" bench ''
+usage_error "empty item in 'reduce,,dot'" bench reduce,,dot
+long=$(printf 'dot,%.0s' $(seq 63))dot # 255 characters: the old buffer's size
+usage_error "unknown suite 'nosuch'" bench --suite "$long,nosuch"
+usage_error "unknown suite 'nosuch'" bench "$long,nosuch"
 usage_error "--sizes: empty item in '1,,2'" bench --sizes 1,,2
 usage_error "--sizes: empty item in ',3'" bench --sizes ,3
 usage_error "--threads: ' 256' is not a whole number" bench --threads ' 256'

@@ -118,6 +118,25 @@ static void test_bad_options_exit_2(void **state)
     assert_int_equal(run_cmd(gs_cmd_info, 2, a8), GS_EXIT_USAGE);
 }
 
+/* Suite lists: empty names are errors, and a long list is read to its end. */
+static void test_bench_suites(void **state)
+{
+    (void)state;
+    const char *empty[][3] = {{"bench", "--suite", ""}, {"bench", "--suite", "reduce,"},
+                              {"bench", "--suite", ",dot"}, {"bench", "", NULL},
+                              {"bench", "reduce,,dot", NULL}};
+    for (size_t i = 0; i < sizeof empty / sizeof empty[0]; ++i)
+        assert_int_equal(run_cmd(gs_cmd_bench, empty[i][2] ? 3 : 2, empty[i]), GS_EXIT_USAGE);
+    char list[300] = ""; /* "dot," 63 times and "dot": 255 characters, then ",nosuch" */
+    for (int i = 0; i < 63; ++i)
+        strcat(list, "dot,");
+    strcat(list, "dot,nosuch");
+    const char *a[] = {"bench", "--suite", list};
+    assert_int_equal(run_cmd(gs_cmd_bench, 3, a), GS_EXIT_USAGE);
+    const char *b[] = {"bench", list};
+    assert_int_equal(run_cmd(gs_cmd_bench, 2, b), GS_EXIT_USAGE);
+}
+
 static void test_no_gpu_exit_3(void **state)
 {
     (void)state;
@@ -149,7 +168,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_long_accepts), cmocka_unit_test(test_parse_long_rejects),
         cmocka_unit_test(test_parse_list),         cmocka_unit_test(test_parse_long_list_whole),
-        cmocka_unit_test(test_bad_options_exit_2),
+        cmocka_unit_test(test_bad_options_exit_2), cmocka_unit_test(test_bench_suites),
         cmocka_unit_test(test_no_gpu_exit_3),      cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
