@@ -101,7 +101,20 @@ int gs_parse_long_list(const char *text, const char *name, long min, long max, i
     return gs_for_each_item(text, name, add_long, &l, err, errlen);
 }
 
-void gs_option_error(int c, const char *option, char *err, size_t errlen)
+void gs_option_error(int c, int opt, const char *element, const char *shortopts, char *err,
+                     size_t errlen)
 {
-    snprintf(err, errlen, c == ':' ? "option '%s' needs a value" : "unknown option '%s'", option);
+    /* getopt sets opt to 0 for an unknown long option and to the option's
+     * value for a known one, which is never an unknown short letter */
+    int unknown_short = c == '?' && opt > 0 && opt < 256 && (opt == ':' || !strchr(shortopts, opt));
+    if (unknown_short || strncmp(element, "--", 2) != 0) {
+        snprintf(err, errlen, c == ':' ? "option '-%c' needs a value" : "unknown option '-%c'",
+                 opt);
+        return;
+    }
+    int len = (int)strcspn(element, "="); /* "--bogus=1": the name only */
+    const char *fmt = c == ':'  ? "option '%.*s' needs a value"
+                      : opt ? "option '%.*s' takes no value"
+                            : "unknown option '%.*s'";
+    snprintf(err, errlen, fmt, len, element);
 }

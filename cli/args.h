@@ -32,8 +32,13 @@ int gs_for_each_item(const char *text, const char *name, gs_item_fn fn, void *ct
 int gs_parse_long_list(const char *text, const char *name, long min, long max, int *out,
                        int cap, int *count, char *err, size_t errlen);
 
-/* The message for getopt's return `c` of ':' (missing value) or '?'
- * (unknown option) about `option` (argv[optind - 1]). */
-void gs_option_error(int c, const char *option, char *err, size_t errlen);
+/* The message for getopt_long's return `c`: ':' (an option without its
+ * value) or '?' (an unknown option, or a value for a long option that takes
+ * none). `opt` is getopt's optopt, `element` the argument it was reading
+ * (argv[optind - 1]; not the option's own inside a group like -Zj), and
+ * `shortopts` the short options it was given. Short options are named by
+ * their letter ('-Z'), long ones as written, without a value ('--bogus'). */
+void gs_option_error(int c, int opt, const char *element, const char *shortopts, char *err,
+                     size_t errlen);
 
 #endif

@@ -59,9 +59,10 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         {0, 0, 0, 0}};
     char err[256];
     int c, rc = 0;
-    optind = 1;
+    static const char shortopts[] = ":d:i:r:w:t:b:s:j:o:qh";
+    optind = 0; /* a fresh start: glibc keeps its place in a group otherwise */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:i:r:w:t:b:s:j:o:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
         switch (c) {
         case 'd': rc = gs_parse_long(optarg, "--device", 0, 1024, &o->device, err, sizeof err); break;
         case 'i': rc = gs_parse_long(optarg, "--iterations", 1, 10000000, &o->iterations, err, sizeof err); break;
@@ -92,8 +93,7 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         case O_TREE_FLAT: rc = gs_parse_long(optarg, "--tree-flat-max", 1, 1 << 16, &o->tree_flat_max, err, sizeof err); break;
         case 'h': gs_print_help(stdout, "bench"); return -2;
         default:
-            gs_option_error(c, argv[optind - 1], err, sizeof err);
-            return gs_usage_error("bench", err);
+            return gs_option_usage_error("bench", c, argv, shortopts);
         }
         if (rc != 0)
             return gs_usage_error("bench", err);

@@ -467,9 +467,10 @@ int gs_cmd_demo(int argc, char **argv)
     char err[256];
     long limit = 5;
     int c, rc = 0;
-    optind = 1;
+    static const char shortopts[] = ":d:r:o:h";
+    optind = 0; /* a fresh start: glibc keeps its place in a group otherwise */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:r:o:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
         switch (c) {
         case 'd': rc = gs_parse_long(optarg, "--device", 0, 1024, &o.device, err, sizeof err); break;
         case 'r': rc = gs_parse_long(optarg, "--runs", 1, 100000, &o.runs, err, sizeof err); break;
@@ -484,8 +485,7 @@ int gs_cmd_demo(int argc, char **argv)
         case O_ONCE: o.once = optarg; break;
         case 'h': gs_print_help(stdout, "demo"); return GS_EXIT_OK;
         default:
-            gs_option_error(c, argv[optind - 1], err, sizeof err);
-            return gs_usage_error("demo", err);
+            return gs_option_usage_error("demo", c, argv, shortopts);
         }
         if (rc != 0)
             return gs_usage_error("demo", err);

@@ -85,9 +85,10 @@ int gs_cmd_info(int argc, char **argv)
     long device = 0;
     int json = 0, c;
     char err[256];
-    optind = 1;
+    static const char shortopts[] = ":d:jh";
+    optind = 0; /* a fresh start: glibc keeps its place in a group otherwise */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:jh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
         switch (c) {
         case 'd':
             if (gs_parse_long(optarg, "--device", 0, 1024, &device, err, sizeof err) != 0)
@@ -96,8 +97,7 @@ int gs_cmd_info(int argc, char **argv)
         case 'j': json = 1; break;
         case 'h': gs_print_help(stdout, "info"); return GS_EXIT_OK;
         default:
-            gs_option_error(c, argv[optind - 1], err, sizeof err);
-            return gs_usage_error("info", err);
+            return gs_option_usage_error("info", c, argv, shortopts);
         }
     }
     if (optind < argc) {

@@ -25,6 +25,10 @@ int gs_print_help(FILE *out, const char *command);
  * GS_EXIT_USAGE. */
 int gs_usage_error(const char *command, const char *msg);
 
+/* The usage error for getopt_long's return `c` (':' or '?') after it read
+ * argv with `shortopts` (see gs_option_error); returns GS_EXIT_USAGE. */
+int gs_option_usage_error(const char *command, int c, char *const *argv, const char *shortopts);
+
 /* Exit code for a failed status, after printing "gridsync <cmd>: <detail>". */
 int gs_report_failure(const char *command, gs_status st);
 

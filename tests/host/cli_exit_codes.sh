@@ -53,6 +53,15 @@ expect 2 bench --suite
 expect 2 bench gemm --sizes 9,x
 expect 2 bench reduce --sizes 40
 expect 2 bench dot --sizes x
+usage_error "unknown option '-Z'" info -Zj
+usage_error "unknown option '-Z'" bench -qZ
+usage_error "unknown option '-Z'" check -Z
+usage_error "unknown option '-Z'" demo -Z bitmap
+usage_error "unknown option '-Z'" report -Zn x.json
+usage_error "unknown option '--bogus'" info --bogus=1
+usage_error "option '--device' needs a value" info --device
+usage_error "option '-d' needs a value" info -jd
+usage_error "option '--json' takes no value" info --json=yes
 usage_error "--suite: a value is required" bench --suite ''
 usage_error "--suite: empty item in 'reduce,'" bench --suite reduce,
 usage_error "empty item in ',dot'" bench --suite ,dot

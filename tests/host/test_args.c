@@ -1,10 +1,12 @@
 /* test_args.c - command-line value parsing and the CLI's exit codes. */
+#define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -86,13 +88,69 @@ static void test_parse_long_list_whole(void **state)
     assert_non_null(strstr(err, "'x' is not a whole number"));
 }
 
-static int run_cmd(int (*cmd)(int, char **), int argc, const char **argv)
+static int run_cmd(int (*cmd)(int, char **), int argc, const char *const *argv)
 {
     char *copy[16];
     for (int i = 0; i < argc; ++i)
         copy[i] = (char *)argv[i];
     copy[argc] = NULL;
     return cmd(argc, copy);
+}
+
+/* run_cmd with stderr caught: what the command wrote there lands in msg. */
+static int run_cmd_msg(int (*cmd)(int, char **), int argc, const char *const *argv, char *msg,
+                       size_t len)
+{
+    FILE *tmp = tmpfile();
+    assert_non_null(tmp);
+    fflush(stderr);
+    int saved = dup(2);
+    assert_true(saved >= 0 && dup2(fileno(tmp), 2) == 2);
+    int rc = run_cmd(cmd, argc, argv);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(msg, 1, len - 1, tmp);
+    msg[n] = '\0';
+    fclose(tmp);
+    return rc;
+}
+
+/* Option errors name the option as given: short ones by their letter, also
+ * inside a group (-Zj), long ones without their value. */
+static void test_option_messages(void **state)
+{
+    (void)state;
+    static const struct {
+        int (*cmd)(int, char **);
+        const char *argv[4];
+        const char *want;
+    } cases[] = {
+        {gs_cmd_info, {"info", "-Zj"}, "gridsync info: unknown option '-Z' (see 'gridsync help info')\n"},
+        {gs_cmd_info, {"info", "--json", "-Zj"}, "gridsync info: unknown option '-Z' (see 'gridsync help info')\n"},
+        {gs_cmd_info, {"info", "-jZ"}, "gridsync info: unknown option '-Z' (see 'gridsync help info')\n"},
+        {gs_cmd_bench, {"bench", "-qZ"}, "gridsync bench: unknown option '-Z' (see 'gridsync help bench')\n"},
+        {gs_cmd_check, {"check", "-Zh"}, "gridsync check: unknown option '-Z' (see 'gridsync help check')\n"},
+        {gs_cmd_demo, {"demo", "-Zr", "3", "bitmap"}, "gridsync demo: unknown option '-Z' (see 'gridsync help demo')\n"},
+        {gs_cmd_report, {"report", "-Zn", "x.json"}, "gridsync report: unknown option '-Z' (see 'gridsync help report')\n"},
+        {gs_cmd_info, {"info", "--bogus"}, "gridsync info: unknown option '--bogus' (see 'gridsync help info')\n"},
+        {gs_cmd_info, {"info", "--bogus=1"}, "gridsync info: unknown option '--bogus' (see 'gridsync help info')\n"},
+        {gs_cmd_info, {"info", "--device"}, "gridsync info: option '--device' needs a value (see 'gridsync help info')\n"},
+        {gs_cmd_info, {"info", "-d"}, "gridsync info: option '-d' needs a value (see 'gridsync help info')\n"},
+        {gs_cmd_info, {"info", "-jd"}, "gridsync info: option '-d' needs a value (see 'gridsync help info')\n"},
+        {gs_cmd_info, {"info", "--json=yes"}, "gridsync info: option '--json' takes no value (see 'gridsync help info')\n"},
+        {gs_cmd_bench, {"bench", "--quick=1"}, "gridsync bench: option '--quick' takes no value (see 'gridsync help bench')\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char msg[512];
+        int argc = 0;
+        while (argc < 4 && cases[i].argv[argc])
+            ++argc;
+        assert_int_equal(run_cmd_msg(cases[i].cmd, argc, cases[i].argv, msg, sizeof msg),
+                         GS_EXIT_USAGE);
+        assert_string_equal(msg, cases[i].want);
+    }
 }
 
 static void test_bad_options_exit_2(void **state)
@@ -169,6 +227,7 @@ int main(void)
         cmocka_unit_test(test_parse_long_accepts), cmocka_unit_test(test_parse_long_rejects),
         cmocka_unit_test(test_parse_list),         cmocka_unit_test(test_parse_long_list_whole),
         cmocka_unit_test(test_bad_options_exit_2), cmocka_unit_test(test_bench_suites),
+        cmocka_unit_test(test_option_messages),
         cmocka_unit_test(test_no_gpu_exit_3),      cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
