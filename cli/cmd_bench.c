@@ -91,7 +91,7 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         case 'q': o->quiet = 1; break;
         case O_TREE_GROUP: rc = gs_parse_long(optarg, "--tree-group", 1, 1 << 16, &o->tree_group, err, sizeof err); break;
         case O_TREE_FLAT: rc = gs_parse_long(optarg, "--tree-flat-max", 1, 1 << 16, &o->tree_flat_max, err, sizeof err); break;
-        case 'h': gs_print_help(stdout, "bench"); return -2;
+        case 'h': return gs_help_only("bench", argc) == GS_EXIT_OK ? -2 : GS_EXIT_USAGE;
         default:
             return gs_option_usage_error("bench", c, argv, shortopts);
         }

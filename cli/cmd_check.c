@@ -225,10 +225,8 @@ int gs_cmd_check(int argc, char **argv)
     optind = 0; /* a fresh start: glibc keeps its place in a group otherwise */
     opterr = 0;
     while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-        if (c == 'h') {
-            gs_print_help(stdout, "check");
-            return GS_EXIT_OK;
-        }
+        if (c == 'h')
+            return gs_help_only("check", argc);
         if (c != 'd')
             return gs_option_usage_error("check", c, argv, shortopts);
         if (gs_parse_long(optarg, "--device", 0, 1024, &device, err, sizeof err) != 0)

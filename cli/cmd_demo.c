@@ -483,7 +483,7 @@ int gs_cmd_demo(int argc, char **argv)
             break;
         case 'o': o.out_dir = optarg; break;
         case O_ONCE: o.once = optarg; break;
-        case 'h': gs_print_help(stdout, "demo"); return GS_EXIT_OK;
+        case 'h': return gs_help_only("demo", argc);
         default:
             return gs_option_usage_error("demo", c, argv, shortopts);
         }

@@ -95,7 +95,7 @@ int gs_cmd_info(int argc, char **argv)
                 return gs_usage_error("info", err);
             break;
         case 'j': json = 1; break;
-        case 'h': gs_print_help(stdout, "info"); return GS_EXIT_OK;
+        case 'h': return gs_help_only("info", argc);
         default:
             return gs_option_usage_error("info", c, argv, shortopts);
         }

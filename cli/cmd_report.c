@@ -23,7 +23,7 @@ int gs_cmd_report(int argc, char **argv)
         switch (c) {
         case 'o': out = optarg; break;
         case 'n': plots = 0; break;
-        case 'h': gs_print_help(stdout, "report"); return GS_EXIT_OK;
+        case 'h': return gs_help_only("report", argc);
         default:
             return gs_option_usage_error("report", c, argv, shortopts);
         }

@@ -20,8 +20,19 @@ int gs_report_failure(const char *command, gs_status st)
 
 int gs_usage_error(const char *command, const char *msg)
 {
-    fprintf(stderr, "gridsync %s: %s (see 'gridsync help %s')\n", command, msg, command);
+    if (command)
+        fprintf(stderr, "gridsync %s: %s (see 'gridsync help %s')\n", command, msg, command);
+    else
+        fprintf(stderr, "gridsync: %s (see 'gridsync --help')\n", msg);
     return GS_EXIT_USAGE;
+}
+
+int gs_help_only(const char *command, int argc)
+{
+    if (argc > 2)
+        return gs_usage_error(command, "--help takes no other arguments");
+    gs_print_help(stdout, command);
+    return GS_EXIT_OK;
 }
 
 int gs_option_usage_error(const char *command, int c, char *const *argv, const char *shortopts)

@@ -53,6 +53,15 @@ expect 2 bench --suite
 expect 2 bench gemm --sizes 9,x
 expect 2 bench reduce --sizes 40
 expect 2 bench dot --sizes x
+usage_error "--version takes no other arguments" --version extra
+usage_error "--version takes no other arguments" -V extra
+usage_error "--help takes no other arguments" --help extra
+usage_error "--help takes no other arguments" -h info
+for cmd in info bench report demo check; do
+    expect 0 $cmd --help
+    usage_error "--help takes no other arguments" $cmd --help extra
+    usage_error "--help takes no other arguments" $cmd extra -h
+done
 usage_error "unknown option '-Z'" info -Zj
 usage_error "unknown option '-Z'" bench -qZ
 usage_error "unknown option '-Z'" check -Z

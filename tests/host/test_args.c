@@ -195,6 +195,30 @@ static void test_bench_suites(void **state)
     assert_int_equal(run_cmd(gs_cmd_bench, 2, b), GS_EXIT_USAGE);
 }
 
+/* --help goes alone: with anything else it is a usage error, not the help. */
+static void test_help_with_arguments(void **state)
+{
+    (void)state;
+    static const struct {
+        int (*cmd)(int, char **);
+        const char *argv[3];
+    } cases[] = {
+        {gs_cmd_check, {"check", "--help", "extra"}}, {gs_cmd_info, {"info", "-h", "extra"}},
+        {gs_cmd_bench, {"bench", "--help", "reduce"}}, {gs_cmd_bench, {"bench", "-qh", "--quick"}},
+        {gs_cmd_demo, {"demo", "--help", "bitmap"}}, {gs_cmd_report, {"report", "x.json", "-h"}},
+        {gs_cmd_check, {"check", "--help", "--help"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char msg[512], want[128];
+        assert_int_equal(run_cmd_msg(cases[i].cmd, 3, cases[i].argv, msg, sizeof msg),
+                         GS_EXIT_USAGE);
+        snprintf(want, sizeof want,
+                 "gridsync %s: --help takes no other arguments (see 'gridsync help %s')\n",
+                 cases[i].argv[0], cases[i].argv[0]);
+        assert_string_equal(msg, want);
+    }
+}
+
 static void test_no_gpu_exit_3(void **state)
 {
     (void)state;
@@ -227,7 +251,7 @@ int main(void)
         cmocka_unit_test(test_parse_long_accepts), cmocka_unit_test(test_parse_long_rejects),
         cmocka_unit_test(test_parse_list),         cmocka_unit_test(test_parse_long_list_whole),
         cmocka_unit_test(test_bad_options_exit_2), cmocka_unit_test(test_bench_suites),
-        cmocka_unit_test(test_option_messages),
+        cmocka_unit_test(test_option_messages),    cmocka_unit_test(test_help_with_arguments),
         cmocka_unit_test(test_no_gpu_exit_3),      cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
