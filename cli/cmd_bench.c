@@ -14,6 +14,7 @@
 #endif
 #include "args.h"
 #include "commands.h"
+#include "paths.h"
 
 typedef struct bench_cli {
     long device, iterations, repeat, warmup, tree_group, tree_flat_max;
@@ -101,6 +102,28 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
     for (int i = optind; i < argc; ++i)
         if (gs_for_each_item(argv[i], "suite argument", mark_suite, suites, err, sizeof err) != 0)
             return gs_usage_error("bench", err);
+    return 0;
+}
+
+/* Check every output path and create --out before anything runs: a bad one
+ * is a usage error naming it. With --out, json and csv (len bytes each)
+ * receive the default paths in it. Returns 0 or the exit code. */
+static int prepare_outputs(bench_cli *o, char *json, char *csv, size_t len)
+{
+    char err[1024];
+    if (o->out_dir && (snprintf(json, len, "%s/results.json", o->out_dir) >= (int)len ||
+                       snprintf(csv, len, "%s/bench", o->out_dir) >= (int)len)) {
+        snprintf(err, sizeof err, "--out '%s': path too long", o->out_dir);
+        return gs_usage_error("bench", err);
+    }
+    if ((o->json_path && gs_check_output_path(o->json_path, "--json", 0, err, sizeof err) != 0) ||
+        (o->csv_path && gs_check_output_path(o->csv_path, "--csv", 1, err, sizeof err) != 0) ||
+        (o->out_dir && gs_prepare_output_dir(o->out_dir, "--out", err, sizeof err) != 0))
+        return gs_usage_error("bench", err);
+    if (o->out_dir && !o->json_path)
+        o->json_path = json;
+    if (o->out_dir && !o->csv_path)
+        o->csv_path = csv;
     return 0;
 }
 
@@ -213,6 +236,9 @@ int gs_cmd_bench(int argc, char **argv)
     int rc = parse(argc, argv, &o, suites);
     if (rc == -2)
         return GS_EXIT_OK;
+    char json_in_out[1024], csv_in_out[1024];
+    if (rc == 0)
+        rc = prepare_outputs(&o, json_in_out, csv_in_out, sizeof json_in_out);
     if (rc != 0)
         return rc;
     int any = 0;
@@ -233,21 +259,6 @@ int gs_cmd_bench(int argc, char **argv)
     gs_status st = gs_cli_select_device((int)o.device, &d);
     if (st != GS_SUCCESS)
         return gs_report_failure("bench", st);
-    char json_in_out[1024], csv_in_out[1024];
-    if (o.out_dir) {
-        if (gs_make_dirs(o.out_dir) != 0) {
-            fprintf(stderr, "gridsync bench: cannot create %s\n", o.out_dir);
-            return GS_EXIT_FAILURE;
-        }
-        if (!o.json_path) {
-            snprintf(json_in_out, sizeof json_in_out, "%s/results.json", o.out_dir);
-            o.json_path = json_in_out;
-        }
-        if (!o.csv_path) {
-            snprintf(csv_in_out, sizeof csv_in_out, "%s/bench", o.out_dir);
-            o.csv_path = csv_in_out;
-        }
-    }
 
 
     cJSON *results = o.json_path ? gs_results_new(gs_environment_json(&d, argc, argv)) : NULL;

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../src/core/error.h"
@@ -22,6 +21,7 @@
 #include "../src/gemm/gemm_internal.h"
 #include "args.h"
 #include "commands.h"
+#include "paths.h"
 
 typedef struct demo_opts {
     long device, runs, rounds;
@@ -506,10 +506,8 @@ int gs_cmd_demo(int argc, char **argv)
                  name);
         return gs_usage_error("demo", err);
     }
-    if (o.out_dir && mkdir(o.out_dir, 0777) != 0 && access(o.out_dir, W_OK) != 0) {
-        fprintf(stderr, "gridsync demo: cannot create or write %s\n", o.out_dir);
-        return GS_EXIT_FAILURE;
-    }
+    if (o.out_dir && gs_prepare_output_dir(o.out_dir, "--out", err, sizeof err) != 0)
+        return gs_usage_error("demo", err);
     if (which == 2) /* no CUDA in this process before the children fork */
         return demo_divergent(&o);
     gs_device_info d;

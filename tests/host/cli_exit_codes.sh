@@ -62,6 +62,11 @@ for cmd in info bench report demo check; do
     usage_error "--help takes no other arguments" $cmd --help extra
     usage_error "--help takes no other arguments" $cmd extra -h
 done
+usage_error "--json '/nonexistent/x': folder '/nonexistent' does not exist" bench --json /nonexistent/x
+usage_error "--csv '/nonexistent/p': folder '/nonexistent' does not exist" bench --csv /nonexistent/p
+usage_error "--json '/dev/null/x': folder '/dev/null' is not a folder" bench reduce --json /dev/null/x
+usage_error "--out '/dev/null/o': cannot create it" bench --out /dev/null/o
+usage_error "--out '/dev/null/o': cannot create it" demo bitmap --out /dev/null/o
 usage_error "unknown option '-Z'" info -Zj
 usage_error "unknown option '-Z'" bench -qZ
 usage_error "unknown option '-Z'" check -Z
@@ -108,5 +113,12 @@ else
     expect 3 demo bitmap
     expect 3 demo divergent-barrier
     expect 3 check
+    # the output paths are checked before the GPU, and nothing is left behind
+    tmp=$(mktemp -d)
+    expect 3 bench barrier --quiet --json "$tmp/r.json" --csv "$tmp/t"
+    expect 3 bench barrier --quiet --out "$tmp/o"
+    left=$(find "$tmp" -type f)
+    if [ -n "$left" ]; then echo "FAIL: files left by bench without a GPU: $left"; fail=1; fi
+    rm -rf "$tmp"
 fi
 exit $fail

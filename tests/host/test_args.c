@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -219,6 +221,53 @@ static void test_help_with_arguments(void **state)
     }
 }
 
+/* A usage error from argv that names `path` and says `why`. */
+static void assert_path_error(int (*cmd)(int, char **), int argc, const char *const *argv,
+                              const char *path, const char *why)
+{
+    char msg[1024];
+    assert_int_equal(run_cmd_msg(cmd, argc, argv, msg, sizeof msg), GS_EXIT_USAGE);
+    assert_non_null(strstr(msg, path));
+    assert_non_null(strstr(msg, why));
+    assert_non_null(strchr(msg, '\n'));
+    assert_string_equal(strchr(msg, '\n'), "\n"); /* one line */
+}
+
+/* Output paths are checked before anything runs (no GPU needed), and a
+ * failed check leaves no file behind. */
+static void test_output_paths(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gs_test_args_XXXXXX", json[64], sub[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(json, sizeof json, "%s/r.json", dir);
+    snprintf(sub, sizeof sub, "%s/r.json/sub", dir);
+    const char *a[] = {"bench", "--json", "/nonexistent/x", "barrier"};
+    assert_path_error(gs_cmd_bench, 4, a, "'/nonexistent/x'", "'/nonexistent' does not exist");
+    const char *b[] = {"bench", "--csv", "/nonexistent/p"};
+    assert_path_error(gs_cmd_bench, 3, b, "'/nonexistent/p'", "does not exist");
+    const char *c[] = {"bench", "--json", dir};
+    assert_path_error(gs_cmd_bench, 3, c, dir, "is a folder");
+    const char *d[] = {"bench", "--out", "/dev/null/sub"};
+    assert_path_error(gs_cmd_bench, 3, d, "'/dev/null/sub'", "cannot create");
+    const char *e[] = {"bench", "--json", json, "--csv", "/nonexistent/p"};
+    assert_path_error(gs_cmd_bench, 5, e, "'/nonexistent/p'", "does not exist");
+    assert_int_equal(access(json, F_OK), -1); /* nothing written for the good one */
+    const char *f[] = {"bench", "--json", "/dev/null/x"};
+    assert_path_error(gs_cmd_bench, 3, f, "'/dev/null/x'", "is not a folder");
+    const char *g[] = {"demo", "bitmap", "-o", "/dev/null/sub"};
+    assert_path_error(gs_cmd_demo, 4, g, "'/dev/null/sub'", "cannot create");
+    if (geteuid() != 0) { /* root may write anywhere */
+        assert_int_equal(chmod(dir, 0500), 0);
+        const char *h[] = {"bench", "--json", json};
+        assert_path_error(gs_cmd_bench, 3, h, json, "is not writable");
+        const char *i[] = {"bench", "--out", sub};
+        assert_path_error(gs_cmd_bench, 3, i, sub, "cannot create");
+        assert_int_equal(chmod(dir, 0700), 0);
+    }
+    assert_int_equal(rmdir(dir), 0); /* still empty */
+}
+
 static void test_no_gpu_exit_3(void **state)
 {
     (void)state;
@@ -252,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_parse_list),         cmocka_unit_test(test_parse_long_list_whole),
         cmocka_unit_test(test_bad_options_exit_2), cmocka_unit_test(test_bench_suites),
         cmocka_unit_test(test_option_messages),    cmocka_unit_test(test_help_with_arguments),
+        cmocka_unit_test(test_output_paths),
         cmocka_unit_test(test_no_gpu_exit_3),      cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
