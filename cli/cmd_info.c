@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../src/core/error.h"
 #include "args.h"
 #include "commands.h"
 
@@ -37,6 +38,27 @@ static void print_text(const gs_device_info *d, const int *fit)
                fit[i] / d->sm_count);
 }
 
+/* Print the JSON object `o` on stdout and free it. */
+static int put_json(cJSON *o)
+{
+    char *text = cJSON_Print(o);
+    int ok = text != NULL;
+    if (ok)
+        puts(text);
+    cJSON_free(text);
+    cJSON_Delete(o);
+    return ok ? GS_EXIT_OK : GS_EXIT_FAILURE;
+}
+
+/* info --json without a GPU: {"devices": 0, "error": "..."} on stdout too. */
+static void print_json_no_gpu(void)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "devices", 0);
+    cJSON_AddStringToObject(o, "error", gs_last_error_detail());
+    put_json(o);
+}
+
 static int print_json(const gs_device_info *d, const int *fit)
 {
     cJSON *o = cJSON_CreateObject();
@@ -67,13 +89,7 @@ static int print_json(const gs_device_info *d, const int *fit)
         snprintf(key, sizeof key, "%d", probe_sizes[i]);
         cJSON_AddNumberToObject(co, key, fit[i]);
     }
-    char *text = cJSON_Print(o);
-    int ok = text != NULL;
-    if (ok)
-        puts(text);
-    cJSON_free(text);
-    cJSON_Delete(o);
-    return ok ? GS_EXIT_OK : GS_EXIT_FAILURE;
+    return put_json(o);
 }
 
 int gs_cmd_info(int argc, char **argv)
@@ -106,6 +122,8 @@ int gs_cmd_info(int argc, char **argv)
     }
     gs_device_info d;
     gs_status st = gs_cli_select_device((int)device, &d);
+    if (st == GS_ERR_NO_DEVICE && json)
+        print_json_no_gpu();
     if (st != GS_SUCCESS)
         return gs_report_failure("info", st);
     int fit[NPROBES];

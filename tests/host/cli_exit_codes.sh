@@ -108,6 +108,20 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
 else
     expect 3 info
     expect 3 info --json
+    # a plain message, and info --json says it on stdout as JSON
+    msg=$("$gs" info 2>&1 >/dev/null)
+    case "$msg" in
+        "gridsync info: no NVIDIA GPU or driver found"*|"gridsync info: no usable NVIDIA GPU"*) echo "ok: $msg" ;;
+        *) echo "FAIL: gridsync info without a GPU says: $msg"; fail=1 ;;
+    esac
+    if "$gs" info --json 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["devices"] == 0 and d["error"].startswith("no "), d'; then
+        echo "ok: gridsync info --json without a GPU prints JSON"
+    else
+        echo "FAIL: gridsync info --json without a GPU: no JSON on stdout"; fail=1
+    fi
     expect 3 bench barrier --quiet
     expect 3 bench gemm --quiet
     expect 3 demo bitmap

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
 #include <cmocka.h>
 
 #include "args.h"
@@ -99,24 +100,32 @@ static int run_cmd(int (*cmd)(int, char **), int argc, const char *const *argv)
     return cmd(argc, copy);
 }
 
-/* run_cmd with stderr caught: what the command wrote there lands in msg. */
-static int run_cmd_msg(int (*cmd)(int, char **), int argc, const char *const *argv, char *msg,
-                       size_t len)
+/* run_cmd with file descriptor fd (1 or 2) caught: what the command wrote
+ * there lands in text. */
+static int run_cmd_fd(int fd, int (*cmd)(int, char **), int argc, const char *const *argv,
+                      char *text, size_t len)
 {
     FILE *tmp = tmpfile();
     assert_non_null(tmp);
-    fflush(stderr);
-    int saved = dup(2);
-    assert_true(saved >= 0 && dup2(fileno(tmp), 2) == 2);
+    fflush(NULL);
+    int saved = dup(fd);
+    assert_true(saved >= 0 && dup2(fileno(tmp), fd) == fd);
     int rc = run_cmd(cmd, argc, argv);
-    fflush(stderr);
-    dup2(saved, 2);
+    fflush(NULL);
+    dup2(saved, fd);
     close(saved);
     rewind(tmp);
-    size_t n = fread(msg, 1, len - 1, tmp);
-    msg[n] = '\0';
+    size_t n = fread(text, 1, len - 1, tmp);
+    text[n] = '\0';
     fclose(tmp);
     return rc;
+}
+
+/* run_cmd with stderr caught in msg. */
+static int run_cmd_msg(int (*cmd)(int, char **), int argc, const char *const *argv, char *msg,
+                       size_t len)
+{
+    return run_cmd_fd(2, cmd, argc, argv, msg, len);
 }
 
 /* Option errors name the option as given: short ones by their letter, also
@@ -282,6 +291,32 @@ static void test_no_gpu_exit_3(void **state)
     assert_int_equal(run_cmd(gs_cmd_info, 4, c), GS_EXIT_NO_GPU);
 }
 
+/* Without a GPU: one line that says so plainly, and info --json says it on
+ * stdout as JSON. */
+static void test_no_gpu_messages(void **state)
+{
+    (void)state;
+    int count = 0;
+    if (gs_device_count(&count) == GS_SUCCESS)
+        skip();
+    const char *detail = gs_last_error_detail();
+    assert_true(strncmp(detail, "no NVIDIA GPU or driver found (cudaGetDeviceCount: ", 51) == 0 ||
+                strncmp(detail, "no usable NVIDIA GPU: ", 22) == 0);
+    char msg[512], out[512];
+    const char *a[] = {"info"};
+    assert_int_equal(run_cmd_msg(gs_cmd_info, 1, a, msg, sizeof msg), GS_EXIT_NO_GPU);
+    assert_non_null(strstr(msg, "gridsync info: no "));
+    assert_null(strstr(msg, "insufficient"));
+    assert_string_equal(strchr(msg, '\n'), "\n");
+    const char *b[] = {"info", "--json"};
+    assert_int_equal(run_cmd_fd(1, gs_cmd_info, 2, b, out, sizeof out), GS_EXIT_NO_GPU);
+    cJSON *doc = cJSON_Parse(out);
+    assert_non_null(doc);
+    assert_int_equal(cJSON_GetObjectItemCaseSensitive(doc, "devices")->valueint, 0);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(doc, "error")->valuestring, detail);
+    cJSON_Delete(doc);
+}
+
 static void test_help(void **state)
 {
     (void)state;
@@ -302,7 +337,8 @@ int main(void)
         cmocka_unit_test(test_bad_options_exit_2), cmocka_unit_test(test_bench_suites),
         cmocka_unit_test(test_option_messages),    cmocka_unit_test(test_help_with_arguments),
         cmocka_unit_test(test_output_paths),
-        cmocka_unit_test(test_no_gpu_exit_3),      cmocka_unit_test(test_help),
+        cmocka_unit_test(test_no_gpu_exit_3),      cmocka_unit_test(test_no_gpu_messages),
+        cmocka_unit_test(test_help),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
