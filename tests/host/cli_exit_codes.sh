@@ -117,7 +117,7 @@ else
     if "$gs" info --json 2>/dev/null | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d["devices"] == 0 and d["error"].startswith("no "), d'; then
+assert d["devices"] == 0 and d["error"].startswith("no "), d' 2>/dev/null; then
         echo "ok: gridsync info --json without a GPU prints JSON"
     else
         echo "FAIL: gridsync info --json without a GPU: no JSON on stdout"; fail=1
