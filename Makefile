@@ -1,6 +1,7 @@
 # gridsync - top-level entry points (see README.md).
 #   make test       install missing packages, build, run every test
-#   make bench      install, build, run the benchmark report (needs a GPU)
+#   make bench      install, build (quietly), run the benchmark report (needs a
+#                   GPU: without one, a one-line message before anything runs)
 #   make gpu-check  on a GPU machine: all GPU tests, then compute-sanitizer
 #   make install    install into PREFIX (default /usr/local)
 # Variables: BUILD_DIR (build), CUDA_ARCHS (e.g. "90" or "80;90"; default:
@@ -15,6 +16,14 @@ CMAKE_ARGS += -DCMAKE_CUDA_ARCHITECTURES="$(CUDA_ARCHS)"
 endif
 
 .PHONY: all deps configure build test bench gpu-check install clean results
+
+# make bench without a GPU: one line, before anything is installed or built
+# (nvidia-smi, or the device nodes of a GPU or of WSL's).
+ifneq ($(filter bench,$(MAKECMDGOALS)),)
+ifeq ($(shell nvidia-smi -L >/dev/null 2>&1 || ls /dev/nvidia[0-9]* /dev/dxg >/dev/null 2>&1 || echo none),none)
+$(error make bench: no NVIDIA GPU or driver found on this machine; run it where a GPU is present)
+endif
+endif
 
 all: build
 
@@ -31,7 +40,12 @@ build: configure
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure
 
-bench: build
+# The build's output goes to $(BUILD_DIR)/bench-build.log, shown if it fails.
+bench:
+	@mkdir -p $(BUILD_DIR); log=$(BUILD_DIR)/bench-build.log; \
+	if ! $(MAKE) --no-print-directory build >$$log 2>&1; then \
+	    tail -n 40 $$log; echo "make bench: the build failed (full log: $$log)" >&2; exit 1; \
+	fi
 	@BUILD_DIR=$(BUILD_DIR) scripts/run-bench
 
 gpu-check:

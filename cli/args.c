@@ -1,4 +1,4 @@
-/* args.c - strict integer parsing for the CLI. */
+/* args.c - strict integer and list parsing for the CLI. */
 #define _POSIX_C_SOURCE 200809L
 #include "args.h"
 
@@ -7,20 +7,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A whole number as the CLI accepts it: digits, with an optional '-' (so
+ * that a negative is reported as out of range); no space, no '+'. */
+static int is_whole_number(const char *text)
+{
+    const char *p = text + (text[0] == '-');
+    if (!*p)
+        return 0;
+    for (; *p; ++p)
+        if (*p < '0' || *p > '9')
+            return 0;
+    return 1;
+}
+
 int gs_parse_long(const char *text, const char *name, long min, long max, long *out, char *err,
                   size_t errlen)
 {
-    char *end = NULL;
     if (!text || !*text) {
         snprintf(err, errlen, "%s: a value is required", name);
         return -1;
     }
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (*end != '\0' || end == text) {
+    if (!is_whole_number(text)) {
         snprintf(err, errlen, "%s: '%s' is not a whole number", name, text);
         return -1;
     }
+    errno = 0;
+    long v = strtol(text, NULL, 10);
     if (errno == ERANGE || v < min || v > max) {
         snprintf(err, errlen, "%s: %s is out of range (%ld..%ld)", name, text, min, max);
         return -1;
@@ -29,39 +41,80 @@ int gs_parse_long(const char *text, const char *name, long min, long max, long *
     return 0;
 }
 
-int gs_parse_long_list(const char *text, const char *name, long min, long max, int *out,
-                       int cap, int *count, char *err, size_t errlen)
+int gs_for_each_item(const char *text, const char *name, gs_item_fn fn, void *ctx, char *err,
+                     size_t errlen)
 {
-    char buf[512];
-    *count = 0;
     if (!text || !*text) {
         snprintf(err, errlen, "%s: a value is required", name);
         return -1;
     }
-    if (strlen(text) >= sizeof buf) {
-        snprintf(err, errlen, "%s: list is too long", name);
+    char *copy = strdup(text); /* as long as it is: nothing is cut off */
+    if (!copy) {
+        snprintf(err, errlen, "%s: out of memory", name);
         return -1;
     }
-    strcpy(buf, text);
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        long v = 0;
-        if (*count == cap) {
-            snprintf(err, errlen, "%s: at most %d values", name, cap);
-            return -1;
+    int rc = 0;
+    for (char *item = copy, *comma; rc == 0; item = comma + 1) {
+        comma = strchr(item, ',');
+        if (comma)
+            *comma = '\0';
+        if (!*item) {
+            snprintf(err, errlen, "%s: empty item in '%s'", name, text);
+            rc = -1;
+        } else {
+            rc = fn(item, ctx, err, errlen);
         }
-        if (gs_parse_long(tok, name, min, max, &v, err, errlen) != 0)
-            return -1;
-        out[(*count)++] = (int)v;
+        if (!comma)
+            break;
     }
-    if (*count == 0 || text[strlen(text) - 1] == ',') {
-        snprintf(err, errlen, "%s: '%s' is not a comma-separated list of numbers", name, text);
+    free(copy);
+    return rc;
+}
+
+/* What gs_parse_long_list hands gs_for_each_item. */
+typedef struct long_list {
+    const char *name;
+    long min, max;
+    int *out, cap, *count;
+} long_list;
+
+/* One item of a number list. */
+static int add_long(const char *item, void *ctx, char *err, size_t errlen)
+{
+    long_list *l = ctx;
+    long v = 0;
+    if (*l->count == l->cap) {
+        snprintf(err, errlen, "%s: at most %d values", l->name, l->cap);
         return -1;
     }
+    if (gs_parse_long(item, l->name, l->min, l->max, &v, err, errlen) != 0)
+        return -1;
+    l->out[(*l->count)++] = (int)v;
     return 0;
 }
 
-void gs_option_error(int c, const char *option, char *err, size_t errlen)
+int gs_parse_long_list(const char *text, const char *name, long min, long max, int *out,
+                       int cap, int *count, char *err, size_t errlen)
 {
-    snprintf(err, errlen, c == ':' ? "option '%s' needs a value" : "unknown option '%s'", option);
+    long_list l = {name, min, max, out, cap, count};
+    *count = 0;
+    return gs_for_each_item(text, name, add_long, &l, err, errlen);
+}
+
+void gs_option_error(int c, int opt, const char *element, const char *shortopts, char *err,
+                     size_t errlen)
+{
+    /* getopt sets opt to 0 for an unknown long option and to the option's
+     * value for a known one, which is never an unknown short letter */
+    int unknown_short = c == '?' && opt > 0 && opt < 256 && (opt == ':' || !strchr(shortopts, opt));
+    if (unknown_short || strncmp(element, "--", 2) != 0) {
+        snprintf(err, errlen, c == ':' ? "option '-%c' needs a value" : "unknown option '-%c'",
+                 opt);
+        return;
+    }
+    int len = (int)strcspn(element, "="); /* "--bogus=1": the name only */
+    const char *fmt = c == ':'  ? "option '%.*s' needs a value"
+                      : opt ? "option '%.*s' takes no value"
+                            : "unknown option '%.*s'";
+    snprintf(err, errlen, fmt, len, element);
 }

@@ -12,18 +12,33 @@ enum gs_exit {
     GS_EXIT_NO_GPU = 3   /* no usable GPU */
 };
 
-/* Parse a whole decimal integer in [min, max] for option `name`. On error
+/* Parse a whole decimal integer (digits, optionally after '-') in [min, max]
+ * for option `name`. On error
  * returns -1 and writes e.g. "--repeat: 'abc' is not a whole number" into
  * err. */
 int gs_parse_long(const char *text, const char *name, long min, long max, long *out, char *err,
                   size_t errlen);
 
-/* Parse "a,b,c" (each in [min, max], at most `cap` values). */
+/* Called by gs_for_each_item for each item; 0, or -1 with a message in err. */
+typedef int (*gs_item_fn)(const char *item, void *ctx, char *err, size_t errlen);
+
+/* Call fn for each item of the comma-separated `text` (any length). An
+ * empty `text` or item ("a,,b", "a,", ",a") is an error naming `name`.
+ * Returns 0, or -1 with a message in err. */
+int gs_for_each_item(const char *text, const char *name, gs_item_fn fn, void *ctx, char *err,
+                     size_t errlen);
+
+/* Parse "a,b,c" (each in [min, max], at most `cap` values; no empty item). */
 int gs_parse_long_list(const char *text, const char *name, long min, long max, int *out,
                        int cap, int *count, char *err, size_t errlen);
 
-/* The message for getopt's return `c` of ':' (missing value) or '?'
- * (unknown option) about `option` (argv[optind - 1]). */
-void gs_option_error(int c, const char *option, char *err, size_t errlen);
+/* The message for getopt_long's return `c`: ':' (an option without its
+ * value) or '?' (an unknown option, or a value for a long option that takes
+ * none). `opt` is getopt's optopt, `element` the argument it was reading
+ * (argv[optind - 1]; not the option's own inside a group like -Zj), and
+ * `shortopts` the short options it was given. Short options are named by
+ * their letter ('-Z'), long ones as written, without a value ('--bogus'). */
+void gs_option_error(int c, int opt, const char *element, const char *shortopts, char *err,
+                     size_t errlen);
 
 #endif

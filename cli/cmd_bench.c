@@ -14,6 +14,7 @@
 #endif
 #include "args.h"
 #include "commands.h"
+#include "paths.h"
 
 typedef struct bench_cli {
     long device, iterations, repeat, warmup, tree_group, tree_flat_max;
@@ -28,25 +29,17 @@ typedef struct bench_cli {
 static const char *const known_suites[] = {"barrier", "reduce", "dot", "gemm", "multi"};
 enum { NSUITES = 5, SUITE_MULTI = 4 };
 
-/* Mark the suites named in `list` ("reduce" or "reduce,dot"). */
-static int select_suites(const char *list, int *suites, char *err, size_t errlen)
+/* Mark the suite `name` (one item of a suite list) in the int[NSUITES] ctx. */
+static int mark_suite(const char *name, void *ctx, char *err, size_t errlen)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", list);
-    for (char *save = NULL, *name = strtok_r(buf, ",", &save); name;
-         name = strtok_r(NULL, ",", &save)) {
-        int found = -1;
-        for (int s = 0; s < NSUITES; ++s)
-            if (strcmp(name, known_suites[s]) == 0)
-                found = s;
-        if (found < 0) {
-            snprintf(err, errlen, "unknown suite '%s' (known: barrier, reduce, dot, gemm, multi)",
-                     name);
-            return -1;
+    int *suites = ctx;
+    for (int s = 0; s < NSUITES; ++s)
+        if (strcmp(name, known_suites[s]) == 0) {
+            suites[s] = 1;
+            return 0;
         }
-        suites[found] = 1;
-    }
-    return 0;
+    snprintf(err, errlen, "unknown suite '%s' (known: barrier, reduce, dot, gemm, multi)", name);
+    return -1;
 }
 
 static int parse(int argc, char **argv, bench_cli *o, int *suites)
@@ -67,9 +60,10 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         {0, 0, 0, 0}};
     char err[256];
     int c, rc = 0;
-    optind = 1;
+    static const char shortopts[] = ":d:i:r:w:t:b:s:j:o:qh";
+    optind = 0; /* a fresh start: glibc keeps its place in a group otherwise */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:i:r:w:t:b:s:j:o:qh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
         switch (c) {
         case 'd': rc = gs_parse_long(optarg, "--device", 0, 1024, &o->device, err, sizeof err); break;
         case 'i': rc = gs_parse_long(optarg, "--iterations", 1, 10000000, &o->iterations, err, sizeof err); break;
@@ -91,24 +85,45 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         case O_CSV: o->csv_path = optarg; break;
         case 'o': o->out_dir = optarg; break;
         case O_SUITE: /* --suite a,b: the same as naming them */
-            rc = select_suites(optarg, suites, err, sizeof err);
+            rc = gs_for_each_item(optarg, "--suite", mark_suite, suites, err, sizeof err);
             break;
         case O_QUICK: o->preset = 1; break;
         case O_FULL: o->preset = 2; break;
         case 'q': o->quiet = 1; break;
         case O_TREE_GROUP: rc = gs_parse_long(optarg, "--tree-group", 1, 1 << 16, &o->tree_group, err, sizeof err); break;
         case O_TREE_FLAT: rc = gs_parse_long(optarg, "--tree-flat-max", 1, 1 << 16, &o->tree_flat_max, err, sizeof err); break;
-        case 'h': gs_print_help(stdout, "bench"); return -2;
+        case 'h': return gs_help_only("bench", argc) == GS_EXIT_OK ? -2 : GS_EXIT_USAGE;
         default:
-            gs_option_error(c, argv[optind - 1], err, sizeof err);
-            return gs_usage_error("bench", err);
+            return gs_option_usage_error("bench", c, argv, shortopts);
         }
         if (rc != 0)
             return gs_usage_error("bench", err);
     }
     for (int i = optind; i < argc; ++i)
-        if (select_suites(argv[i], suites, err, sizeof err) != 0)
+        if (gs_for_each_item(argv[i], "suite argument", mark_suite, suites, err, sizeof err) != 0)
             return gs_usage_error("bench", err);
+    return 0;
+}
+
+/* Check every output path and create --out before anything runs: a bad one
+ * is a usage error naming it. With --out, json and csv (len bytes each)
+ * receive the default paths in it. Returns 0 or the exit code. */
+static int prepare_outputs(bench_cli *o, char *json, char *csv, size_t len)
+{
+    char err[1024];
+    if (o->out_dir && (snprintf(json, len, "%s/results.json", o->out_dir) >= (int)len ||
+                       snprintf(csv, len, "%s/bench", o->out_dir) >= (int)len)) {
+        snprintf(err, sizeof err, "--out '%s': path too long", o->out_dir);
+        return gs_usage_error("bench", err);
+    }
+    if ((o->json_path && gs_check_output_path(o->json_path, "--json", 0, err, sizeof err) != 0) ||
+        (o->csv_path && gs_check_output_path(o->csv_path, "--csv", 1, err, sizeof err) != 0) ||
+        (o->out_dir && gs_prepare_output_dir(o->out_dir, "--out", err, sizeof err) != 0))
+        return gs_usage_error("bench", err);
+    if (o->out_dir && !o->json_path)
+        o->json_path = json;
+    if (o->out_dir && !o->csv_path)
+        o->csv_path = csv;
     return 0;
 }
 
@@ -221,6 +236,9 @@ int gs_cmd_bench(int argc, char **argv)
     int rc = parse(argc, argv, &o, suites);
     if (rc == -2)
         return GS_EXIT_OK;
+    char json_in_out[1024], csv_in_out[1024];
+    if (rc == 0)
+        rc = prepare_outputs(&o, json_in_out, csv_in_out, sizeof json_in_out);
     if (rc != 0)
         return rc;
     int any = 0;
@@ -241,21 +259,6 @@ int gs_cmd_bench(int argc, char **argv)
     gs_status st = gs_cli_select_device((int)o.device, &d);
     if (st != GS_SUCCESS)
         return gs_report_failure("bench", st);
-    char json_in_out[1024], csv_in_out[1024];
-    if (o.out_dir) {
-        if (gs_make_dirs(o.out_dir) != 0) {
-            fprintf(stderr, "gridsync bench: cannot create %s\n", o.out_dir);
-            return GS_EXIT_FAILURE;
-        }
-        if (!o.json_path) {
-            snprintf(json_in_out, sizeof json_in_out, "%s/results.json", o.out_dir);
-            o.json_path = json_in_out;
-        }
-        if (!o.csv_path) {
-            snprintf(csv_in_out, sizeof csv_in_out, "%s/bench", o.out_dir);
-            o.csv_path = csv_in_out;
-        }
-    }
 
 
     cJSON *results = o.json_path ? gs_results_new(gs_environment_json(&d, argc, argv)) : NULL;

@@ -221,18 +221,16 @@ int gs_cmd_check(int argc, char **argv)
     long device = 0;
     char err[256];
     int c;
-    optind = 1;
+    static const char shortopts[] = ":d:h";
+    optind = 0; /* a fresh start: glibc keeps its place in a group otherwise */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:h", opts, NULL)) != -1) {
-        if (c == 'h') {
-            gs_print_help(stdout, "check");
-            return GS_EXIT_OK;
-        }
-        if (c == 'd' && gs_parse_long(optarg, "--device", 0, 1024, &device, err, sizeof err) == 0)
-            continue;
+    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
+        if (c == 'h')
+            return gs_help_only("check", argc);
         if (c != 'd')
-            gs_option_error(c, argv[optind - 1], err, sizeof err);
-        return gs_usage_error("check", err);
+            return gs_option_usage_error("check", c, argv, shortopts);
+        if (gs_parse_long(optarg, "--device", 0, 1024, &device, err, sizeof err) != 0)
+            return gs_usage_error("check", err);
     }
     if (optind != argc) {
         snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);

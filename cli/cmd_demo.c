@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../src/core/error.h"
@@ -22,6 +21,7 @@
 #include "../src/gemm/gemm_internal.h"
 #include "args.h"
 #include "commands.h"
+#include "paths.h"
 
 typedef struct demo_opts {
     long device, runs, rounds;
@@ -467,9 +467,10 @@ int gs_cmd_demo(int argc, char **argv)
     char err[256];
     long limit = 5;
     int c, rc = 0;
-    optind = 1;
+    static const char shortopts[] = ":d:r:o:h";
+    optind = 0; /* a fresh start: glibc keeps its place in a group otherwise */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:r:o:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
         switch (c) {
         case 'd': rc = gs_parse_long(optarg, "--device", 0, 1024, &o.device, err, sizeof err); break;
         case 'r': rc = gs_parse_long(optarg, "--runs", 1, 100000, &o.runs, err, sizeof err); break;
@@ -482,10 +483,9 @@ int gs_cmd_demo(int argc, char **argv)
             break;
         case 'o': o.out_dir = optarg; break;
         case O_ONCE: o.once = optarg; break;
-        case 'h': gs_print_help(stdout, "demo"); return GS_EXIT_OK;
+        case 'h': return gs_help_only("demo", argc);
         default:
-            gs_option_error(c, argv[optind - 1], err, sizeof err);
-            return gs_usage_error("demo", err);
+            return gs_option_usage_error("demo", c, argv, shortopts);
         }
         if (rc != 0)
             return gs_usage_error("demo", err);
@@ -506,10 +506,8 @@ int gs_cmd_demo(int argc, char **argv)
                  name);
         return gs_usage_error("demo", err);
     }
-    if (o.out_dir && mkdir(o.out_dir, 0777) != 0 && access(o.out_dir, W_OK) != 0) {
-        fprintf(stderr, "gridsync demo: cannot create or write %s\n", o.out_dir);
-        return GS_EXIT_FAILURE;
-    }
+    if (o.out_dir && gs_prepare_output_dir(o.out_dir, "--out", err, sizeof err) != 0)
+        return gs_usage_error("demo", err);
     if (which == 2) /* no CUDA in this process before the children fork */
         return demo_divergent(&o);
     gs_device_info d;

@@ -5,6 +5,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "../src/core/error.h"
 #include "args.h"
 #include "commands.h"
 
@@ -37,6 +38,27 @@ static void print_text(const gs_device_info *d, const int *fit)
                fit[i] / d->sm_count);
 }
 
+/* Print the JSON object `o` on stdout and free it. */
+static int put_json(cJSON *o)
+{
+    char *text = cJSON_Print(o);
+    int ok = text != NULL;
+    if (ok)
+        puts(text);
+    cJSON_free(text);
+    cJSON_Delete(o);
+    return ok ? GS_EXIT_OK : GS_EXIT_FAILURE;
+}
+
+/* info --json without a GPU: {"devices": 0, "error": "..."} on stdout too. */
+static void print_json_no_gpu(void)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "devices", 0);
+    cJSON_AddStringToObject(o, "error", gs_last_error_detail());
+    put_json(o);
+}
+
 static int print_json(const gs_device_info *d, const int *fit)
 {
     cJSON *o = cJSON_CreateObject();
@@ -67,13 +89,7 @@ static int print_json(const gs_device_info *d, const int *fit)
         snprintf(key, sizeof key, "%d", probe_sizes[i]);
         cJSON_AddNumberToObject(co, key, fit[i]);
     }
-    char *text = cJSON_Print(o);
-    int ok = text != NULL;
-    if (ok)
-        puts(text);
-    cJSON_free(text);
-    cJSON_Delete(o);
-    return ok ? GS_EXIT_OK : GS_EXIT_FAILURE;
+    return put_json(o);
 }
 
 int gs_cmd_info(int argc, char **argv)
@@ -85,19 +101,19 @@ int gs_cmd_info(int argc, char **argv)
     long device = 0;
     int json = 0, c;
     char err[256];
-    optind = 1;
+    static const char shortopts[] = ":d:jh";
+    optind = 0; /* a fresh start: glibc keeps its place in a group otherwise */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":d:jh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
         switch (c) {
         case 'd':
             if (gs_parse_long(optarg, "--device", 0, 1024, &device, err, sizeof err) != 0)
                 return gs_usage_error("info", err);
             break;
         case 'j': json = 1; break;
-        case 'h': gs_print_help(stdout, "info"); return GS_EXIT_OK;
+        case 'h': return gs_help_only("info", argc);
         default:
-            gs_option_error(c, argv[optind - 1], err, sizeof err);
-            return gs_usage_error("info", err);
+            return gs_option_usage_error("info", c, argv, shortopts);
         }
     }
     if (optind < argc) {
@@ -106,6 +122,8 @@ int gs_cmd_info(int argc, char **argv)
     }
     gs_device_info d;
     gs_status st = gs_cli_select_device((int)device, &d);
+    if (st == GS_ERR_NO_DEVICE && json)
+        print_json_no_gpu();
     if (st != GS_SUCCESS)
         return gs_report_failure("info", st);
     int fit[NPROBES];

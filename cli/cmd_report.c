@@ -16,16 +16,16 @@ int gs_cmd_report(int argc, char **argv)
     const char *out = "report";
     int plots = 1, c;
     char err[512];
-    optind = 1;
+    static const char shortopts[] = ":o:nh";
+    optind = 0; /* a fresh start: glibc keeps its place in a group otherwise */
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:nh", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'n': plots = 0; break;
-        case 'h': gs_print_help(stdout, "report"); return GS_EXIT_OK;
+        case 'h': return gs_help_only("report", argc);
         default:
-            gs_option_error(c, argv[optind - 1], err, sizeof err);
-            return gs_usage_error("report", err);
+            return gs_option_usage_error("report", c, argv, shortopts);
         }
     }
     if (optind != argc - 1)

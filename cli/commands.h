@@ -21,9 +21,18 @@ int gs_cmd_check(int argc, char **argv);
  * Returns -1 for an unknown command. */
 int gs_print_help(FILE *out, const char *command);
 
-/* Print "gridsync <cmd>: <msg> (see 'gridsync help <cmd>')" and return
- * GS_EXIT_USAGE. */
+/* Print "gridsync <cmd>: <msg> (see 'gridsync help <cmd>')" (command NULL:
+ * "gridsync: <msg> (see 'gridsync --help')") and return GS_EXIT_USAGE. */
 int gs_usage_error(const char *command, const char *msg);
+
+/* --help or -h in `argc` arguments (the command's name or gridsync's
+ * included): the help of `command` (NULL: gridsync's) on stdout and
+ * GS_EXIT_OK when it is alone, else a usage error. */
+int gs_help_only(const char *command, int argc);
+
+/* The usage error for getopt_long's return `c` (':' or '?') after it read
+ * argv with `shortopts` (see gs_option_error); returns GS_EXIT_USAGE. */
+int gs_option_usage_error(const char *command, int c, char *const *argv, const char *shortopts);
 
 /* Exit code for a failed status, after printing "gridsync <cmd>: <detail>". */
 int gs_report_failure(const char *command, gs_status st);

@@ -1,4 +1,5 @@
 /* common.c - what every subcommand shares: failure reporting, device choice. */
+#include <getopt.h>
 #include <stdio.h>
 
 #include "../src/core/error.h"
@@ -19,8 +20,26 @@ int gs_report_failure(const char *command, gs_status st)
 
 int gs_usage_error(const char *command, const char *msg)
 {
-    fprintf(stderr, "gridsync %s: %s (see 'gridsync help %s')\n", command, msg, command);
+    if (command)
+        fprintf(stderr, "gridsync %s: %s (see 'gridsync help %s')\n", command, msg, command);
+    else
+        fprintf(stderr, "gridsync: %s (see 'gridsync --help')\n", msg);
     return GS_EXIT_USAGE;
+}
+
+int gs_help_only(const char *command, int argc)
+{
+    if (argc > 2)
+        return gs_usage_error(command, "--help takes no other arguments");
+    gs_print_help(stdout, command);
+    return GS_EXIT_OK;
+}
+
+int gs_option_usage_error(const char *command, int c, char *const *argv, const char *shortopts)
+{
+    char err[512];
+    gs_option_error(c, optopt, argv[optind - 1], shortopts, err, sizeof err);
+    return gs_usage_error(command, err);
 }
 
 gs_status gs_cli_select_device(int ordinal, gs_device_info *info)

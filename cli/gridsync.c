@@ -12,11 +12,11 @@ int main(int argc, char **argv)
         return GS_EXIT_USAGE;
     }
     const char *cmd = argv[1];
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
-        gs_print_help(stdout, NULL);
-        return GS_EXIT_OK;
-    }
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
+        return gs_help_only(NULL, argc);
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+        if (argc > 2)
+            return gs_usage_error(NULL, "--version takes no other arguments");
         printf("gridsync %s\n", gs_version());
         return GS_EXIT_OK;
     }

@@ -15,13 +15,19 @@ gs_status gs_device_count(int *count)
     if (err != cudaSuccess) {
         *count = 0;
         (void)cudaGetLastError(); /* do not leave the error for the next call */
+        if (err == cudaErrorDevicesUnavailable)
+            return gs__fail(GS_ERR_NO_DEVICE,
+                            "no usable NVIDIA GPU: every GPU is busy or unavailable "
+                            "(cudaGetDeviceCount: %s)", cudaGetErrorName(err));
         if (gs__status_from_cuda(err) == GS_ERR_NO_DEVICE)
-            return gs__fail(GS_ERR_NO_DEVICE, "no usable CUDA GPU: cudaGetDeviceCount() returned %s (%s)",
-                            cudaGetErrorName(err), cudaGetErrorString(err));
+            return gs__fail(GS_ERR_NO_DEVICE,
+                            "no NVIDIA GPU or driver found (cudaGetDeviceCount: %s)",
+                            cudaGetErrorName(err));
         return gs__cuda_fail(err, "cudaGetDeviceCount(count)", __FILE__, __LINE__);
     }
     if (*count == 0)
-        return gs__fail(GS_ERR_NO_DEVICE, "no CUDA device is present");
+        return gs__fail(GS_ERR_NO_DEVICE,
+                        "no NVIDIA GPU or driver found (cudaGetDeviceCount: 0 devices)");
     return GS_SUCCESS;
 }
 

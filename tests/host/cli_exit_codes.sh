@@ -14,6 +14,27 @@ expect() {
         echo "ok: gridsync $* -> $got"
     fi
 }
+# usage_error FRAGMENT ARGS...: exit 2 with one line that contains FRAGMENT, in
+# the style "gridsync CMD: MESSAGE (see 'gridsync help CMD')" (for gridsync
+# itself: "gridsync: MESSAGE (see 'gridsync --help')").
+usage_error() {
+    frag=$1; shift
+    out=$("$gs" "$@" 2>&1 >/dev/null); got=$?
+    case "$1" in
+        info|bench|report|demo|check) head="gridsync $1: "; tail=" (see 'gridsync help $1')" ;;
+        *) head="gridsync: "; tail=" (see 'gridsync --help')" ;;
+    esac
+    if [ "$got" != 2 ]; then
+        echo "FAIL: gridsync $* exited $got, expected 2 ($out)"; fail=1
+    elif [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ]; then
+        echo "FAIL: gridsync $*: not one line: $out"; fail=1
+    else
+        case "$out" in
+            "$head"*"$frag"*"$tail") echo "ok: gridsync $* -> 2: $out" ;;
+            *) echo "FAIL: gridsync $*: expected '$head...$frag...$tail', got: $out"; fail=1 ;;
+        esac
+    fi
+}
 expect 0 --help
 expect 0 --version
 expect 0 help info
@@ -32,6 +53,44 @@ expect 2 bench --suite
 expect 2 bench gemm --sizes 9,x
 expect 2 bench reduce --sizes 40
 expect 2 bench dot --sizes x
+usage_error "--version takes no other arguments" --version extra
+usage_error "--version takes no other arguments" -V extra
+usage_error "--help takes no other arguments" --help extra
+usage_error "--help takes no other arguments" -h info
+for cmd in info bench report demo check; do
+    expect 0 $cmd --help
+    usage_error "--help takes no other arguments" $cmd --help extra
+    usage_error "--help takes no other arguments" $cmd extra -h
+done
+usage_error "--json '/nonexistent/x': folder '/nonexistent' does not exist" bench --json /nonexistent/x
+usage_error "--csv '/nonexistent/p': folder '/nonexistent' does not exist" bench --csv /nonexistent/p
+usage_error "--json '/dev/null/x': folder '/dev/null' is not a folder" bench reduce --json /dev/null/x
+usage_error "--out '/dev/null/o': cannot create it" bench --out /dev/null/o
+usage_error "--out '/dev/null/o': cannot create it" demo bitmap --out /dev/null/o
+usage_error "unknown option '-Z'" info -Zj
+usage_error "unknown option '-Z'" bench -qZ
+usage_error "unknown option '-Z'" check -Z
+usage_error "unknown option '-Z'" demo -Z bitmap
+usage_error "unknown option '-Z'" report -Zn x.json
+usage_error "unknown option '--bogus'" info --bogus=1
+usage_error "option '--device' needs a value" info --device
+usage_error "option '-d' needs a value" info -jd
+usage_error "option '--json' takes no value" info --json=yes
+usage_error "--suite: a value is required" bench --suite ''
+usage_error "--suite: empty item in 'reduce,'" bench --suite reduce,
+usage_error "empty item in ',dot'" bench --suite ,dot
+usage_error "suite argument: a value is required" bench ''
+usage_error "empty item in 'reduce,,dot'" bench reduce,,dot
+long=$(printf 'dot,%.0s' $(seq 63))dot # 255 characters: the old buffer's size
+usage_error "unknown suite 'nosuch'" bench --suite "$long,nosuch"
+usage_error "unknown suite 'nosuch'" bench "$long,nosuch"
+usage_error "--sizes: empty item in '1,,2'" bench --sizes 1,,2
+usage_error "--sizes: empty item in ',3'" bench --sizes ,3
+usage_error "--threads: ' 256' is not a whole number" bench --threads ' 256'
+usage_error "--threads: '+256' is not a whole number" bench --threads +256
+usage_error "--repeat: '+5' is not a whole number" bench --repeat +5
+usage_error "--repeat: -5 is out of range" bench --repeat -5
+usage_error "--device: ' 0' is not a whole number" info --device ' 0'
 expect 0 help demo
 expect 0 help check
 expect 2 demo
@@ -49,10 +108,31 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
 else
     expect 3 info
     expect 3 info --json
+    # a plain message, and info --json says it on stdout as JSON
+    msg=$("$gs" info 2>&1 >/dev/null)
+    case "$msg" in
+        "gridsync info: no NVIDIA GPU or driver found"*|"gridsync info: no usable NVIDIA GPU"*) echo "ok: $msg" ;;
+        *) echo "FAIL: gridsync info without a GPU says: $msg"; fail=1 ;;
+    esac
+    if "$gs" info --json 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["devices"] == 0 and d["error"].startswith("no "), d' 2>/dev/null; then
+        echo "ok: gridsync info --json without a GPU prints JSON"
+    else
+        echo "FAIL: gridsync info --json without a GPU: no JSON on stdout"; fail=1
+    fi
     expect 3 bench barrier --quiet
     expect 3 bench gemm --quiet
     expect 3 demo bitmap
     expect 3 demo divergent-barrier
     expect 3 check
+    # the output paths are checked before the GPU, and nothing is left behind
+    tmp=$(mktemp -d)
+    expect 3 bench barrier --quiet --json "$tmp/r.json" --csv "$tmp/t"
+    expect 3 bench barrier --quiet --out "$tmp/o"
+    left=$(find "$tmp" -type f)
+    if [ -n "$left" ]; then echo "FAIL: files left by bench without a GPU: $left"; fail=1; fi
+    rm -rf "$tmp"
 fi
 exit $fail
