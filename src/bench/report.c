@@ -91,6 +91,10 @@ static int path_of(char *buf, size_t len, const char *fmt, ...)
 int gs_make_dirs(const char *dir)
 {
     char path[1024];
+    if (!dir[0]) {
+        errno = ENOENT;
+        return -1;
+    }
     if (path_of(path, sizeof path, "%s", dir) != 0)
         return -1;
     for (char *p = path + 1; *p; ++p)

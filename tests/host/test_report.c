@@ -3,6 +3,7 @@
  * string of it in plots.gp or a file name; markdown escaped).
  * report_fuzz.sh runs the real program on many more. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -158,6 +159,14 @@ static void test_md_escape(void **state)
     assert_string_equal(out, "");
 }
 
+static void test_make_dirs_empty(void **state)
+{
+    (void)state;
+    errno = 0;
+    assert_int_equal(gs_make_dirs(""), -1);
+    assert_int_equal(errno, ENOENT);
+}
+
 /* Every table line of report.md has its header's number of unescaped '|'. */
 static void assert_tables_intact(const char *md)
 {
@@ -242,6 +251,8 @@ static void test_cli(void **state)
     temp_dir(dir, sizeof dir);
     const char *e[] = {"report", RESULTS, "--out", dir, "--no-plots"};
     assert_int_equal(run_cmd(5, e), GS_EXIT_OK);
+    const char *f[] = {"report", RESULTS, "--out", ""};
+    assert_int_equal(run_cmd(4, f), GS_EXIT_USAGE);
 }
 
 int main(void)
@@ -251,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_plots_with_and_without_gnuplot),
         cmocka_unit_test(test_bad_documents),
         cmocka_unit_test(test_md_escape),
+        cmocka_unit_test(test_make_dirs_empty),
         cmocka_unit_test(test_hostile_document),
         cmocka_unit_test(test_cli),
     };
