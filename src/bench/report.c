@@ -534,6 +534,31 @@ int gs_report_write(const cJSON *results, const char *dir, int plots, char *err,
     return rc;
 }
 
+/* The whole of `f`, at most `max` + 1 bytes of it (*len > max: it is
+ * larger), as a string; NULL when out of memory. */
+static char *read_at_most(FILE *f, size_t max, size_t *len)
+{
+    size_t cap = 1 << 16;
+    char *text = malloc(cap);
+    *len = 0;
+    while (text) {
+        size_t want = cap - *len - 1;
+        size_t got = fread(text + *len, 1, want, f);
+        *len += got;
+        if (got < want || *len > max)
+            break;
+        size_t bigger_cap = cap * 2 < max + 2 ? cap * 2 : max + 2;
+        char *bigger = realloc(text, bigger_cap);
+        if (!bigger)
+            free(text);
+        text = bigger;
+        cap = bigger_cap;
+    }
+    if (text)
+        text[*len] = '\0';
+    return text;
+}
+
 cJSON *gs_results_load(const char *path, char *err, size_t errlen)
 {
     FILE *f = fopen(path, "rb");
@@ -541,25 +566,21 @@ cJSON *gs_results_load(const char *path, char *err, size_t errlen)
         set_err(err, errlen, "cannot open %s: %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap);
-    for (size_t got; text && (got = fread(text + len, 1, cap - len - 1, f)) > 0;) {
-        len += got;
-        if (len + 1 == cap) {
-            char *bigger = realloc(text, cap *= 2);
-            if (!bigger) {
-                free(text);
-                text = NULL;
-            }
-            text = bigger;
-        }
-    }
+    size_t len;
+    char *text = read_at_most(f, GS_RESULTS_MAX_BYTES, &len);
+    int failed = ferror(f) ? (errno ? errno : EIO) : 0;
     fclose(f);
-    if (!text) {
-        set_err(err, errlen, "out of memory reading %s", path);
+    if (!text || failed || len > GS_RESULTS_MAX_BYTES) {
+        if (!text)
+            set_err(err, errlen, "out of memory reading %s", path);
+        else if (failed)
+            set_err(err, errlen, "cannot read %s: %s", path, strerror(failed));
+        else
+            set_err(err, errlen, "%s is larger than %d MiB: not a gridsync results file", path,
+                    (int)(GS_RESULTS_MAX_BYTES >> 20));
+        free(text);
         return NULL;
     }
-    text[len] = '\0';
     cJSON *doc = cJSON_Parse(text);
     free(text);
     if (!doc)

@@ -12,6 +12,9 @@
 extern "C" {
 #endif
 
+/* The largest results file gs_results_load reads. */
+#define GS_RESULTS_MAX_BYTES ((size_t)64 << 20)
+
 /* Write `dir`/report.md, `dir`/<suite>.csv, the plot data and `dir`/plots.gp,
  * and render the plots with gnuplot when `plots` is nonzero and gnuplot is
  * installed. Suites that are not known (docs/results-schema.md) are skipped
@@ -27,7 +30,8 @@ void gs_report_md_escape(const char *in, char *out, size_t len);
 /* mkdir -p `dir`; 0 or -1 (errno set). */
 int gs_make_dirs(const char *dir);
 
-/* Read and parse a results file; NULL with a sentence in `err`. */
+/* Read and parse a results file of at most GS_RESULTS_MAX_BYTES; NULL with
+ * a sentence in `err`. */
 cJSON *gs_results_load(const char *path, char *err, size_t errlen);
 
 #ifdef __cplusplus

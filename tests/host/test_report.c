@@ -1,6 +1,6 @@
 /* test_report.c - report.md, CSV and plot scripts from a committed results
  * file; behaviour without gnuplot; bad documents; a hostile document (no
- * string of it in plots.gp or a file name; markdown escaped).
+ * string of it in plots.gp or a file name; markdown escaped); the size cap.
  * report_fuzz.sh runs the real program on many more. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -227,6 +228,24 @@ static void test_hostile_document(void **state)
     cJSON_Delete(doc);
 }
 
+static void test_size_cap(void **state)
+{
+    (void)state;
+    char err[256];
+    /* a reader without a cap fails here rather than exhausting the machine */
+    struct rlimit old, low;
+    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+    low = old;
+    low.rlim_cur = (rlim_t)4 << 30;
+    if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < low.rlim_cur)
+        low.rlim_cur = old.rlim_cur;
+    assert_int_equal(setrlimit(RLIMIT_AS, &low), 0);
+    cJSON *doc = gs_results_load("/dev/zero", err, sizeof err);
+    assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+    assert_null(doc);
+    assert_string_equal(err, "/dev/zero is larger than 64 MiB: not a gridsync results file");
+}
+
 static int run_cmd(int argc, const char **argv)
 {
     char *copy[8];
@@ -264,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_md_escape),
         cmocka_unit_test(test_make_dirs_empty),
         cmocka_unit_test(test_hostile_document),
+        cmocka_unit_test(test_size_cap),
         cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
