@@ -6,6 +6,7 @@
  * 1 when a correct version was wrong or a CUDA call failed.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../src/bench/spawn.h"
 #include "../src/core/error.h"
 #include "../src/demo/child_run.h"
 #include "../src/demo/demos.h"
@@ -152,30 +154,52 @@ static gs_status gemm_run(int sync, const float *ha, const float *hb, const gs__
     return st;
 }
 
+/* The "RACECHECK SUMMARY: N" of compute-sanitizer run as `argv` (no shell),
+ * its stdout and stderr read through a pipe; -1 without a verdict. */
+static long sanitizer_verdict(const char *const argv[])
+{
+    int fds[2];
+    char line[512];
+    if (pipe(fds) != 0)
+        return -1;
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    pid_t pid = gs_spawn(argv[0], argv, NULL, fds[1], fds[1]);
+    close(fds[1]);
+    FILE *f = fdopen(fds[0], "r");
+    if (!f)
+        close(fds[0]);
+    long hazards = -1;
+    while (f && fgets(line, sizeof line, f)) {
+        const char *s = strstr(line, "RACECHECK SUMMARY: ");
+        if (s)
+            hazards = strtol(s + 19, NULL, 10);
+    }
+    if (f)
+        fclose(f);
+    if (pid > 0)
+        gs_spawn_wait(pid);
+    return hazards;
+}
+
 /* The racecheck verdict on one kernel: runs this program under
- * compute-sanitizer with the internal --once option. -1 if unavailable. */
+ * compute-sanitizer (from PATH, else the CUDA default) with the internal
+ * --once option. -1 if unavailable. */
 static long racecheck_hazards(const char *kernel, long device)
 {
-    const char *candidates[] = {"compute-sanitizer", "/usr/local/cuda/bin/compute-sanitizer"};
-    char self[1024], cmd[2300], line[512];
+    char self[1024], tool[1024], dev[24];
     ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0)
         return -1;
     self[len] = '\0';
+    snprintf(dev, sizeof dev, "%ld", device);
     for (int c = 0; c < 2; ++c) {
-        snprintf(cmd, sizeof cmd,
-                 "%s --tool racecheck '%s' demo missing-sync --device %ld --once %s 2>&1",
-                 candidates[c], self, device, kernel);
-        FILE *f = popen(cmd, "r");
-        if (!f)
+        if (gs_find_program(c == 0 ? "compute-sanitizer" : "/usr/local/cuda/bin/compute-sanitizer",
+                            tool, sizeof tool) != 0)
             continue;
-        long hazards = -1;
-        while (fgets(line, sizeof line, f)) {
-            const char *s = strstr(line, "RACECHECK SUMMARY: ");
-            if (s)
-                hazards = strtol(s + 19, NULL, 10);
-        }
-        pclose(f);
+        const char *const argv[] = {tool, "--tool", "racecheck", self, "demo", "missing-sync",
+                                    "--device", dev, "--once", kernel, NULL};
+        long hazards = sanitizer_verdict(argv);
         if (hazards >= 0)
             return hazards;
     }

@@ -30,6 +30,8 @@ int gs_cmd_report(int argc, char **argv)
     }
     if (optind != argc - 1)
         return gs_usage_error("report", "expected one results file");
+    if (!out[0])
+        return gs_usage_error("report", "--out needs a folder name");
     cJSON *doc = gs_results_load(argv[optind], err, sizeof err);
     if (!doc) {
         fprintf(stderr, "gridsync report: %s\n", err);

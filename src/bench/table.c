@@ -152,9 +152,9 @@ void gs_table_print(const gs_table *t, FILE *out)
     free(w);
 }
 
-static void csv_field(FILE *out, const char *s)
+void gs_csv_field(FILE *out, const char *s)
 {
-    if (!strpbrk(s, ",\"\n")) {
+    if (!strpbrk(s, ",\"\n\r")) {
         fputs(s, out);
         return;
     }
@@ -172,7 +172,7 @@ int gs_table_write_csv(const gs_table *t, FILE *out)
     for (int c = 0; c < t->ncols; ++c) {
         if (c)
             fputc(',', out);
-        csv_field(out, t->cols[c]);
+        gs_csv_field(out, t->cols[c]);
     }
     fputc('\n', out);
     for (int r = 0; r < t->nrows; ++r) {
@@ -181,7 +181,7 @@ int gs_table_write_csv(const gs_table *t, FILE *out)
             if (c)
                 fputc(',', out);
             if (x->text)
-                csv_field(out, x->text);
+                gs_csv_field(out, x->text);
         }
         fputc('\n', out);
     }

@@ -1,6 +1,9 @@
 /* test_report.c - report.md, CSV and plot scripts from a committed results
- * file; behaviour without gnuplot; bad documents. */
+ * file; behaviour without gnuplot; bad documents; a hostile document (no
+ * string of it in plots.gp or a file name; markdown escaped); the size cap.
+ * report_fuzz.sh runs the real program on many more. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +20,7 @@
 #include "args.h"
 #include "commands.h"
 #include "report.h"
+#include "spawn.h"
 
 #ifndef GS_SOURCE_DIR
 #error "GS_SOURCE_DIR must name the source tree"
@@ -91,6 +96,8 @@ static void test_report_from_committed_results(void **state)
     assert_non_null(gemm);
     assert_non_null(strstr(gemm, "\"cublas\"\n512 "));
     assert_null(strstr(gemm, "16384 ")); /* 16384x512x4096 is not square */
+    snprintf(path, sizeof path, "%s/multi.csv", dir); /* a comma in a cell: quoted */
+    assert_non_null(strstr(slurp(path), ",\"gs_reduce_sum, 1 GPU\","));
     cJSON_Delete(doc);
 }
 
@@ -100,7 +107,8 @@ static void test_plots_with_and_without_gnuplot(void **state)
     char err[256], dir[64], path[256];
     cJSON *doc = gs_results_load(RESULTS, err, sizeof err);
     assert_non_null(doc);
-    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
+    char gnuplot[1024];
+    if (gs_find_program("gnuplot", gnuplot, sizeof gnuplot) == 0) {
         temp_dir(dir, sizeof dir);
         assert_int_equal(gs_report_write(doc, dir, 1, err, sizeof err), 0);
         snprintf(path, sizeof path, "%s/barrier-256.png", dir);
@@ -140,6 +148,104 @@ static void test_bad_documents(void **state)
     cJSON_Delete(doc);
 }
 
+static void test_md_escape(void **state)
+{
+    (void)state;
+    char out[64];
+    gs_report_md_escape("a|b\nc\r\td\x7f\xc3\xa9", out, sizeof out);
+    assert_string_equal(out, "a\\|b c  d \xc3\xa9");
+    gs_report_md_escape("ab|", out, 4); /* no room for "\|": left out whole */
+    assert_string_equal(out, "ab");
+    gs_report_md_escape("", out, sizeof out);
+    assert_string_equal(out, "");
+}
+
+static void test_make_dirs_empty(void **state)
+{
+    (void)state;
+    errno = 0;
+    assert_int_equal(gs_make_dirs(""), -1);
+    assert_int_equal(errno, ENOENT);
+}
+
+/* Every table line of report.md has its header's number of unescaped '|'. */
+static void assert_tables_intact(const char *md)
+{
+    int want = -1;
+    for (const char *line = md; *line;) {
+        const char *end = strchr(line, '\n');
+        int n = 0;
+        for (const char *p = line; p < (end ? end : line + strlen(line)); ++p)
+            n += *p == '|' && (p == line || p[-1] != '\\');
+        if (*line != '|')
+            want = -1;
+        else if (want < 0)
+            want = n;
+        else
+            assert_int_equal(n, want);
+        line = end ? end + 1 : line + strlen(line);
+    }
+}
+
+#define HOSTILE "x'; system 'touch PWNED'; y='"
+
+static void test_hostile_document(void **state)
+{
+    (void)state;
+    char err[256], dir[64], out[128], path[256];
+    cJSON *doc = cJSON_Parse(
+        "{\"schema\": \"gridsync-results/1\", \"environment\": {\"gpu\": \"A|B\\nC\"},"
+        " \"suites\": {\"../../escaped\": {\"columns\": [\"a\"], \"rows\": [{\"a\": 1}]},"
+        " \"reduce\": {\"title\": \"t|\\n## x\", \"columns\": [\"op\", \"n\", \"method\", \"gb_per_s\"],"
+        " \"rows\": [{\"op\": \"" HOSTILE "\", \"n\": 4, \"method\": \"m\\\"|\\n\", \"gb_per_s\": 1},"
+        " {\"op\": \"sum\", \"n\": 4, \"method\": \"" HOSTILE "\", \"gb_per_s\": 1}]}}}");
+    assert_non_null(doc);
+    temp_dir(dir, sizeof dir);
+    snprintf(out, sizeof out, "%s/a/b", dir);
+    assert_int_equal(gs_report_write(doc, out, 1, err, sizeof err), 0);
+    /* nothing written for the unknown suite, in or out of the folder */
+    snprintf(path, sizeof path, "%s/escaped.csv", dir);
+    assert_false(exists(path));
+    snprintf(path, sizeof path, "%s/a/b/PWNED", dir);
+    assert_false(exists(path));
+    snprintf(path, sizeof path, "%s/report.md", out);
+    char *md = slurp(path);
+    assert_non_null(strstr(md, "# gridsync benchmark report: A\\|B C\n\n"));
+    assert_non_null(strstr(md, "Skipped: not a suite this gridsync knows"));
+    assert_non_null(strstr(md, "\nt\\| ## x\n"));
+    assert_non_null(strstr(md, "Plot `reduce-1.png`: op = " HOSTILE "\n"));
+    assert_tables_intact(md);
+    /* the script names files by index and holds no string of the file */
+    snprintf(path, sizeof path, "%s/plots.gp", out);
+    char *gp = slurp(path);
+    assert_non_null(strstr(gp, "set output 'reduce-1.png'"));
+    assert_non_null(strstr(gp, "set output 'reduce-2.png'"));
+    assert_null(strstr(gp, "system"));
+    assert_null(strstr(gp, "m\""));
+    /* series names only in the data, quotes and line breaks neutralised */
+    snprintf(path, sizeof path, "%s/reduce-1.dat", out);
+    assert_non_null(strstr(slurp(path), "\"m'| \"\n4 1\n"));
+    cJSON_Delete(doc);
+}
+
+static void test_size_cap(void **state)
+{
+    (void)state;
+    char err[256];
+    /* a reader without a cap fails here rather than exhausting the machine */
+    struct rlimit old, low;
+    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+    low = old;
+    low.rlim_cur = (rlim_t)4 << 30;
+    if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < low.rlim_cur)
+        low.rlim_cur = old.rlim_cur;
+    assert_int_equal(setrlimit(RLIMIT_AS, &low), 0);
+    cJSON *doc = gs_results_load("/dev/zero", err, sizeof err);
+    assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+    assert_null(doc);
+    assert_string_equal(err, "/dev/zero is larger than 64 MiB: not a gridsync results file");
+}
+
 static int run_cmd(int argc, const char **argv)
 {
     char *copy[8];
@@ -164,6 +270,8 @@ static void test_cli(void **state)
     temp_dir(dir, sizeof dir);
     const char *e[] = {"report", RESULTS, "--out", dir, "--no-plots"};
     assert_int_equal(run_cmd(5, e), GS_EXIT_OK);
+    const char *f[] = {"report", RESULTS, "--out", ""};
+    assert_int_equal(run_cmd(4, f), GS_EXIT_USAGE);
 }
 
 int main(void)
@@ -172,6 +280,10 @@ int main(void)
         cmocka_unit_test(test_report_from_committed_results),
         cmocka_unit_test(test_plots_with_and_without_gnuplot),
         cmocka_unit_test(test_bad_documents),
+        cmocka_unit_test(test_md_escape),
+        cmocka_unit_test(test_make_dirs_empty),
+        cmocka_unit_test(test_hostile_document),
+        cmocka_unit_test(test_size_cap),
         cmocka_unit_test(test_cli),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,33 @@
+/*
+ * spawn.h - run a program with an argument vector, never through a shell:
+ * no string given to these functions is ever parsed as a command.
+ */
+#ifndef GS_BENCH_SPAWN_H
+#define GS_BENCH_SPAWN_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The absolute path of the executable `name` in `PATH` (as execvp would
+ * find it; a name with a '/' is taken as it is) into `path`. 0 or -1. */
+int gs_find_program(const char *name, char *path, size_t len);
+
+/* Start `path` (an absolute path, see gs_find_program) with `argv`, in the
+ * directory `dir` (NULL: this one), its stdout on `out_fd` and its stderr on
+ * `err_fd` (-1: inherited). The child's pid, or -1. */
+pid_t gs_spawn(const char *path, const char *const argv[], const char *dir, int out_fd,
+               int err_fd);
+
+/* Wait for a child of gs_spawn: its exit status, or -1 when it was ended by a
+ * signal (or could not be waited for). 127: it could not be started. */
+int gs_spawn_wait(pid_t pid);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
