@@ -77,7 +77,7 @@ static void test_parse_long_list_whole(void **state)
 {
     (void)state;
     enum { ITEMS = 40 };
-    char text[ITEMS * 21 + 1] = "";
+    char text[ITEMS * 21 + 3] = ""; /* the items, then ",x" */
     int out[ITEMS], n = 0;
     char err[128];
     for (int i = 0; i < ITEMS; ++i) /* "00000000000000000001,...,00000000000000000040" */

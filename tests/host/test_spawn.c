@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +47,7 @@ static int run_read(const char *const argv[], const char *dir, char *out, size_t
 static void test_spawn(void **state)
 {
     (void)state;
-    char out[256], dir[] = "/tmp/gs_spawn_XXXXXX", real[1024];
+    char out[256], dir[] = "/tmp/gs_spawn_XXXXXX", real[PATH_MAX];
     assert_non_null(mkdtemp(dir));
     assert_non_null(realpath(dir, real));
     const char *pwd[] = {"pwd", "-P", NULL};
