@@ -53,8 +53,7 @@ void gs__ws_unlock_result(gs__ws_lease *lease);
  * been enqueued. Returns `st`, or the first failure of its own. */
 gs_status gs__ws_release(gs__ws_lease *lease, cudaStream_t stream, gs_status st);
 
-/* Workspaces currently cached (for tests). */
-int gs__ws_cached_count(void);
+/* gs__ws_cached_count (for tests) is declared in internal/gridsync_internal.h. */
 
 #ifdef __cplusplus
 }
