@@ -20,6 +20,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "gridsync/barrier_view.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -141,14 +143,9 @@ static inline gs_status gs_max_coresident_blocks(const void *kernel, int block_t
 
 /* ----------------------------------------------------------- grid barriers */
 
-typedef enum gs_barrier_method {
-    GS_BARRIER_AUTO = 0,     /* the recommended method: currently tree */
-    GS_BARRIER_LOCK = 1,     /* seed: one counter, goal that grows each barrier */
-    GS_BARRIER_LOCKFREE = 2, /* seed (Xiao & Feng): per-block flags, one checking block */
-    GS_BARRIER_FLIP = 3,     /* one counter whose top bit flips (cooperative groups' scheme) */
-    GS_BARRIER_TREE = 4,     /* gridsync: grouped arrival, checking block, replicated release */
-    GS_BARRIER_METHOD_COUNT = 5
-} gs_barrier_method;
+/* gs_barrier_method (auto, lock, lockfree, flip, tree; the list of methods)
+ * and gs_grid_barrier (the view a kernel receives) are defined in
+ * gridsync/barrier_view.h, included above. */
 
 /* "auto", "lock", "lockfree", "flip", "tree". */
 const char *gs_barrier_method_name(gs_barrier_method method);
@@ -157,19 +154,6 @@ const char *gs_barrier_method_name(gs_barrier_method method);
 gs_status gs_barrier_method_parse(const char *name, gs_barrier_method *method);
 
 typedef struct gs_barrier *gs_barrier_t;
-
-/* The device view of a barrier: pass it by value as a kernel argument and
- * call gs_grid_sync(&view) inside the kernel (see gridsync/barrier.cuh).
- * Plain data; the host fills it with gs_barrier_device(). */
-typedef struct gs_grid_barrier {
-    unsigned int *state;      /* device memory owned by the gs_barrier */
-    unsigned long long timeout_ns;
-    int method;               /* gs_barrier_method, never AUTO here */
-    unsigned int count;       /* barriers passed in this launch (per thread) */
-    unsigned int capacity;    /* largest grid the state can serve */
-    unsigned int group_size;  /* tree: blocks per arrival group (0: default) */
-    unsigned int flat_max;    /* tree: grids up to this size use one counter */
-} gs_grid_barrier;
 
 #define GS_BARRIER_DEFAULT_TIMEOUT_NS 2000000000ull /* 2 s */
 

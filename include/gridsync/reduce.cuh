@@ -32,7 +32,7 @@
 #ifndef GRIDSYNC_REDUCE_CUH
 #define GRIDSYNC_REDUCE_CUH
 
-#include <gridsync/memory_order.cuh>
+#include <gridsync/detail/memory_order.cuh>
 
 /* ---------------------------------------------------------- operators */
 
