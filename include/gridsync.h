@@ -246,21 +246,42 @@ typedef enum gs_dtype {
 
 typedef enum gs_reduce_op {
     GS_REDUCE_SUM = 0,
-    GS_REDUCE_MIN = 1, /* NaN propagates: any NaN input gives NaN */
-    GS_REDUCE_MAX = 2, /* NaN propagates */
-    GS_REDUCE_OP_COUNT = 3
+    GS_REDUCE_MIN = 1,    /* NaN propagates: any NaN input gives NaN */
+    GS_REDUCE_MAX = 2,    /* NaN propagates */
+    GS_REDUCE_ARGMIN = 3, /* value and index of the first minimum (gs_reduce_arg) */
+    GS_REDUCE_ARGMAX = 4, /* value and index of the first maximum (gs_reduce_arg) */
+    GS_REDUCE_OP_COUNT = 5
 } gs_reduce_op;
+
+/* The result of GS_REDUCE_ARGMIN / GS_REDUCE_ARGMAX: the index of the
+ * element found and its value, in the member of `value` named by the
+ * element type. Ties go to the lowest index; NaN propagates as for min and
+ * max: if the input holds a NaN the result is the first NaN (lowest index).
+ * -0 and +0 are equal values. An empty input (n == 0) gives index -1 and
+ * the identity (+inf / the largest integer for argmin, -inf / the smallest
+ * for argmax). */
+typedef struct gs_reduce_arg {
+    long long index;
+    union {
+        float f32;
+        double f64;
+        int i32;
+        long long i64;
+    } value;
+} gs_reduce_arg;
 
 /* Bytes per element of `type` (0 for an unknown type). */
 size_t gs_dtype_size(gs_dtype type);
 
-/* "f32", "f64", "i32", "i64"; "sum", "min", "max". */
+/* "f32", "f64", "i32", "i64"; "sum", "min", "max", "argmin", "argmax". */
 const char *gs_dtype_name(gs_dtype type);
 const char *gs_reduce_op_name(gs_reduce_op op);
 
 /* Reduce n elements of `type` at device pointer `d_in` with `op`; n may be 0
  * (the result is the identity: 0, +inf / largest integer for min, -inf /
- * smallest for max). `result` points to one element:
+ * smallest for max; see gs_reduce_arg for argmin and argmax). `result`
+ * points to one element of `type`, or to one gs_reduce_arg for argmin and
+ * argmax:
  *   - in device memory: the call is asynchronous on `stream`;
  *   - in host memory (pageable or pinned) or managed memory: the call waits,
  *     and the value is there when it returns (inside a stream capture, where
@@ -285,6 +306,10 @@ gs_status gs_reduce_min(gs_dtype type, const void *d_in, long long n, void *resu
                         cudaStream_t stream);
 gs_status gs_reduce_max(gs_dtype type, const void *d_in, long long n, void *result,
                         cudaStream_t stream);
+gs_status gs_reduce_argmin(gs_dtype type, const void *d_in, long long n, gs_reduce_arg *result,
+                           cudaStream_t stream);
+gs_status gs_reduce_argmax(gs_dtype type, const void *d_in, long long n, gs_reduce_arg *result,
+                           cudaStream_t stream);
 
 /* Dot product of n elements of x and y (device pointers, f32 or f64), the
  * seed's dot finished on the GPU in one launch; result as for gs_reduce. */

@@ -51,8 +51,17 @@ const reduce_op_entry ops[] = {
     entry<gs::sum>("sum"),
     entry<gs::min>("min"),
     entry<gs::max>("max"),
+    entry<gs::argmin>("argmin"),
+    entry<gs::argmax>("argmax"),
 };
 static_assert(sizeof ops / sizeof ops[0] == GS_REDUCE_OP_COUNT, "one entry per gs_reduce_op");
+
+/* The device's value-and-index is the host's gs_reduce_arg. */
+static_assert(sizeof(gs::arg<float>) == sizeof(gs_reduce_arg) &&
+                  sizeof(gs::arg<long long>) == sizeof(gs_reduce_arg) &&
+                  offsetof(gs::arg<float>, value) == offsetof(gs_reduce_arg, value) &&
+                  offsetof(gs::arg<double>, value) == offsetof(gs_reduce_arg, value),
+              "gs::arg<T> and gs_reduce_arg must have one layout");
 
 } // namespace
 
@@ -93,4 +102,16 @@ extern "C" gs_status gs_reduce_max(gs_dtype type, const void *d_in, long long n,
                                    cudaStream_t stream)
 {
     return gs_reduce(GS_REDUCE_MAX, type, d_in, n, result, stream);
+}
+
+extern "C" gs_status gs_reduce_argmin(gs_dtype type, const void *d_in, long long n,
+                                      gs_reduce_arg *result, cudaStream_t stream)
+{
+    return gs_reduce(GS_REDUCE_ARGMIN, type, d_in, n, result, stream);
+}
+
+extern "C" gs_status gs_reduce_argmax(gs_dtype type, const void *d_in, long long n,
+                                      gs_reduce_arg *result, cudaStream_t stream)
+{
+    return gs_reduce(GS_REDUCE_ARGMAX, type, d_in, n, result, stream);
 }
