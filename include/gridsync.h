@@ -311,8 +311,9 @@ gs_status gs_reduce_argmin(gs_dtype type, const void *d_in, long long n, gs_redu
 gs_status gs_reduce_argmax(gs_dtype type, const void *d_in, long long n, gs_reduce_arg *result,
                            cudaStream_t stream);
 
-/* Dot product of n elements of x and y (device pointers, f32 or f64), the
- * seed's dot finished on the GPU in one launch; result as for gs_reduce. */
+/* Dot product of n elements of x and y (device pointers, f32 or f64), CUDA
+ * by Example's dot (docs/tutorials.md) finished on the GPU in one launch;
+ * result as for gs_reduce. */
 gs_status gs_dot(gs_dtype type, const void *x, const void *y, long long n, void *result,
                  cudaStream_t stream);
 
@@ -326,7 +327,7 @@ void gs_reduce_release_workspaces(void);
 typedef enum gs_gemm_kernel {
     GS_GEMM_AUTO = 0,    /* the default: GS_GEMM_FAST */
     GS_GEMM_FAST = 1,    /* register-tiled, double-buffered shared memory */
-    GS_GEMM_TILED16 = 2, /* seed 003's 16x16 tiled kernel (the reference) */
+    GS_GEMM_TILED16 = 2, /* the tutorial's 16x16 tiled kernel (the reference) */
     GS_GEMM_KERNEL_COUNT = 3
 } gs_gemm_kernel;
 
