@@ -20,6 +20,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "gridsync/barrier_view.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -141,14 +143,9 @@ static inline gs_status gs_max_coresident_blocks(const void *kernel, int block_t
 
 /* ----------------------------------------------------------- grid barriers */
 
-typedef enum gs_barrier_method {
-    GS_BARRIER_AUTO = 0,     /* the recommended method: currently tree */
-    GS_BARRIER_LOCK = 1,     /* seed: one counter, goal that grows each barrier */
-    GS_BARRIER_LOCKFREE = 2, /* seed (Xiao & Feng): per-block flags, one checking block */
-    GS_BARRIER_FLIP = 3,     /* one counter whose top bit flips (cooperative groups' scheme) */
-    GS_BARRIER_TREE = 4,     /* gridsync: grouped arrival, checking block, replicated release */
-    GS_BARRIER_METHOD_COUNT = 5
-} gs_barrier_method;
+/* gs_barrier_method (auto, lock, lockfree, flip, tree; the list of methods)
+ * and gs_grid_barrier (the view a kernel receives) are defined in
+ * gridsync/barrier_view.h, included above. */
 
 /* "auto", "lock", "lockfree", "flip", "tree". */
 const char *gs_barrier_method_name(gs_barrier_method method);
@@ -157,19 +154,6 @@ const char *gs_barrier_method_name(gs_barrier_method method);
 gs_status gs_barrier_method_parse(const char *name, gs_barrier_method *method);
 
 typedef struct gs_barrier *gs_barrier_t;
-
-/* The device view of a barrier: pass it by value as a kernel argument and
- * call gs_grid_sync(&view) inside the kernel (see gridsync/barrier.cuh).
- * Plain data; the host fills it with gs_barrier_device(). */
-typedef struct gs_grid_barrier {
-    unsigned int *state;      /* device memory owned by the gs_barrier */
-    unsigned long long timeout_ns;
-    int method;               /* gs_barrier_method, never AUTO here */
-    unsigned int count;       /* barriers passed in this launch (per thread) */
-    unsigned int capacity;    /* largest grid the state can serve */
-    unsigned int group_size;  /* tree: blocks per arrival group (0: default) */
-    unsigned int flat_max;    /* tree: grids up to this size use one counter */
-} gs_grid_barrier;
 
 #define GS_BARRIER_DEFAULT_TIMEOUT_NS 2000000000ull /* 2 s */
 
@@ -262,21 +246,42 @@ typedef enum gs_dtype {
 
 typedef enum gs_reduce_op {
     GS_REDUCE_SUM = 0,
-    GS_REDUCE_MIN = 1, /* NaN propagates: any NaN input gives NaN */
-    GS_REDUCE_MAX = 2, /* NaN propagates */
-    GS_REDUCE_OP_COUNT = 3
+    GS_REDUCE_MIN = 1,    /* NaN propagates: any NaN input gives NaN */
+    GS_REDUCE_MAX = 2,    /* NaN propagates */
+    GS_REDUCE_ARGMIN = 3, /* value and index of the first minimum (gs_reduce_arg) */
+    GS_REDUCE_ARGMAX = 4, /* value and index of the first maximum (gs_reduce_arg) */
+    GS_REDUCE_OP_COUNT = 5
 } gs_reduce_op;
+
+/* The result of GS_REDUCE_ARGMIN / GS_REDUCE_ARGMAX: the index of the
+ * element found and its value, in the member of `value` named by the
+ * element type. Ties go to the lowest index; NaN propagates as for min and
+ * max: if the input holds a NaN the result is the first NaN (lowest index).
+ * -0 and +0 are equal values. An empty input (n == 0) gives index -1 and
+ * the identity (+inf / the largest integer for argmin, -inf / the smallest
+ * for argmax). */
+typedef struct gs_reduce_arg {
+    long long index;
+    union {
+        float f32;
+        double f64;
+        int i32;
+        long long i64;
+    } value;
+} gs_reduce_arg;
 
 /* Bytes per element of `type` (0 for an unknown type). */
 size_t gs_dtype_size(gs_dtype type);
 
-/* "f32", "f64", "i32", "i64"; "sum", "min", "max". */
+/* "f32", "f64", "i32", "i64"; "sum", "min", "max", "argmin", "argmax". */
 const char *gs_dtype_name(gs_dtype type);
 const char *gs_reduce_op_name(gs_reduce_op op);
 
 /* Reduce n elements of `type` at device pointer `d_in` with `op`; n may be 0
  * (the result is the identity: 0, +inf / largest integer for min, -inf /
- * smallest for max). `result` points to one element:
+ * smallest for max; see gs_reduce_arg for argmin and argmax). `result`
+ * points to one element of `type`, or to one gs_reduce_arg for argmin and
+ * argmax:
  *   - in device memory: the call is asynchronous on `stream`;
  *   - in host memory (pageable or pinned) or managed memory: the call waits,
  *     and the value is there when it returns (inside a stream capture, where
@@ -301,9 +306,14 @@ gs_status gs_reduce_min(gs_dtype type, const void *d_in, long long n, void *resu
                         cudaStream_t stream);
 gs_status gs_reduce_max(gs_dtype type, const void *d_in, long long n, void *result,
                         cudaStream_t stream);
+gs_status gs_reduce_argmin(gs_dtype type, const void *d_in, long long n, gs_reduce_arg *result,
+                           cudaStream_t stream);
+gs_status gs_reduce_argmax(gs_dtype type, const void *d_in, long long n, gs_reduce_arg *result,
+                           cudaStream_t stream);
 
-/* Dot product of n elements of x and y (device pointers, f32 or f64), the
- * seed's dot finished on the GPU in one launch; result as for gs_reduce. */
+/* Dot product of n elements of x and y (device pointers, f32 or f64), CUDA
+ * by Example's dot (docs/tutorials.md) finished on the GPU in one launch;
+ * result as for gs_reduce. */
 gs_status gs_dot(gs_dtype type, const void *x, const void *y, long long n, void *result,
                  cudaStream_t stream);
 
@@ -317,7 +327,7 @@ void gs_reduce_release_workspaces(void);
 typedef enum gs_gemm_kernel {
     GS_GEMM_AUTO = 0,    /* the default: GS_GEMM_FAST */
     GS_GEMM_FAST = 1,    /* register-tiled, double-buffered shared memory */
-    GS_GEMM_TILED16 = 2, /* seed 003's 16x16 tiled kernel (the reference) */
+    GS_GEMM_TILED16 = 2, /* the tutorial's 16x16 tiled kernel (the reference) */
     GS_GEMM_KERNEL_COUNT = 3
 } gs_gemm_kernel;
 

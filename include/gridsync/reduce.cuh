@@ -1,9 +1,32 @@
 /*
  * gridsync/reduce.cuh - warp and block reductions for users' own kernels.
  *
- * Operators: sum, min, max. Types: f32 (float), f64 (double), i32 (int),
- * i64 (long long). Every function is named gs_<scope>_reduce_<op>_<type>,
- * e.g. gs_block_reduce_sum_f32.
+ * Generic forms (namespace gs), over a value type and an operator functor:
+ *
+ *   gs::warp_reduce(v, lanes, op)       the first `lanes` lanes of the calling
+ *                                       warp (all of them must call); result
+ *                                       in lane 0.
+ *   gs::block_reduce(v, smem, op)       warp shuffles, then one warp over the
+ *                                       warps' results; `smem` holds 32
+ *                                       values; any block size up to 1024.
+ *                                       Result in thread 0. All threads call.
+ *   gs::block_reduce_tree(v, smem, op)  the __syncthreads tutorial's
+ *                                       shared-memory tree, fixed for any
+ *                                       block size; `smem` holds blockDim
+ *                                       values. Result in every thread.
+ *
+ *   __shared__ double smem[32];
+ *   double lo = gs::block_reduce(x, smem, gs::min<double>());
+ *
+ * Operators: gs::sum<T>, gs::min<T>, gs::max<T> for T = float, double, int,
+ * long long (gridsync/detail/reduce_ops.cuh says what a functor provides; a
+ * user's own functor of that shape works too).
+ *
+ * C-style names for the same, gs_<scope>_reduce_<op>_<type>, with op sum,
+ * min, max and type f32 (float), f64 (double), i32 (int), i64 (long long):
+ * gs_warp_reduce_sum_f32(v, lanes), gs_block_reduce_max_i64(v, smem),
+ * gs_block_reduce_tree_min_f64(v, smem), ...; and the operators themselves,
+ * gs_op_<op>_<type>(a, b), with their identities GS_IDENTITY_<OP>_<TYPE>.
  *
  * NaN rule (min, max): NaN propagates. If any input is NaN the result is NaN,
  * whatever the order of evaluation, so results do not depend on the
@@ -11,72 +34,20 @@
  * Integer sums wrap modulo 2^32 / 2^64 (computed unsigned: no undefined
  * behaviour on overflow).
  *
- *   warp  gs_warp_reduce_<op>_<t>(v, lanes)   the first `lanes` lanes of the
- *         calling warp (all of them must call); result in lane 0.
- *   block gs_block_reduce_<op>_<t>(v, smem)   warp shuffles, then one warp
- *         over the warps' results; `smem` holds 32 elements; any block size up
- *         to 1024. Result in thread 0. All threads must call it.
- *   block gs_block_reduce_tree_<op>_<t>(v, smem)  the seeds' shared-memory
- *         tree (seed 000), fixed for any block size (not only powers of two);
- *         `smem` holds blockDim elements. Result in every thread.
+ * How and why each is correct: gridsync/detail/warp_reduce.cuh and
+ * gridsync/detail/block_reduce.cuh. When: the shuffle variant is the fast
+ * one; the tree variant is the reference the tutorials teach, and is what to
+ * use when every thread needs the result.
  *
- * Why correct: the shuffle variant needs one barrier, between the warps
- * writing their results and warp 0 reading them; one more at entry keeps a
- * previous call's readers from seeing this call's writes (so `smem` can be
- * reused back to back). The tree variant needs a barrier after every level:
- * level k reads what level k-1 wrote in other threads' slots.
- * When: the shuffle variant is the fast one (log2(32) shuffles per warp, one
- * barrier); the tree variant is the reference the seeds teach, and is what
- * to use when every thread needs the result.
+ * NVRTC: no #include of the C library or the CUDA runtime here or below.
  */
 #ifndef GRIDSYNC_REDUCE_CUH
 #define GRIDSYNC_REDUCE_CUH
 
-#include <gridsync/memory_order.cuh>
-
-/* ---------------------------------------------------------- operators */
-
-#define GS__SUM(a, b) ((a) + (b))
-#define GS__NANLESS_MIN(a, b) ((a) != (a) ? (a) : (b) != (b) ? (b) : (b) < (a) ? (b) : (a))
-#define GS__NANLESS_MAX(a, b) ((a) != (a) ? (a) : (b) != (b) ? (b) : (b) > (a) ? (b) : (a))
-#define GS__INT_MIN_OP(a, b) ((b) < (a) ? (b) : (a))
-#define GS__INT_MAX_OP(a, b) ((b) > (a) ? (b) : (a))
-
-GS_DEVICE float gs_op_sum_f32(float a, float b) { return a + b; }
-/* sm_80 and later have a NaN-propagating min/max instruction (min.NaN.f32):
- * one instruction instead of three compares and selects. */
-GS_DEVICE float gs_op_min_f32(float a, float b)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    float r;
-    asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return GS__NANLESS_MIN(a, b);
-#endif
-}
-GS_DEVICE float gs_op_max_f32(float a, float b)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return GS__NANLESS_MAX(a, b);
-#endif
-}
-GS_DEVICE double gs_op_sum_f64(double a, double b) { return a + b; }
-GS_DEVICE double gs_op_min_f64(double a, double b) { return GS__NANLESS_MIN(a, b); }
-GS_DEVICE double gs_op_max_f64(double a, double b) { return GS__NANLESS_MAX(a, b); }
-GS_DEVICE int gs_op_sum_i32(int a, int b) { return (int)((unsigned int)a + (unsigned int)b); }
-GS_DEVICE int gs_op_min_i32(int a, int b) { return GS__INT_MIN_OP(a, b); }
-GS_DEVICE int gs_op_max_i32(int a, int b) { return GS__INT_MAX_OP(a, b); }
-GS_DEVICE long long gs_op_sum_i64(long long a, long long b)
-{
-    return (long long)((unsigned long long)a + (unsigned long long)b);
-}
-GS_DEVICE long long gs_op_min_i64(long long a, long long b) { return GS__INT_MIN_OP(a, b); }
-GS_DEVICE long long gs_op_max_i64(long long a, long long b) { return GS__INT_MAX_OP(a, b); }
+#include <gridsync/detail/block_reduce.cuh>
+#include <gridsync/detail/memory_order.cuh>
+#include <gridsync/detail/reduce_ops.cuh>
+#include <gridsync/detail/warp_reduce.cuh>
 
 /* Identities: sum 0; min +inf / largest integer; max -inf / smallest. */
 #define GS_IDENTITY_SUM_F32 0.0f
@@ -92,62 +63,168 @@ GS_DEVICE long long gs_op_max_i64(long long a, long long b) { return GS__INT_MAX
 #define GS_IDENTITY_MIN_I64 0x7fffffffffffffffll
 #define GS_IDENTITY_MAX_I64 (-0x7fffffffffffffffll - 1ll)
 
-/* ------------------------------------------------- warp and block levels */
+/* ------------------------------------------------------------ f32 (float) */
+GS_DEVICE float gs_op_sum_f32(float a, float b) { return gs::sum<float>()(a, b); }
+GS_DEVICE float gs_op_min_f32(float a, float b) { return gs::min<float>()(a, b); }
+GS_DEVICE float gs_op_max_f32(float a, float b) { return gs::max<float>()(a, b); }
+GS_DEVICE float gs_warp_reduce_sum_f32(float v, unsigned int lanes)
+{
+    return gs::warp_reduce(v, lanes, gs::sum<float>());
+}
+GS_DEVICE float gs_warp_reduce_min_f32(float v, unsigned int lanes)
+{
+    return gs::warp_reduce(v, lanes, gs::min<float>());
+}
+GS_DEVICE float gs_warp_reduce_max_f32(float v, unsigned int lanes)
+{
+    return gs::warp_reduce(v, lanes, gs::max<float>());
+}
+GS_DEVICE float gs_block_reduce_sum_f32(float v, float *smem)
+{
+    return gs::block_reduce(v, smem, gs::sum<float>());
+}
+GS_DEVICE float gs_block_reduce_min_f32(float v, float *smem)
+{
+    return gs::block_reduce(v, smem, gs::min<float>());
+}
+GS_DEVICE float gs_block_reduce_max_f32(float v, float *smem)
+{
+    return gs::block_reduce(v, smem, gs::max<float>());
+}
+GS_DEVICE float gs_block_reduce_tree_sum_f32(float v, float *smem)
+{
+    return gs::block_reduce_tree(v, smem, gs::sum<float>());
+}
+GS_DEVICE float gs_block_reduce_tree_min_f32(float v, float *smem)
+{
+    return gs::block_reduce_tree(v, smem, gs::min<float>());
+}
+GS_DEVICE float gs_block_reduce_tree_max_f32(float v, float *smem)
+{
+    return gs::block_reduce_tree(v, smem, gs::max<float>());
+}
 
-#define GS__DEFINE_REDUCE(T, op, t, ID)                                                     \
-    GS_DEVICE T gs_warp_reduce_##op##_##t(T v, unsigned int lanes)                          \
-    {                                                                                       \
-        unsigned int lane = threadIdx.x & 31u;                                              \
-        unsigned int mask = lanes >= 32u ? 0xffffffffu : (1u << lanes) - 1u;                \
-        for (unsigned int o = 16u; o > 0u; o >>= 1) {                                       \
-            T other = __shfl_down_sync(mask, v, o);                                         \
-            if (lane + o < lanes)                                                           \
-                v = gs_op_##op##_##t(v, other);                                             \
-        }                                                                                   \
-        return v;                                                                           \
-    }                                                                                       \
-    GS_DEVICE T gs_block_reduce_##op##_##t(T v, T *smem)                                    \
-    {                                                                                       \
-        unsigned int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); \
-        unsigned int n = blockDim.x * blockDim.y * blockDim.z;                              \
-        unsigned int warp = tid >> 5, nwarps = (n + 31u) >> 5;                              \
-        unsigned int lanes = warp == nwarps - 1u ? n - (warp << 5) : 32u;                   \
-        __syncthreads(); /* a previous call's readers are done with smem */                 \
-        v = gs_warp_reduce_##op##_##t(v, lanes);                                            \
-        if ((tid & 31u) == 0u)                                                              \
-            smem[warp] = v;                                                                 \
-        __syncthreads(); /* warps' results written before warp 0 reads them */             \
-        if (warp == 0u) {                                                                   \
-            v = tid < nwarps ? smem[tid] : (ID);                                            \
-            v = gs_warp_reduce_##op##_##t(v, n < 32u ? n : 32u);                            \
-        }                                                                                   \
-        return v;                                                                           \
-    }                                                                                       \
-    GS_DEVICE T gs_block_reduce_tree_##op##_##t(T v, T *smem)                               \
-    {                                                                                       \
-        unsigned int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); \
-        unsigned int n = blockDim.x * blockDim.y * blockDim.z, half = 1u;                   \
-        while (half * 2u < n)                                                               \
-            half *= 2u;                                                                     \
-        __syncthreads(); /* a previous call's readers are done with smem */                 \
-        smem[tid] = v;                                                                      \
-        __syncthreads();                                                                    \
-        for (; half > 0u; half >>= 1) {                                                     \
-            if (tid < half && tid + half < n)                                               \
-                smem[tid] = gs_op_##op##_##t(smem[tid], smem[tid + half]);                  \
-            __syncthreads(); /* this level's writes before the next level's reads */       \
-        }                                                                                   \
-        return smem[0];                                                                     \
-    }
+/* ------------------------------------------------------------ f64 (double) */
+GS_DEVICE double gs_op_sum_f64(double a, double b) { return gs::sum<double>()(a, b); }
+GS_DEVICE double gs_op_min_f64(double a, double b) { return gs::min<double>()(a, b); }
+GS_DEVICE double gs_op_max_f64(double a, double b) { return gs::max<double>()(a, b); }
+GS_DEVICE double gs_warp_reduce_sum_f64(double v, unsigned int lanes)
+{
+    return gs::warp_reduce(v, lanes, gs::sum<double>());
+}
+GS_DEVICE double gs_warp_reduce_min_f64(double v, unsigned int lanes)
+{
+    return gs::warp_reduce(v, lanes, gs::min<double>());
+}
+GS_DEVICE double gs_warp_reduce_max_f64(double v, unsigned int lanes)
+{
+    return gs::warp_reduce(v, lanes, gs::max<double>());
+}
+GS_DEVICE double gs_block_reduce_sum_f64(double v, double *smem)
+{
+    return gs::block_reduce(v, smem, gs::sum<double>());
+}
+GS_DEVICE double gs_block_reduce_min_f64(double v, double *smem)
+{
+    return gs::block_reduce(v, smem, gs::min<double>());
+}
+GS_DEVICE double gs_block_reduce_max_f64(double v, double *smem)
+{
+    return gs::block_reduce(v, smem, gs::max<double>());
+}
+GS_DEVICE double gs_block_reduce_tree_sum_f64(double v, double *smem)
+{
+    return gs::block_reduce_tree(v, smem, gs::sum<double>());
+}
+GS_DEVICE double gs_block_reduce_tree_min_f64(double v, double *smem)
+{
+    return gs::block_reduce_tree(v, smem, gs::min<double>());
+}
+GS_DEVICE double gs_block_reduce_tree_max_f64(double v, double *smem)
+{
+    return gs::block_reduce_tree(v, smem, gs::max<double>());
+}
 
-#define GS__DEFINE_REDUCE_TYPE(T, t, T_UP)                                                  \
-    GS__DEFINE_REDUCE(T, sum, t, GS_IDENTITY_SUM_##T_UP)                                    \
-    GS__DEFINE_REDUCE(T, min, t, GS_IDENTITY_MIN_##T_UP)                                    \
-    GS__DEFINE_REDUCE(T, max, t, GS_IDENTITY_MAX_##T_UP)
+/* ------------------------------------------------------------ i32 (int) */
+GS_DEVICE int gs_op_sum_i32(int a, int b) { return gs::sum<int>()(a, b); }
+GS_DEVICE int gs_op_min_i32(int a, int b) { return gs::min<int>()(a, b); }
+GS_DEVICE int gs_op_max_i32(int a, int b) { return gs::max<int>()(a, b); }
+GS_DEVICE int gs_warp_reduce_sum_i32(int v, unsigned int lanes)
+{
+    return gs::warp_reduce(v, lanes, gs::sum<int>());
+}
+GS_DEVICE int gs_warp_reduce_min_i32(int v, unsigned int lanes)
+{
+    return gs::warp_reduce(v, lanes, gs::min<int>());
+}
+GS_DEVICE int gs_warp_reduce_max_i32(int v, unsigned int lanes)
+{
+    return gs::warp_reduce(v, lanes, gs::max<int>());
+}
+GS_DEVICE int gs_block_reduce_sum_i32(int v, int *smem)
+{
+    return gs::block_reduce(v, smem, gs::sum<int>());
+}
+GS_DEVICE int gs_block_reduce_min_i32(int v, int *smem)
+{
+    return gs::block_reduce(v, smem, gs::min<int>());
+}
+GS_DEVICE int gs_block_reduce_max_i32(int v, int *smem)
+{
+    return gs::block_reduce(v, smem, gs::max<int>());
+}
+GS_DEVICE int gs_block_reduce_tree_sum_i32(int v, int *smem)
+{
+    return gs::block_reduce_tree(v, smem, gs::sum<int>());
+}
+GS_DEVICE int gs_block_reduce_tree_min_i32(int v, int *smem)
+{
+    return gs::block_reduce_tree(v, smem, gs::min<int>());
+}
+GS_DEVICE int gs_block_reduce_tree_max_i32(int v, int *smem)
+{
+    return gs::block_reduce_tree(v, smem, gs::max<int>());
+}
 
-GS__DEFINE_REDUCE_TYPE(float, f32, F32)
-GS__DEFINE_REDUCE_TYPE(double, f64, F64)
-GS__DEFINE_REDUCE_TYPE(int, i32, I32)
-GS__DEFINE_REDUCE_TYPE(long long, i64, I64)
+/* ------------------------------------------------------------ i64 (long long) */
+GS_DEVICE long long gs_op_sum_i64(long long a, long long b) { return gs::sum<long long>()(a, b); }
+GS_DEVICE long long gs_op_min_i64(long long a, long long b) { return gs::min<long long>()(a, b); }
+GS_DEVICE long long gs_op_max_i64(long long a, long long b) { return gs::max<long long>()(a, b); }
+GS_DEVICE long long gs_warp_reduce_sum_i64(long long v, unsigned int lanes)
+{
+    return gs::warp_reduce(v, lanes, gs::sum<long long>());
+}
+GS_DEVICE long long gs_warp_reduce_min_i64(long long v, unsigned int lanes)
+{
+    return gs::warp_reduce(v, lanes, gs::min<long long>());
+}
+GS_DEVICE long long gs_warp_reduce_max_i64(long long v, unsigned int lanes)
+{
+    return gs::warp_reduce(v, lanes, gs::max<long long>());
+}
+GS_DEVICE long long gs_block_reduce_sum_i64(long long v, long long *smem)
+{
+    return gs::block_reduce(v, smem, gs::sum<long long>());
+}
+GS_DEVICE long long gs_block_reduce_min_i64(long long v, long long *smem)
+{
+    return gs::block_reduce(v, smem, gs::min<long long>());
+}
+GS_DEVICE long long gs_block_reduce_max_i64(long long v, long long *smem)
+{
+    return gs::block_reduce(v, smem, gs::max<long long>());
+}
+GS_DEVICE long long gs_block_reduce_tree_sum_i64(long long v, long long *smem)
+{
+    return gs::block_reduce_tree(v, smem, gs::sum<long long>());
+}
+GS_DEVICE long long gs_block_reduce_tree_min_i64(long long v, long long *smem)
+{
+    return gs::block_reduce_tree(v, smem, gs::min<long long>());
+}
+GS_DEVICE long long gs_block_reduce_tree_max_i64(long long v, long long *smem)
+{
+    return gs::block_reduce_tree(v, smem, gs::max<long long>());
+}
 
 #endif /* GRIDSYNC_REDUCE_CUH */

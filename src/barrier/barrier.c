@@ -1,7 +1,8 @@
 /* barrier.c - creating, configuring and viewing grid barriers. */
 #include "barrier_internal.h"
 
-#include <gridsync/barrier_layout.h>
+#include <gridsync/detail/barrier_layout.h>
+#include <gridsync/detail/tuning.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -10,9 +11,12 @@
 
 #include "../core/error.h"
 
-static const char *const method_names[GS_BARRIER_METHOD_COUNT] = {
-    "auto", "lock", "lockfree", "flip", "tree",
-};
+/* "auto", then every method of the registry (gridsync/barrier_view.h). */
+#define GS__BARRIER_METHOD_NAME(constant, name) name,
+static const char *const method_names[] = {"auto", GS_BARRIER_METHODS(GS__BARRIER_METHOD_NAME)};
+#undef GS__BARRIER_METHOD_NAME
+_Static_assert(sizeof method_names / sizeof method_names[0] == GS_BARRIER_METHOD_COUNT,
+               "one name per gs_barrier_method");
 
 const char *gs_barrier_method_name(gs_barrier_method method)
 {
@@ -30,9 +34,12 @@ gs_status gs_barrier_method_parse(const char *name, gs_barrier_method *method)
             *method = (gs_barrier_method)m;
             return GS_SUCCESS;
         }
-    return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                    "unknown barrier method '%s' (expected auto, lock, lockfree, flip or tree)",
-                    name);
+    char expected[256] = "";
+    for (int m = 0; m < GS_BARRIER_METHOD_COUNT; ++m)
+        snprintf(expected + strlen(expected), sizeof expected - strlen(expected), "%s%s",
+                 m == 0 ? "" : m + 1 == GS_BARRIER_METHOD_COUNT ? " or " : ", ", method_names[m]);
+    return gs__fail(GS_ERR_INVALID_ARGUMENT, "unknown barrier method '%s' (expected %s)", name,
+                    expected);
 }
 
 size_t gs__barrier_state_bytes(unsigned int capacity)
@@ -188,18 +195,14 @@ gs_status gs_barrier_set_tree_params(gs_barrier_t barrier, unsigned int flat_max
     return GS_SUCCESS;
 }
 
-/* Default measured on H200 (see docs/barrier-design.md): the flat counter
- * with a poll delay beats the grouped variant at every grid of >= 128-thread
- * blocks (up to 2112 blocks); groups only for the huge grids of tiny blocks. */
-enum { GS_TREE_FLAT_MAX_DEFAULT = 2048 };
-
+/* Default: GS_TUNE_TREE_FLAT_MAX (tuning.h, measured on H200). */
 static unsigned int tree_flat_max(const struct gs_barrier *b)
 {
-    return b->tree_flat_max ? b->tree_flat_max : GS_TREE_FLAT_MAX_DEFAULT;
+    return b->tree_flat_max ? b->tree_flat_max : GS_TUNE_TREE_FLAT_MAX;
 }
 
-/* auto is tree: a block barrier on one block, flip's counter up to 2048
- * blocks, grouped arrival beyond (see gridsync/barrier.cuh and
+/* auto is tree: a block barrier on one block, flip's counter up to
+ * GS_TUNE_TREE_FLAT_MAX blocks, grouped arrival beyond (see gridsync/barrier.cuh and
  * docs/barrier-design.md for the measurements behind it). */
 gs_barrier_method gs_barrier_method_for(gs_barrier_t barrier, unsigned int blocks)
 {

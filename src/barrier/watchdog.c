@@ -1,7 +1,7 @@
 /* watchdog.c - turning a barrier's time-out record into a sentence. */
 #include "barrier_internal.h"
 
-#include <gridsync/barrier_layout.h>
+#include <gridsync/detail/barrier_layout.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +49,14 @@ static gs_status report(gs_barrier_t barrier, const unsigned int *rec)
                         "left at its first barrier and nothing was synchronized (launch with "
                         "gs_launch, which refuses such grids)",
                         blocks, barrier->capacity);
+    }
+    if (rec[GS_REC_KIND] == GS_REC_KIND_BAD_METHOD) {
+        GS_TRY(gs__barrier_rearm(barrier));
+        return gs__fail(GS_ERR_BARRIER_TIMEOUT,
+                        "a grid of %u blocks passed a view whose method is %d, which this build "
+                        "of gridsync does not have: every block left at its first barrier and "
+                        "nothing was synchronized (fill views with gs_barrier_device)",
+                        blocks, (int)rec[GS_REC_METHOD]);
     }
     if (blocks == 0 || blocks > barrier->capacity) {
         GS_TRY(gs__barrier_rearm(barrier));

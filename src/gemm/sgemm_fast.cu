@@ -31,18 +31,21 @@
  * When: the default for every shape. FP32 inputs, FP32 accumulation, no TF32
  * and no tensor cores: the products and sums are exact FP32 operations.
  */
+#include <gridsync/detail/tuning.h>
+
 #include "../core/error.h"
 #include "gemm_internal.h"
 
+/* The k step and the thread layout come from tuning.h; a probe may override
+ * them (docs/probes/gemm_tiles.cu). GS_SGEMM_WARP_TILED 1: each warp covers
+ * 4 x 8 thread tiles (32 rows x 64 columns of C), so a k step's shared reads
+ * are one 64-byte and one 128-byte span per warp; 0: row-major over the
+ * block (a warp covers 2 x 16: 256-byte spans of B). */
 #ifndef GS_SGEMM_BK
-#define GS_SGEMM_BK 8
+#define GS_SGEMM_BK GS_TUNE_SGEMM_BK
 #endif
-/* Threads to tile coordinates: 1 = each warp covers 4 x 8 thread tiles (32
- * rows x 64 columns of C), so a k step's shared reads are one 64-byte and
- * one 128-byte span per warp; 0 = row-major over the block (a warp covers 2 x
- * 16: 256-byte spans of B). Measured alike on H200 (within 2%). */
 #ifndef GS_SGEMM_WARP_TILED
-#define GS_SGEMM_WARP_TILED 1
+#define GS_SGEMM_WARP_TILED GS_TUNE_SGEMM_WARP_TILED
 #endif
 
 /* Load this thread's share of A's tile at k0 (`loads` 16-byte pieces) into
@@ -247,19 +250,31 @@ static __device__ __forceinline__ int interior(const gs__sgemm_args *p, int vect
            p->k % GS_SGEMM_BK == 0;
 }
 
-#define GS__SGEMM_FAST_KERNEL(name, BM, BN, THREADS, MIN_BLOCKS)                            \
-    static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)                           \
-        name(gs__sgemm_args p, int vector_ok)                                               \
-    {                                                                                       \
-        __shared__ __align__(16) float smem[2 * GS_SGEMM_BK * ((BM) + 4 + (BN))];           \
-        if (interior(&p, vector_ok, BM, BN))                                                \
-            sgemm_tile(&p, smem, BM, BN, THREADS, 0);                                       \
-        else                                                                                \
-            sgemm_tile(&p, smem, BM, BN, THREADS, 1);                                       \
-    }
+/* One kernel per block tile (tuning.h): BM x BN tiles of C with THREADS
+ * threads, MIN_BLOCKS resident per SM. */
+template <int BM, int BN, int THREADS, int MIN_BLOCKS>
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+    sgemm_fast(gs__sgemm_args p, int vector_ok)
+{
+    __shared__ __align__(16) float smem[2 * GS_SGEMM_BK * (BM + 4 + BN)];
+    if (interior(&p, vector_ok, BM, BN))
+        sgemm_tile(&p, smem, BM, BN, THREADS, 0);
+    else
+        sgemm_tile(&p, smem, BM, BN, THREADS, 1);
+}
 
-GS__SGEMM_FAST_KERNEL(sgemm_fast_128, 128, 128, 256, 2)
-GS__SGEMM_FAST_KERNEL(sgemm_fast_64, 64, 64, 64, 6)
+enum { BIG = GS_TUNE_SGEMM_BIG_TILE, SMALL = GS_TUNE_SGEMM_SMALL_TILE };
+
+/* The kernel for square tiles of `tile` (BIG or SMALL) and its threads. */
+static const void *kernel_for(int tile, unsigned int *threads)
+{
+    *threads = tile == BIG ? GS_TUNE_SGEMM_BIG_THREADS : GS_TUNE_SGEMM_SMALL_THREADS;
+    if (tile == BIG)
+        return (const void *)sgemm_fast<BIG, BIG, GS_TUNE_SGEMM_BIG_THREADS,
+                                        GS_TUNE_SGEMM_BIG_MIN_BLOCKS>;
+    return (const void *)sgemm_fast<SMALL, SMALL, GS_TUNE_SGEMM_SMALL_THREADS,
+                                    GS_TUNE_SGEMM_SMALL_MIN_BLOCKS>;
+}
 
 static int aligned16(const void *ptr) { return ((unsigned long long)ptr & 15ull) == 0ull; }
 
@@ -267,16 +282,17 @@ extern "C" gs_status gs__sgemm_fast(const gs__sgemm_args *p, int tile, cudaStrea
 {
     int vector_ok = aligned16(p->a) && aligned16(p->b) && aligned16(p->c) && p->lda % 4 == 0 &&
                     p->ldb % 4 == 0 && p->ldc % 4 == 0;
-    if (tile != 64 && tile != 128) {
+    if (tile != SMALL && tile != BIG) { /* big tiles while they fill every SM */
         int dev = 0, sms = 0;
         GS_CUDA_TRY(cudaGetDevice(&dev));
         GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        long long big = (long long)((p->m + 127) / 128) * ((p->n + 127) / 128);
-        tile = big >= sms ? 128 : 64;
+        long long big = (long long)((p->m + BIG - 1) / BIG) * ((p->n + BIG - 1) / BIG);
+        tile = big >= sms ? BIG : SMALL;
     }
     dim3 grid((unsigned int)((p->n + tile - 1) / tile), (unsigned int)((p->m + tile - 1) / tile));
     void *args[] = {(void *)p, &vector_ok};
-    const void *kernel = tile == 128 ? (const void *)sgemm_fast_128 : (const void *)sgemm_fast_64;
-    GS_CUDA_TRY(cudaLaunchKernel(kernel, grid, dim3(tile == 128 ? 256 : 64), args, 0, stream));
+    unsigned int threads = 0;
+    const void *kernel = kernel_for(tile, &threads);
+    GS_CUDA_TRY(cudaLaunchKernel(kernel, grid, dim3(threads), args, 0, stream));
     return GS_SUCCESS;
 }

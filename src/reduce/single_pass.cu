@@ -1,7 +1,9 @@
 /* single_pass.cu - host side shared by the single-pass kernels. */
+#include <gridsync/detail/tuning.h>
+
 #include "../core/error.h"
 #include "kernel_shape.h"
-#include "single_pass.cuh"
+#include "single_pass.h"
 
 /* Where a pointer lives. */
 static gs_status memory_type(const void *p, enum cudaMemoryType *type)
@@ -19,30 +21,32 @@ static gs__result_kind result_kind(enum cudaMemoryType type)
                                            : GS__RESULT_HOST;
 }
 
-/* Blocks for `n` elements read: GS_REDUCE_ITEMS per thread, raised to one block per SM
- * while each thread keeps GS_REDUCE_MIN_ITEMS, capped at one full wave
- * (`per_sm` resident blocks on each SM) and the partials' slots. Depends only
- * on n and the device, so results repeat bitwise. */
+/* Blocks for `n` elements read: GS_TUNE_REDUCE_ITEMS per thread, raised to
+ * one block per SM while each thread keeps GS_TUNE_REDUCE_MIN_ITEMS, capped
+ * at one full wave (`per_sm` resident blocks on each SM) and the partials'
+ * slots (tuning.h). Depends only on n and the device, so results repeat
+ * bitwise. */
 static int grid_for(long long n, int sms, int per_sm)
 {
-    long long threads = GS_REDUCE_THREADS;
-    long long blocks = (n + threads * GS_REDUCE_ITEMS - 1) / (threads * GS_REDUCE_ITEMS);
-    long long spread = (n + threads * GS_REDUCE_MIN_ITEMS - 1) / (threads * GS_REDUCE_MIN_ITEMS);
+    long long threads = GS_TUNE_REDUCE_THREADS;
+    long long blocks = (n + threads * GS_TUNE_REDUCE_ITEMS - 1) / (threads * GS_TUNE_REDUCE_ITEMS);
+    long long spread =
+        (n + threads * GS_TUNE_REDUCE_MIN_ITEMS - 1) / (threads * GS_TUNE_REDUCE_MIN_ITEMS);
     long long most = (long long)sms * (per_sm > 0 ? per_sm : 1);
     if (spread > sms)
         spread = sms;
     if (blocks < spread)
         blocks = spread;
-    if (most > GS_REDUCE_MAX_BLOCKS)
-        most = GS_REDUCE_MAX_BLOCKS;
+    if (most > GS_TUNE_REDUCE_MAX_BLOCKS)
+        most = GS_TUNE_REDUCE_MAX_BLOCKS;
     if (blocks > most)
         blocks = most;
     return blocks < 1 ? 1 : (int)blocks;
 }
 
 gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype type,
-                                  const void *const *inputs, int ninputs, long long n,
-                                  void *result, cudaStream_t stream,
+                                  size_t result_bytes, const void *const *inputs, int ninputs,
+                                  long long n, void *result, cudaStream_t stream,
                                   gs__single_pass_launch *launch)
 {
     int dev = 0;
@@ -55,7 +59,7 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
         if (!inputs[i])
             return gs__fail(GS_ERR_INVALID_ARGUMENT, "%s: input pointer is NULL", who);
     GS_CUDA_TRY(cudaGetDevice(&dev));
-    GS_TRY(gs__kernel_shape_get(dev, kernel, GS_REDUCE_THREADS, &shape));
+    GS_TRY(gs__kernel_shape_get(dev, kernel, GS_TUNE_REDUCE_THREADS, &shape));
     if ((unsigned long long)n > shape.total_bytes / gs_dtype_size(type))
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "%s: %lld elements of %s exceed the device's %.1f GiB",
                         who, n, gs_dtype_name(type), shape.total_bytes / 1073741824.0);
@@ -85,17 +89,21 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
     /* sized by elements read: a dot reads two per index */
     launch->blocks = grid_for(n * ninputs, shape.sms, shape.per_sm);
     launch->kernel = kernel;
+    launch->result_bytes = result_bytes;
     launch->early_launch = shape.early_launch;
     return GS_SUCCESS;
 }
 
-gs_status gs__single_pass_start(const gs__single_pass_launch *launch, void **args,
-                                cudaStream_t stream)
+gs_status gs__single_pass_start(const gs__single_pass_launch *launch, const void *const *inputs,
+                                long long n, cudaStream_t stream)
 {
+    gs__ws_lease ws = launch->ws;
+    void *out = launch->out;
+    void *args[] = {(void *)inputs, &n, &ws.partials, &ws.ticket, &out};
     cudaLaunchAttribute attr[1];
     cudaLaunchConfig_t config = {};
     config.gridDim = dim3((unsigned int)launch->blocks);
-    config.blockDim = dim3(GS_REDUCE_THREADS);
+    config.blockDim = dim3(GS_TUNE_REDUCE_THREADS);
     config.stream = stream;
     if (launch->early_launch) {
         attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
@@ -108,20 +116,20 @@ gs_status gs__single_pass_start(const gs__single_pass_launch *launch, void **arg
 }
 
 /* The result copy and waits of gs__single_pass_finish. */
-static gs_status deliver(const gs__single_pass_launch *launch, gs_dtype type, void *result,
+static gs_status deliver(const gs__single_pass_launch *launch, void *result,
                          cudaStream_t stream)
 {
     if (launch->result_kind == GS__RESULT_HOST)
-        GS_CUDA_TRY(cudaMemcpyAsync(result, launch->ws.result, gs_dtype_size(type),
+        GS_CUDA_TRY(cudaMemcpyAsync(result, launch->ws.result, launch->result_bytes,
                                     cudaMemcpyDeviceToHost, stream));
     return GS_SUCCESS;
 }
 
-gs_status gs__single_pass_finish(gs__single_pass_launch *launch, gs_dtype type, void *result,
+gs_status gs__single_pass_finish(gs__single_pass_launch *launch, void *result,
                                  cudaStream_t stream, gs_status st)
 {
     if (st == GS_SUCCESS)
-        st = deliver(launch, type, result, stream);
+        st = deliver(launch, result, stream);
     if (launch->result_kind == GS__RESULT_HOST)
         gs__ws_unlock_result(&launch->ws);
     st = gs__ws_release(&launch->ws, stream, st);

@@ -19,7 +19,7 @@ struct gs__reduce_ws {
     pthread_mutex_t result_lock;
 };
 
-enum { PARTIALS_BYTES = GS_REDUCE_MAX_BLOCKS * GS_REDUCE_SLOT_BYTES,
+enum { PARTIALS_BYTES = GS_TUNE_REDUCE_MAX_BLOCKS * GS_REDUCE_SLOT_BYTES,
        WS_BYTES = PARTIALS_BYTES + 2 * GS_REDUCE_SLOT_BYTES };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

@@ -15,16 +15,19 @@
 #ifndef GS_REDUCE_WORKSPACE_H
 #define GS_REDUCE_WORKSPACE_H
 
+#include <gridsync/detail/tuning.h>
+
 #include "gridsync.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Most blocks a single-pass reduction launches (partials slots). */
-#define GS_REDUCE_MAX_BLOCKS 2048
-/* Bytes per partial: the widest accumulator. */
-#define GS_REDUCE_SLOT_BYTES 8
+/* Bytes per partial slot (GS_TUNE_REDUCE_MAX_BLOCKS of them) and of the
+ * result slot: room for the widest accumulator, a value and a 64-bit index
+ * (argmin). The operator registry (reduce.cu) checks at compile time that
+ * every accumulator fits. */
+#define GS_REDUCE_SLOT_BYTES 16
 /* Workspaces kept for reuse before idle ones are recycled. */
 #define GS_WS_CACHE_SIZE 64
 
@@ -36,7 +39,7 @@ typedef struct gs__ws_lease {
     void *graph_block;     /* in a capture: the graph-owned allocation */
     void *partials;
     unsigned int *ticket;
-    void *result;          /* 8 bytes for results bound to host memory */
+    void *result;          /* GS_REDUCE_SLOT_BYTES for results bound to host memory */
 } gs__ws_lease;
 
 /* A workspace for one call on `stream` of the current device; `capturing`
@@ -53,8 +56,7 @@ void gs__ws_unlock_result(gs__ws_lease *lease);
  * been enqueued. Returns `st`, or the first failure of its own. */
 gs_status gs__ws_release(gs__ws_lease *lease, cudaStream_t stream, gs_status st);
 
-/* Workspaces currently cached (for tests). */
-int gs__ws_cached_count(void);
+/* gs__ws_cached_count (for tests) is declared in internal/gridsync_internal.h. */
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../src/gemm/gemm_internal.h"
+#include "gridsync_internal.h"
 #include "gpu_test.h"
 
 int main(int argc, char **argv)

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../src/gemm/gemm_internal.h"
+#include "gridsync_internal.h"
 #include "gpu_test.h"
 
 static uint64_t rng;

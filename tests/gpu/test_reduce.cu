@@ -16,8 +16,14 @@
  * results run to run; many calls in a row on one stream and on two streams;
  * results to host and to device memory; the device API's block reductions
  * at block sizes 32 to 1024 including sizes that are not powers of two.
+ * argmin/argmax (every type): exact value and index against the CPU on data
+ * full of ties, the lowest index winning; the first NaN winning; n = 0
+ * (index -1, the identity); odd lengths, 2^20+7; misaligned pointers;
+ * results to host and device memory; bitwise repeatable; and the device
+ * API's gs::block_reduce with gs::argmin / gs::argmax.
  */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
@@ -238,6 +244,180 @@ static int check_dot(long long n, int sms, void *d, void *h)
     return 2;
 }
 
+/* ------------------------------------------------------------ argmin/argmax */
+
+static long double value_at(const void *h, gs_dtype t, long long i)
+{
+    switch (t) {
+    case GS_FLOAT32: return ((const float *)h)[i];
+    case GS_FLOAT64: return ((const double *)h)[i];
+    case GS_INT32: return ((const int *)h)[i];
+    default: return ((const long long *)h)[i];
+    }
+}
+
+/* The CPU's answer: the first NaN, else the first extreme; -1 for n == 0. */
+static long long cpu_arg(const void *h, gs_dtype t, long long n, int want_max)
+{
+    long long best = -1;
+    long double bv = 0.0L;
+    for (long long i = 0; i < n; ++i) {
+        long double v = value_at(h, t, i);
+        if (best >= 0 && isnan(bv))
+            break;
+        if (best < 0 || isnan(v) || (want_max ? v > bv : v < bv)) {
+            best = i;
+            bv = v;
+        }
+    }
+    return best;
+}
+
+/* The result's value is the element at its index, bit for bit; n == 0 gives
+ * index -1 and the identity. */
+static int arg_matches(const gs_reduce_arg *r, const void *h, gs_dtype t, long long want,
+                       int want_max)
+{
+    size_t es = gs_dtype_size(t);
+    if (r->index != want)
+        return 0;
+    if (want >= 0)
+        return memcmp(&r->value, (const char *)h + want * es, es) == 0;
+    switch (t) {
+    case GS_FLOAT32: return isinf(r->value.f32) && (r->value.f32 > 0) == !want_max;
+    case GS_FLOAT64: return isinf(r->value.f64) && (r->value.f64 > 0) == !want_max;
+    case GS_INT32: return r->value.i32 == (want_max ? INT32_MIN : INT32_MAX);
+    default: return r->value.i64 == (want_max ? INT64_MIN : INT64_MAX);
+    }
+}
+
+/* Few distinct values (many ties), of either sign; with `nans` NaNs at
+ * random places for floating types. */
+static void fill_ties(void *h, gs_dtype t, long long n, int nans)
+{
+    for (long long i = 0; i < n; ++i) {
+        long long v = (long long)(urand() * 20.0);
+        switch (t) {
+        case GS_FLOAT32: ((float *)h)[i] = (float)v * 0.25f; break;
+        case GS_FLOAT64: ((double *)h)[i] = (double)v * 0.125; break;
+        case GS_INT32: ((int *)h)[i] = (int)v * 1000; break;
+        default: ((long long *)h)[i] = v * 1000000000000ll; break;
+        }
+    }
+    for (int k = 0; k < nans && n > 0 && t <= GS_FLOAT64; ++k) {
+        long long i = (long long)((urand() + 1.0) * 0.5 * (double)n) % n;
+        if (t == GS_FLOAT32)
+            ((float *)h)[i] = NAN;
+        else
+            ((double *)h)[i] = NAN;
+    }
+}
+
+/* One length of one type: both operators, to host and device memory,
+ * twice (bitwise repeatable), from `offset` elements into the buffer (an
+ * odd offset misaligns the 16-byte vectors). */
+static int check_arg_case(gs_dtype t, long long n, long long offset, int nans, void *d, void *h,
+                          gs_reduce_arg *d_out)
+{
+    size_t es = gs_dtype_size(t);
+    char *hd = (char *)h + offset * es, *dd = (char *)d + offset * es;
+    fill_ties(hd, t, n, nans);
+    if (n)
+        CUDA_OK(cudaMemcpy(dd, hd, (size_t)n * es, cudaMemcpyHostToDevice));
+    for (int want_max = 0; want_max < 2; ++want_max) {
+        gs_reduce_op op = want_max ? GS_REDUCE_ARGMAX : GS_REDUCE_ARGMIN;
+        gs_reduce_arg r, again, dev;
+        memset(&r, 0x5a, sizeof r);
+        GS_OK(want_max ? gs_reduce_argmax(t, dd, n, &r, 0) : gs_reduce_argmin(t, dd, n, &r, 0));
+        GS_OK(gs_reduce(op, t, dd, n, &again, 0));
+        GS_OK(gs_reduce(op, t, dd, n, d_out, 0));
+        CUDA_OK(cudaMemcpy(&dev, d_out, sizeof dev, cudaMemcpyDeviceToHost));
+        long long want = cpu_arg(hd, t, n, want_max);
+        EXPECT(arg_matches(&r, hd, t, want, want_max),
+               "%s %s n=%lld offset=%lld nans=%d: index %lld, expected %lld", gs_reduce_op_name(op),
+               gs_dtype_name(t), n, offset, nans, r.index, want);
+        EXPECT(again.index == r.index && memcmp(&again.value, &r.value, es) == 0 &&
+                   dev.index == r.index && memcmp(&dev.value, &r.value, es) == 0,
+               "%s %s n=%lld: not bitwise repeatable (host %lld, again %lld, device %lld)",
+               gs_reduce_op_name(op), gs_dtype_name(t), n, r.index, again.index, dev.index);
+    }
+    return 4;
+}
+
+/* `cap`: elements of 8 bytes the buffers d and h hold. */
+static int check_arg(long long cap, void *d, void *h)
+{
+    const long long lengths[] = {0, 1, 2, 3, 31, 33, 999, 4097, (1ll << 20) + 7};
+    const int nlen = 9;
+    gs_reduce_arg *d_out;
+    int checks = 0;
+    CUDA_OK(cudaMalloc((void **)&d_out, sizeof *d_out));
+    for (int t = 0; t < GS_DTYPE_COUNT; ++t)
+        for (int i = 0; i < nlen && lengths[i] + 1 <= cap; ++i) {
+            checks += check_arg_case((gs_dtype)t, lengths[i], 0, 0, d, h, d_out);
+            checks += check_arg_case((gs_dtype)t, lengths[i], 1, 0, d, h, d_out); /* misaligned */
+            if (t <= GS_FLOAT64 && lengths[i] > 0)
+                checks += check_arg_case((gs_dtype)t, lengths[i], 0, 2, d, h, d_out);
+        }
+    /* all equal: index 0; the extreme only at the end: the last index */
+    float hf[1001];
+    gs_reduce_arg r;
+    for (int i = 0; i < 1001; ++i)
+        hf[i] = 3.0f;
+    CUDA_OK(cudaMemcpy(d, hf, sizeof hf, cudaMemcpyHostToDevice));
+    GS_OK(gs_reduce_argmin(GS_FLOAT32, d, 1001, &r, 0));
+    EXPECT(r.index == 0 && r.value.f32 == 3.0f, "argmin of equal values: index %lld", r.index);
+    hf[1000] = -INFINITY;
+    CUDA_OK(cudaMemcpy(d, hf, sizeof hf, cudaMemcpyHostToDevice));
+    GS_OK(gs_reduce_argmin(GS_FLOAT32, d, 1001, &r, 0));
+    EXPECT(r.index == 1000 && isinf(r.value.f32), "argmin -inf last: index %lld", r.index);
+    GS_OK(gs_reduce_argmax(GS_FLOAT32, d, 1001, &r, 0));
+    EXPECT(r.index == 0, "argmax with -inf last: index %lld", r.index);
+    cudaFree(d_out);
+    return checks + 3;
+}
+
+/* The device API: gs::block_reduce with gs::argmin / gs::argmax. */
+static __global__ void block_arg_api(const int *in, gs::arg<int> *out)
+{
+    __shared__ gs::arg<int> smem[32];
+    int i = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    gs::arg<int> mine = {i, in[i]};
+    gs::arg<int> lo = gs::block_reduce(mine, smem, gs::argmin<int>());
+    gs::arg<int> hi = gs::block_reduce(mine, smem, gs::argmax<int>());
+    if (threadIdx.x == 0) {
+        out[2 * blockIdx.x] = lo;
+        out[2 * blockIdx.x + 1] = hi;
+    }
+}
+
+static int check_block_arg_api(void)
+{
+    const int blocks = 5, n = 333;
+    int h_in[5 * 333];
+    gs::arg<int> h_out[10], *d_out;
+    int *d_in;
+    for (int i = 0; i < blocks * n; ++i)
+        h_in[i] = (int)(urand() * 10.0);
+    CUDA_OK(cudaMalloc((void **)&d_in, sizeof h_in));
+    CUDA_OK(cudaMalloc((void **)&d_out, sizeof h_out));
+    CUDA_OK(cudaMemcpy(d_in, h_in, sizeof h_in, cudaMemcpyHostToDevice));
+    block_arg_api<<<blocks, n>>>(d_in, d_out);
+    CUDA_OK(cudaGetLastError());
+    CUDA_OK(cudaMemcpy(h_out, d_out, sizeof h_out, cudaMemcpyDeviceToHost));
+    for (int b = 0; b < blocks; ++b) {
+        long long lo = b * n + cpu_arg(h_in + b * n, GS_INT32, n, 0);
+        long long hi = b * n + cpu_arg(h_in + b * n, GS_INT32, n, 1);
+        EXPECT(h_out[2 * b].index == lo && h_out[2 * b].value == h_in[lo],
+               "block %d argmin: %lld vs %lld", b, h_out[2 * b].index, lo);
+        EXPECT(h_out[2 * b + 1].index == hi && h_out[2 * b + 1].value == h_in[hi],
+               "block %d argmax: %lld vs %lld", b, h_out[2 * b + 1].index, hi);
+    }
+    cudaFree(d_in);
+    cudaFree(d_out);
+    return 2 * blocks;
+}
+
 /* The device API: both block reductions, sum/min/max, any block size. */
 static __global__ void block_api(const double *in, double *out)
 {
@@ -322,6 +502,8 @@ int main(void)
     checks += check_f32(quick ? 1000 : (1ll << 20) + 7, info.sm_count, (float *)d, (float *)h);
     checks += check_streams((float *)d, quick ? 1000 : (1ll << 20) + 7);
     checks += check_block_api();
+    checks += check_arg(big, d, h);
+    checks += check_block_arg_api();
     cudaFree(d);
     free(h);
     gs_reduce_release_workspaces();

@@ -26,6 +26,12 @@ static void test_bad_input(void **state)
     assert_int_equal(gs_reduce((gs_reduce_op)9, GS_INT32, fake, 10, &out, 0),
                      GS_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(gs_last_error_detail(), "unknown operation 9"));
+    gs_reduce_arg arg;
+    assert_int_equal(gs_reduce_argmin(GS_FLOAT64, NULL, 10, &arg, 0), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_reduce_argmax(GS_INT64, fake, -2, &arg, 0), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_reduce_argmax(GS_INT64, fake, 10, NULL, 0), GS_ERR_INVALID_ARGUMENT);
+    assert_int_equal(gs_reduce(GS_REDUCE_ARGMIN, (gs_dtype)4, fake, 10, &arg, 0),
+                     GS_ERR_INVALID_ARGUMENT);
 }
 
 static void test_dot_bad_input(void **state)
@@ -51,7 +57,11 @@ static void test_names_and_sizes(void **state)
     assert_string_equal(gs_dtype_name(GS_INT64), "i64");
     assert_string_equal(gs_dtype_name((gs_dtype)-1), "unknown");
     assert_string_equal(gs_reduce_op_name(GS_REDUCE_MAX), "max");
-    assert_string_equal(gs_reduce_op_name((gs_reduce_op)3), "unknown");
+    assert_string_equal(gs_reduce_op_name(GS_REDUCE_ARGMIN), "argmin");
+    assert_string_equal(gs_reduce_op_name(GS_REDUCE_ARGMAX), "argmax");
+    assert_string_equal(gs_reduce_op_name((gs_reduce_op)GS_REDUCE_OP_COUNT), "unknown");
+    assert_int_equal(sizeof(gs_reduce_arg), 16);
+    assert_int_equal(offsetof(gs_reduce_arg, value), 8);
 }
 
 int main(void)

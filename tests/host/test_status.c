@@ -93,6 +93,21 @@ static void test_method_names_round_trip(void **state)
     }
     assert_string_equal(gs_barrier_method_name((gs_barrier_method)42), "unknown");
     assert_int_equal(gs_barrier_method_parse(NULL, NULL), GS_ERR_INVALID_ARGUMENT);
+    /* the values and names come from GS_BARRIER_METHODS, in its order */
+    assert_int_equal(GS_BARRIER_LOCK, 1);
+    assert_int_equal(GS_BARRIER_TREE, 4);
+    assert_int_equal(GS_BARRIER_METHOD_COUNT, 5);
+    assert_string_equal(gs_barrier_method_name(GS_BARRIER_LOCKFREE), "lockfree");
+}
+
+/* The parse error lists every name of the registry. */
+static void test_method_parse_lists_names(void **state)
+{
+    (void)state;
+    gs_barrier_method m;
+    assert_int_equal(gs_barrier_method_parse("spin", &m), GS_ERR_INVALID_ARGUMENT);
+    assert_string_equal(gs_last_error_detail(), "unknown barrier method 'spin' (expected auto, "
+                                                "lock, lockfree, flip or tree)");
 }
 
 static void test_coresidency_sentence(void **state)
@@ -154,6 +169,7 @@ int main(void)
         cmocka_unit_test(test_timeout_text),
         cmocka_unit_test(test_timeout_env_refused),
         cmocka_unit_test(test_method_names_round_trip),
+        cmocka_unit_test(test_method_parse_lists_names),
         cmocka_unit_test(test_coresidency_sentence),
         cmocka_unit_test(test_timeout_sentence),
         cmocka_unit_test(test_state_size_grows_with_capacity),

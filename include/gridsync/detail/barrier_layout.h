@@ -1,7 +1,7 @@
 /*
- * gridsync/barrier_layout.h - where each field of a barrier's device state
+ * gridsync/detail/barrier_layout.h - where each field of a barrier's device state
  * lives. Shared by the host (allocation, watchdog report) and the device
- * (gridsync/barrier.cuh). Offsets are in 32-bit words; every region that is
+ * (gridsync/detail/barrier_*.cuh). Offsets are in 32-bit words; every region that is
  * written by one party and polled by others starts on its own 128-byte L2
  * line so that unrelated traffic never queues behind it.
  *
@@ -15,8 +15,8 @@
  *   in[capacity], out[capacity]: lock-free arrive / release flags
  *   group[capacity] lines     : tree arrival groups {count, released}
  */
-#ifndef GRIDSYNC_BARRIER_LAYOUT_H
-#define GRIDSYNC_BARRIER_LAYOUT_H
+#ifndef GRIDSYNC_DETAIL_BARRIER_LAYOUT_H
+#define GRIDSYNC_DETAIL_BARRIER_LAYOUT_H
 
 #define GS_LINE_WORDS 32u
 
@@ -34,6 +34,7 @@
 
 #define GS_REC_KIND_TIMEOUT 1u   /* a wait exceeded the time-out */
 #define GS_REC_KIND_OVERSIZED 2u /* a grid larger than the state's capacity used it */
+#define GS_REC_KIND_BAD_METHOD 3u /* a view named a method this build does not have */
 
 #define GS_W_LOCK (1u * GS_LINE_WORDS)
 #define GS_W_FLIP (2u * GS_LINE_WORDS)
@@ -54,4 +55,4 @@
 #define GS_GROUP_COUNT 0u    /* arrivals, monotonic (each member adds 1) */
 #define GS_GROUP_RELEASED 1u /* value of count at the last release */
 
-#endif /* GRIDSYNC_BARRIER_LAYOUT_H */
+#endif /* GRIDSYNC_DETAIL_BARRIER_LAYOUT_H */

@@ -1,0 +1,110 @@
+/*
+ * gridsync/detail/memory_order.cuh - GPU-scope loads, stores, atomics and fences
+ * with explicit PTX memory-model semantics (sm_70 and later).
+ *
+ * Why not volatile + __threadfence()? `volatile` gives no ordering, and
+ * __threadfence() is fence.sc.gpu, a sequentially consistent fence that is
+ * stronger (and slower) than the release/acquire patterns a barrier needs.
+ * These wrappers name the exact PTX instruction so each use documents the
+ * ordering it relies on:
+ *   - relaxed: the access is coherent at GPU scope (it reaches L2, never a
+ *     stale L1 line) but orders nothing else;
+ *   - release: every memory access before it (in program order, and any the
+ *     thread has observed through a barrier, by cumulativity) is visible to a
+ *     thread that acquires the value it wrote;
+ *   - acquire: no access after it can observe memory older than what the
+ *     released value carried.
+ */
+#ifndef GRIDSYNC_DETAIL_MEMORY_ORDER_CUH
+#define GRIDSYNC_DETAIL_MEMORY_ORDER_CUH
+
+/* Every device helper of gridsync: inline, internal linkage (a header). */
+#define GS_DEVICE static __device__ __forceinline__
+
+GS_DEVICE unsigned int gs_ld_relaxed_gpu(const unsigned int *p)
+{
+    unsigned int v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+GS_DEVICE unsigned int gs_ld_acquire_gpu(const unsigned int *p)
+{
+    unsigned int v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+GS_DEVICE unsigned long long gs_ld_acquire_gpu_u64(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+GS_DEVICE void gs_st_relaxed_gpu(unsigned int *p, unsigned int v)
+{
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+GS_DEVICE void gs_st_release_gpu(unsigned int *p, unsigned int v)
+{
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+/* Fire-and-forget add with release semantics: no value comes back, so the
+ * thread does not wait a round trip for it. */
+GS_DEVICE void gs_red_add_release_gpu(unsigned int *p, unsigned int v)
+{
+    asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+GS_DEVICE unsigned int gs_atom_add_release_gpu(unsigned int *p, unsigned int v)
+{
+    unsigned int old;
+    asm volatile("atom.add.release.gpu.global.u32 %0, [%1], %2;"
+                 : "=r"(old)
+                 : "l"(p), "r"(v)
+                 : "memory");
+    return old;
+}
+
+GS_DEVICE unsigned long long gs_atom_add_release_gpu_u64(unsigned long long *p,
+                                                         unsigned long long v)
+{
+    unsigned long long old;
+    asm volatile("atom.add.release.gpu.global.u64 %0, [%1], %2;"
+                 : "=l"(old)
+                 : "l"(p), "l"(v)
+                 : "memory");
+    return old;
+}
+
+GS_DEVICE unsigned int gs_atom_cas_relaxed_gpu(unsigned int *p, unsigned int expected,
+                                               unsigned int desired)
+{
+    unsigned int old;
+    asm volatile("atom.relaxed.gpu.global.cas.b32 %0, [%1], %2, %3;"
+                 : "=r"(old)
+                 : "l"(p), "r"(expected), "r"(desired)
+                 : "memory");
+    return old;
+}
+
+/* fence.acq_rel.gpu: after relaxed loads it completes an acquire pattern,
+ * before relaxed stores it completes a release pattern. */
+GS_DEVICE void gs_fence_acq_rel_gpu(void)
+{
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+}
+
+/* Nanoseconds from the GPU's global timer (coarse, but monotonic and
+ * independent of the SM clock): used only to bound waits. */
+GS_DEVICE unsigned long long gs_globaltimer_ns(void)
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+#endif /* GRIDSYNC_DETAIL_MEMORY_ORDER_CUH */

@@ -1,0 +1,123 @@
+/*
+ * gridsync/detail/single_pass_input.cuh - where a single pass reads its
+ * elements and what each contributes (internal; the agent is in
+ * gridsync/detail/single_pass.cuh).
+ *
+ * An input reads one array (reduce, argmin) or two of the same length (a
+ * dot) as 16-byte vectors when every array is 16-byte aligned, and element
+ * by element otherwise. A transform turns the element(s) at an index into
+ * what the reduction combines:
+ *   lift<Op>   Op::lift(v, index): the value itself (sum, min, max), or the
+ *              value with its index (argmin, argmax);
+ *   product    x * y (a dot).
+ * Kernels take an input by value; its layout is that of an array of its
+ * pointers, which is how the host passes it (one_input: {in},
+ * two_inputs: {x, y}).
+ */
+#ifndef GRIDSYNC_DETAIL_SINGLE_PASS_INPUT_CUH
+#define GRIDSYNC_DETAIL_SINGLE_PASS_INPUT_CUH
+
+namespace gs {
+namespace detail {
+
+/* The 16-byte vector of an element type. */
+template <class T> struct vector16;
+template <> struct vector16<float> { typedef float4 type; };
+template <> struct vector16<double> { typedef double2 type; };
+template <> struct vector16<int> { typedef int4 type; };
+template <> struct vector16<long long> { typedef longlong2 type; };
+
+/* Component J of a vector. */
+template <int J, class V>
+static __device__ __forceinline__ auto component(const V &v)
+{
+    if constexpr (J == 0)
+        return v.x;
+    else if constexpr (J == 1)
+        return v.y;
+    else if constexpr (J == 2)
+        return v.z;
+    else
+        return v.w;
+}
+
+/* One array. */
+template <class T>
+struct one_input {
+    typedef typename vector16<T>::type vector;
+    static constexpr int width = (int)(sizeof(vector) / sizeof(T)); /* elements per vector */
+    struct item {
+        vector v;
+    };
+    const T *in;
+
+    __device__ __forceinline__ bool aligned() const { return ((unsigned long long)in & 15ull) == 0ull; }
+    /* vector i, streaming (ld.global.cs: read once, evict first) */
+    __device__ __forceinline__ item load(long long i) const
+    {
+        return item{__ldcs((const vector *)in + i)};
+    }
+    /* f(index, element J of the item) */
+    template <int J, class F>
+    __device__ __forceinline__ auto apply(const item &it, long long index, F f) const
+    {
+        return f(index, component<J>(it.v));
+    }
+    /* f(index, element `index`), read element by element */
+    template <class F>
+    __device__ __forceinline__ auto apply_at(long long index, F f) const
+    {
+        return f(index, in[index]);
+    }
+};
+
+/* Two arrays of one length, read in step. */
+template <class T>
+struct two_inputs {
+    typedef typename vector16<T>::type vector;
+    static constexpr int width = (int)(sizeof(vector) / sizeof(T));
+    struct item {
+        vector x, y;
+    };
+    const T *x, *y;
+
+    __device__ __forceinline__ bool aligned() const
+    {
+        return (((unsigned long long)x | (unsigned long long)y) & 15ull) == 0ull;
+    }
+    __device__ __forceinline__ item load(long long i) const
+    {
+        return item{__ldcs((const vector *)x + i), __ldcs((const vector *)y + i)};
+    }
+    template <int J, class F>
+    __device__ __forceinline__ auto apply(const item &it, long long index, F f) const
+    {
+        return f(index, component<J>(it.x), component<J>(it.y));
+    }
+    template <class F>
+    __device__ __forceinline__ auto apply_at(long long index, F f) const
+    {
+        return f(index, x[index], y[index]);
+    }
+};
+
+/* An element's contribution through the operator: Op::lift(v, index). */
+template <class Op>
+struct lift {
+    __device__ __forceinline__ typename Op::accumulator operator()(long long index,
+                                                                   typename Op::value_type v) const
+    {
+        return Op::lift(v, index);
+    }
+};
+
+/* A pair's product: the terms of a dot (rounded once, then summed). */
+template <class T>
+struct product {
+    __device__ __forceinline__ T operator()(long long, T x, T y) const { return x * y; }
+};
+
+} // namespace detail
+} // namespace gs
+
+#endif /* GRIDSYNC_DETAIL_SINGLE_PASS_INPUT_CUH */

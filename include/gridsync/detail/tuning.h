@@ -1,0 +1,72 @@
+/*
+ * gridsync/detail/tuning.h - every tuning constant of gridsync, one section
+ * per component, each with the GPU it was measured on. Plain C with no
+ * #include (host C code, device code, NVRTC). Kernels take their numbers
+ * from here (or from the policy structs built on them); nothing else in the
+ * library repeats a number that belongs here.
+ */
+#ifndef GRIDSYNC_DETAIL_TUNING_H
+#define GRIDSYNC_DETAIL_TUNING_H
+
+/* ------------------------------------------------- grid barrier (tree)
+ * Measured on H200 (132 SMs), docs/barrier-design.md. */
+
+/* Grids of at most this many blocks use one counter (flip's scheme): it beat
+ * grouped arrival at every grid of >= 128-thread blocks up to 2112 blocks.
+ * gs_barrier_set_tree_params overrides it per barrier. */
+#define GS_TUNE_TREE_FLAT_MAX 2048u
+
+/* Blocks per arrival group on larger grids (only blocks of <= 64 threads
+ * get there); raised where needed so that block 0's threads can watch every
+ * group. gs_barrier_set_tree_params overrides it per barrier. */
+#define GS_TUNE_TREE_GROUP 32u
+
+/* Polls made inline before a wait moves to the watched slow path: ~50 us of
+ * polling, far beyond a healthy barrier, so the watchdog costs nothing on
+ * the fast path and its registers stay out of the user's kernel. */
+#define GS_TUNE_BARRIER_FAST_POLLS 256u
+
+/* ------------------------------------------------ single-pass reduction
+ * Measured on H200 (132 SMs, HBM3e), docs/reduce-notes.md. */
+
+/* Threads per block. */
+#define GS_TUNE_REDUCE_THREADS 256
+
+/* Elements read per thread (a dot reads two per index), but at least one
+ * block per SM while each thread still gets GS_TUNE_REDUCE_MIN_ITEMS (more
+ * blocks help latency-bound lengths, 2^13..2^19), and at most one wave. */
+#define GS_TUNE_REDUCE_ITEMS 16
+#define GS_TUNE_REDUCE_MIN_ITEMS 4
+
+/* Most blocks a single pass launches (the workspace's partial slots). */
+#define GS_TUNE_REDUCE_MAX_BLOCKS 2048
+
+/* 16-byte vectors in flight per thread per loop trip: 4 for one input
+ * (64 bytes, enough to cover HBM latency at full occupancy), 2 pairs for
+ * two inputs (a dot: 64 bytes too; more spilled at 32 registers). */
+#define GS_TUNE_REDUCE_VECTORS_ONE_INPUT 4
+#define GS_TUNE_REDUCE_VECTORS_TWO_INPUTS 2
+
+/* ------------------------------------------------------ FP32 matrix multiply
+ * Measured on H200 at n = 4096 against cuBLAS (no TF32), docs/gemm-notes.md. */
+
+/* k step of the register-tiled kernel (a tile of A is BM x BK, of B BK x BN). */
+#define GS_TUNE_SGEMM_BK 8
+
+/* Its block tiles: 128 x 128 with 256 threads (2 blocks per SM), or 64 x 64
+ * with 64 threads (6 per SM) when 128-tiles would leave SMs idle. */
+#define GS_TUNE_SGEMM_BIG_TILE 128
+#define GS_TUNE_SGEMM_BIG_THREADS 256
+#define GS_TUNE_SGEMM_BIG_MIN_BLOCKS 2
+#define GS_TUNE_SGEMM_SMALL_TILE 64
+#define GS_TUNE_SGEMM_SMALL_THREADS 64
+#define GS_TUNE_SGEMM_SMALL_MIN_BLOCKS 6
+
+/* Threads to tile coordinates: 1 = each warp covers 4 x 8 thread tiles (32
+ * rows x 64 columns of C); 0 = row-major over the block. Within 2%. */
+#define GS_TUNE_SGEMM_WARP_TILED 1
+
+/* The tutorial's kernel: 16 x 16 tiles, one element per thread. */
+#define GS_TUNE_SGEMM_TILED16_TILE 16
+
+#endif /* GRIDSYNC_DETAIL_TUNING_H */

@@ -1,0 +1,26 @@
+/*
+ * gridsync/detail/value_traits.cuh - how the reductions move a value they
+ * combine (internal): a shuffle down the warp and an L2-coherent load
+ * (ld.global.cg). The general form covers the arithmetic types; a
+ * compound accumulator (argmin's value and index) specializes it.
+ */
+#ifndef GRIDSYNC_DETAIL_VALUE_TRAITS_CUH
+#define GRIDSYNC_DETAIL_VALUE_TRAITS_CUH
+
+namespace gs {
+namespace detail {
+
+template <class T>
+struct value_traits {
+    static __device__ __forceinline__ T shuffle_down(unsigned int mask, T v, unsigned int delta)
+    {
+        return __shfl_down_sync(mask, v, delta);
+    }
+    /* ld.global.cg: from L2, never a stale L1 line (another block wrote it) */
+    static __device__ __forceinline__ T load_cg(const T *p) { return __ldcg(p); }
+};
+
+} // namespace detail
+} // namespace gs
+
+#endif /* GRIDSYNC_DETAIL_VALUE_TRAITS_CUH */

@@ -1,0 +1,93 @@
+/*
+ * gridsync_internal.h - the library internals that in-tree programs (the
+ * tools, the tests) may use: recording failures for gs_last_error_detail(),
+ * and the matrix multiply kernels one by one. Installed nowhere: in-tree
+ * targets reach it through the CMake INTERFACE target `gridsync_internal`.
+ * Nothing here is part of the public API; it may change with any commit.
+ */
+#ifndef GRIDSYNC_INTERNAL_H
+#define GRIDSYNC_INTERNAL_H
+
+#include "gridsync.h"
+
+#if defined(__GNUC__)
+#define GS_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define GS_PRINTF(a, b)
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------ failure recording
+ * Every failing path sets the calling thread's detail sentence and returns a
+ * status, so a caller only ever needs `return gs__fail(...)`. CUDA runtime
+ * calls go through GS_CUDA_TRY, which records the call text, file, line and
+ * the CUDA error name. */
+
+/* Record `fmt` as the thread's detail and return `status`. */
+gs_status gs__fail(gs_status status, const char *fmt, ...) GS_PRINTF(2, 3);
+
+/* Record a failed CUDA call and return the matching status:
+ * GS_ERR_NO_DEVICE, GS_ERR_OUT_OF_MEMORY or GS_ERR_CUDA. */
+gs_status gs__cuda_fail(cudaError_t err, const char *call, const char *file, int line);
+
+/* Status a CUDA error maps to. */
+gs_status gs__status_from_cuda(cudaError_t err);
+
+/* -------------------------------------------------------- matrix multiply
+ * The kernels behind gs_sgemm, callable one by one (benchmarks, demos,
+ * tests). Each launcher takes the arguments of gs_sgemm, already checked,
+ * and enqueues one kernel on `stream`. */
+
+typedef struct gs__sgemm_args {
+    int m, n, k;
+    float alpha;
+    const float *a;
+    int lda;
+    const float *b;
+    int ldb;
+    float beta;
+    float *c;
+    int ldc;
+} gs__sgemm_args;
+
+/* The tutorial's 16x16 tiled kernel (docs/tutorials.md), generalised to
+ * m x n x k, leading dimensions, alpha and beta. */
+gs_status gs__sgemm_tiled16(const gs__sgemm_args *p, cudaStream_t stream);
+
+/* The same kernel with both barriers removed: wrong on purpose, for the
+ * missing-sync demo and the racecheck test. Never used by gs_sgemm.
+ * Deprecated: the tools instantiate it themselves from
+ * <gridsync/detail/sgemm_tiled16.cuh> (gs::detail::sgemm_tiled16<false>). */
+gs_status gs__sgemm_tiled16_nosync(const gs__sgemm_args *p, cudaStream_t stream);
+
+/* The register-tiled kernel: 128x128 block tiles (256 threads) or 64x64 (64
+ * threads); `tile` picks 128 or 64, 0 picks by size as gs_sgemm does. */
+gs_status gs__sgemm_fast(const gs__sgemm_args *p, int tile, cudaStream_t stream);
+
+/* ------------------------------------------------------------- reductions */
+
+/* Reduction workspaces currently cached (for tests). */
+int gs__ws_cached_count(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#define GS_CUDA_TRY(call)                                                              \
+    do {                                                                               \
+        cudaError_t gs_err_ = (call);                                                  \
+        if (gs_err_ != cudaSuccess)                                                    \
+            return gs__cuda_fail(gs_err_, #call, __FILE__, __LINE__);                  \
+    } while (0)
+
+#define GS_TRY(expr)                                                                   \
+    do {                                                                               \
+        gs_status gs_st_ = (expr);                                                     \
+        if (gs_st_ != GS_SUCCESS)                                                      \
+            return gs_st_;                                                             \
+    } while (0)
+
+#endif /* GRIDSYNC_INTERNAL_H */

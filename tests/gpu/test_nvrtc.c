@@ -1,0 +1,177 @@
+/*
+ * test_nvrtc.c - the device headers compile under NVRTC, and a kernel
+ * compiled at run time synchronizes with a gridsync barrier.
+ *
+ * Compile half (any machine, no GPU needed): NVRTC compiles a kernel that
+ * includes <gridsync/barrier.cuh> and <gridsync/reduce.cuh> for
+ * compute_75, with only -I to the source tree's include/ (NVRTC has no C
+ * library headers: the device headers must include none). A failure prints
+ * NVRTC's log and exits 1.
+ * Run half (a GPU present; else exit 77 after the compile): the PTX is
+ * loaded with cuModuleLoadData into the CUDA runtime's context, the kernel
+ * found with cuModuleGetFunction, and launched with gs_launch_func on as
+ * many blocks as fit with a barrier: every block sums its slice with
+ * gs_block_reduce_sum_f32, a grid barrier, block 0 sums the partials. The
+ * values are small integers, so the float sum is exact: it must equal the
+ * CPU's. The driver functions are reached through the runtime
+ * (cudaGetDriverEntryPointByVersion), as libgridsync reaches them, so the
+ * program starts on machines without a driver.
+ */
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <nvrtc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gridsync.h"
+
+#define SKIP 77
+
+static const char *const source =
+    "#include <gridsync/barrier.cuh>\n"
+    "#include <gridsync/reduce.cuh>\n"
+    "extern \"C\" __global__ void grid_sum(gs_grid_barrier bar, const float *in,\n"
+    "                                      float *partials, float *out, int n)\n"
+    "{\n"
+    "    __shared__ float smem[32];\n"
+    "    float v = 0.0f;\n"
+    "    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+    "        v += in[i];\n"
+    "    v = gs_block_reduce_sum_f32(v, smem);\n"
+    "    if (threadIdx.x == 0)\n"
+    "        partials[blockIdx.x] = v;\n"
+    "    gs_grid_sync(&bar); /* every partial is visible to block 0 */\n"
+    "    if (blockIdx.x != 0)\n"
+    "        return;\n"
+    "    float t = 0.0f;\n"
+    "    for (unsigned int b = threadIdx.x; b < gridDim.x; b += blockDim.x)\n"
+    "        t += partials[b];\n"
+    "    t = gs_block_reduce_sum_f32(t, smem);\n"
+    "    if (threadIdx.x == 0)\n"
+    "        *out = t;\n"
+    "}\n";
+
+/* The PTX of `source`, or NULL after printing NVRTC's log. */
+static char *compile(void)
+{
+    nvrtcProgram prog;
+    const char *options[] = {"-I" GS_SOURCE_DIR "/include", "--gpu-architecture=compute_75",
+                             "-std=c++17"};
+    if (nvrtcCreateProgram(&prog, source, "grid_sum.cu", 0, NULL, NULL) != NVRTC_SUCCESS)
+        return NULL;
+    nvrtcResult r = nvrtcCompileProgram(prog, 3, options);
+    size_t log_size = 0, ptx_size = 0;
+    nvrtcGetProgramLogSize(prog, &log_size);
+    if (r != NVRTC_SUCCESS) {
+        char *log = malloc(log_size + 1);
+        if (log && nvrtcGetProgramLog(prog, log) == NVRTC_SUCCESS)
+            fprintf(stderr, "nvrtc: %s\n%s\n", nvrtcGetErrorString(r), log);
+        free(log);
+        nvrtcDestroyProgram(&prog);
+        return NULL;
+    }
+    char *ptx = NULL;
+    if (nvrtcGetPTXSize(prog, &ptx_size) == NVRTC_SUCCESS && (ptx = malloc(ptx_size)) != NULL &&
+        nvrtcGetPTX(prog, ptx) != NVRTC_SUCCESS) {
+        free(ptx);
+        ptx = NULL;
+    }
+    nvrtcDestroyProgram(&prog);
+    return ptx;
+}
+
+typedef CUresult (*load_fn)(CUmodule *, const void *);
+typedef CUresult (*get_fn)(CUfunction *, CUmodule, const char *);
+typedef CUresult (*unload_fn)(CUmodule);
+
+static void *driver_entry(const char *name)
+{
+    void *fn = NULL;
+    enum cudaDriverEntryPointQueryResult found;
+    if (cudaGetDriverEntryPointByVersion(name, &fn, 12000, cudaEnableDefault, &found) !=
+            cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+        return NULL;
+    return fn;
+}
+
+#define CHECK(cond, ...)                                                                   \
+    do {                                                                                   \
+        if (!(cond)) {                                                                     \
+            fprintf(stderr, "test_nvrtc: " __VA_ARGS__);                                   \
+            fputc('\n', stderr);                                                           \
+            return 1;                                                                      \
+        }                                                                                  \
+    } while (0)
+#define GS_CHECK(call)                                                                     \
+    CHECK((call) == GS_SUCCESS, "%s: %s", #call, gs_last_error_detail())
+
+/* Load, launch with a barrier, compare with the CPU. */
+static int run(const char *ptx)
+{
+    load_fn load = (load_fn)driver_entry("cuModuleLoadData");
+    get_fn get = (get_fn)driver_entry("cuModuleGetFunction");
+    unload_fn unload = (unload_fn)driver_entry("cuModuleUnload");
+    CHECK(load && get && unload, "driver entry points not found");
+    CHECK(cudaFree(NULL) == cudaSuccess, "no CUDA context"); /* the runtime's context, current */
+    CUmodule module;
+    CUfunction func;
+    CHECK(load(&module, ptx) == CUDA_SUCCESS, "cuModuleLoadData failed");
+    CHECK(get(&func, module, "grid_sum") == CUDA_SUCCESS, "cuModuleGetFunction failed");
+
+    int n = 1000003, blocks = 0;
+    float *h = malloc((size_t)n * sizeof *h), *d_in = NULL, *d_partials = NULL, *d_out = NULL;
+    float got = -1.0f;
+    double want = 0.0;
+    CHECK(h != NULL, "out of host memory");
+    for (int i = 0; i < n; ++i) {
+        h[i] = (float)(i % 7);
+        want += h[i];
+    }
+    GS_CHECK(gs_max_coresident_blocks_func(func, 256, 0, &blocks));
+    gs_barrier_t bar;
+    gs_grid_barrier view;
+    GS_CHECK(gs_barrier_create(&bar, GS_BARRIER_AUTO));
+    GS_CHECK(gs_barrier_device(bar, (unsigned int)blocks, &view));
+    CHECK(cudaMalloc((void **)&d_in, (size_t)n * sizeof *h) == cudaSuccess &&
+              cudaMalloc((void **)&d_partials, (size_t)blocks * sizeof(float)) == cudaSuccess &&
+              cudaMalloc((void **)&d_out, sizeof(float)) == cudaSuccess &&
+              cudaMemcpy(d_in, h, (size_t)n * sizeof *h, cudaMemcpyHostToDevice) == cudaSuccess,
+          "device buffers");
+    void *args[] = {&view, &d_in, &d_partials, &d_out, &n};
+    dim3 grid = {(unsigned int)blocks, 1, 1}, block = {256, 1, 1};
+    GS_CHECK(gs_launch_func((cudaFunction_t)func, grid, block, 0, 0, args, bar));
+    GS_CHECK(gs_barrier_check(bar, 0));
+    CHECK(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess, "copy");
+    printf("test_nvrtc: %d blocks: sum %.1f, expected %.1f\n", blocks, got, want);
+    CHECK((double)got == want, "wrong sum");
+    GS_CHECK(gs_barrier_destroy(bar));
+    cudaFree(d_in);
+    cudaFree(d_partials);
+    cudaFree(d_out);
+    free(h);
+    unload(module);
+    return 0;
+}
+
+int main(void)
+{
+    char *ptx = compile();
+    if (!ptx) {
+        fprintf(stderr, "test_nvrtc: FAIL: the device headers do not compile under NVRTC\n");
+        return 1;
+    }
+    printf("test_nvrtc: barrier.cuh and reduce.cuh compile under NVRTC (%zu bytes of PTX)\n",
+           strlen(ptx));
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        printf("test_nvrtc: SKIP the launch: no usable GPU\n");
+        free(ptx);
+        return SKIP;
+    }
+    int rc = run(ptx);
+    free(ptx);
+    printf("test_nvrtc: %s\n", rc == 0 ? "PASS" : "FAIL");
+    return rc;
+}
