@@ -4,13 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../src/bench/environment.h"
-#include "../src/core/error.h"
-#include "../src/bench/report.h"
-#include "../src/bench/results.h"
-#include "../src/bench/suites.h"
+#include "bench/environment.h"
+#include "gridsync_internal.h"
+#include "report/report.h"
+#include "bench/results.h"
+#include "bench/suites.h"
 #ifdef GS_HAVE_MULTI
-#include "../src/multi/multi_bench.h"
+#include "bench/multi_bench.h"
 #endif
 #include "args.h"
 #include "commands.h"

@@ -20,10 +20,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/bench/suites.h"
-#include "../src/core/error.h"
-#include "../src/demo/demos.h"
-#include "../src/demo/reference.h"
+#include "bench/suites.h"
+#include "gridsync_internal.h"
+#include "demo/demos.h"
+#include "demo/reference.h"
 #include "args.h"
 #include "commands.h"
 

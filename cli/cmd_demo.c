@@ -14,13 +14,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../src/bench/spawn.h"
-#include "../src/core/error.h"
-#include "../src/demo/child_run.h"
-#include "../src/demo/demos.h"
-#include "../src/demo/png_image.h"
-#include "../src/demo/reference.h"
-#include "../src/gemm/gemm_internal.h"
+#include "common/spawn.h"
+#include "gridsync_internal.h"
+#include "demo/child_run.h"
+#include "demo/demos.h"
+#include "demo/png_image.h"
+#include "demo/reference.h"
 #include "args.h"
 #include "commands.h"
 #include "paths.h"
@@ -135,6 +134,16 @@ static gs_status block_sums_run(int sync, const float *h_in, const float *d_in, 
     return st;
 }
 
+/* The tutorial's 16x16 tiled kernel with its barriers (the library's) or
+ * without them (its broken twin). */
+static gs_status tiled16(int sync, const gs__sgemm_args *p)
+{
+    if (!sync)
+        return gs__sgemm_tiled16_nosync(p, 0);
+    return gs_sgemm_with(GS_GEMM_TILED16, p->m, p->n, p->k, p->alpha, p->a, p->lda, p->b, p->ldb,
+                         p->beta, p->c, p->ldc, 0);
+}
+
 /* Tiled multiply: elements beyond the FP32 bound against FP64. */
 static gs_status gemm_run(int sync, const float *ha, const float *hb, const gs__sgemm_args *p,
                           long *wrong)
@@ -143,7 +152,7 @@ static gs_status gemm_run(int sync, const float *ha, const float *hb, const gs__
     float *c = malloc((size_t)n * n * sizeof(float));
     if (!c)
         return gs__fail(GS_ERR_OUT_OF_MEMORY, "out of host memory");
-    gs_status st = sync ? gs__sgemm_tiled16(p, 0) : gs__sgemm_tiled16_nosync(p, 0);
+    gs_status st = tiled16(sync, p);
     if (st == GS_SUCCESS) {
         cudaError_t err = cudaMemcpy(c, p->c, (size_t)n * n * sizeof(float), cudaMemcpyDeviceToHost);
         if (err != cudaSuccess)
@@ -218,8 +227,7 @@ static gs_status once_run(const char *kernel)
     if (strcmp(kernel, "reduce-sync") == 0 || strcmp(kernel, "reduce-nosync") == 0)
         st = gs_demo_block_sums(strcmp(kernel, "reduce-sync") == 0, d, 16 * 256, sums);
     else if (strcmp(kernel, "gemm-sync") == 0 || strcmp(kernel, "gemm-nosync") == 0)
-        st = strcmp(kernel, "gemm-sync") == 0 ? gs__sgemm_tiled16(&p, 0)
-                                              : gs__sgemm_tiled16_nosync(&p, 0);
+        st = tiled16(strcmp(kernel, "gemm-sync") == 0, &p);
     else
         st = gs__fail(GS_ERR_INVALID_ARGUMENT, "--once: unknown kernel '%s'", kernel);
     if (st == GS_SUCCESS) {

@@ -5,7 +5,6 @@
 
 #include <cjson/cJSON.h>
 
-#include "../src/core/error.h"
 #include "args.h"
 #include "commands.h"
 

@@ -3,7 +3,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "../src/bench/report.h"
+#include "report/report.h"
 #include "args.h"
 #include "commands.h"
 

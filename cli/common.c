@@ -2,7 +2,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "../src/core/error.h"
+#include "gridsync_internal.h"
 #include "args.h"
 #include "commands.h"
 

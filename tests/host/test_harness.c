@@ -12,11 +12,11 @@
 
 #include <cmocka.h>
 
-#include "results.h"
-#include "stats.h"
-#include "table.h"
+#include "bench/results.h"
+#include "bench/stats.h"
+#include "bench/table.h"
 #ifdef GS_HAVE_MULTI
-#include "../../src/multi/nccl_device_barrier.h"
+#include "bench/peers/nccl_device_barrier.h"
 #endif
 
 static void test_stats_odd_even_empty(void **state)

@@ -19,8 +19,8 @@
 
 #include "args.h"
 #include "commands.h"
-#include "report.h"
-#include "spawn.h"
+#include "report/report.h"
+#include "common/spawn.h"
 
 #ifndef GS_SOURCE_DIR
 #error "GS_SOURCE_DIR must name the source tree"

@@ -1,0 +1,274 @@
+/*
+ * gemm_bench.cu - `gridsync bench gemm`: FP32 matrix multiply throughput of
+ * gs_sgemm next to cuBLAS SGEMM in pedantic FP32 mode (no TF32, no tensor
+ * cores) and the seed's 16x16 tiled kernel, measured in the same run.
+ *
+ * Floor: 2*m*n*k flops; the peak is SMs x 128 FP32 lanes x 2 x the SM's
+ * maximum clock. Inputs are random in [-1, 1); before timing, gridsync's
+ * result is compared with cuBLAS's (relative Frobenius difference, which
+ * must stay under 1e-5: both are FP32 with different summation orders), so
+ * no row times a wrong or empty result.
+ */
+#include <cublas_v2.h>
+
+#include <math.h>
+#include <stdio.h>
+
+#include "gridsync_internal.h"
+#include "bench/progress.h"
+#include "bench/suites.h"
+#include "bench/timer.h"
+
+typedef struct gemm_shape {
+    int m, n, k;
+} gemm_shape;
+
+enum method { M_GRIDSYNC, M_CUBLAS, M_TILED16 };
+static const char *const method_names[] = {"gridsync", "cublas", "seed tiled16"};
+
+typedef struct run {
+    enum method m;
+    gemm_shape s;
+    float *a, *b, *c;
+    cublasHandle_t blas;
+    int calls;
+} run;
+
+static gs_status blas_status(cublasStatus_t st, const char *call)
+{
+    return st == CUBLAS_STATUS_SUCCESS
+               ? GS_SUCCESS
+               : gs__fail(GS_ERR_CUDA, "%s failed: cuBLAS status %d", call, (int)st);
+}
+
+static gs_status one_call(run *r, cudaStream_t s)
+{
+    const float one = 1.0f, zero = 0.0f;
+    const gemm_shape g = r->s;
+    switch (r->m) {
+    case M_GRIDSYNC:
+        return gs_sgemm(g.m, g.n, g.k, 1.0f, r->a, g.k, r->b, g.n, 0.0f, r->c, g.n, s);
+    case M_TILED16:
+        return gs_sgemm_with(GS_GEMM_TILED16, g.m, g.n, g.k, 1.0f, r->a, g.k, r->b, g.n, 0.0f,
+                             r->c, g.n, s);
+    case M_CUBLAS: /* row-major C = A B is column-major C^T = B^T A^T */
+        GS_TRY(blas_status(cublasSetStream(r->blas, s), "cublasSetStream"));
+        return blas_status(cublasSgemm(r->blas, CUBLAS_OP_N, CUBLAS_OP_N, g.n, g.m, g.k, &one,
+                                       r->b, g.n, r->a, g.k, &zero, r->c, g.n),
+                           "cublasSgemm");
+    }
+    return gs__fail(GS_ERR_INTERNAL, "bench gemm: unknown method");
+}
+
+static gs_status enqueue(void *p, cudaStream_t s)
+{
+    run *r = (run *)p;
+    for (int i = 0; i < r->calls; ++i)
+        GS_TRY(one_call(r, s));
+    return GS_SUCCESS;
+}
+
+static __global__ void fill_random(float *x, long long n, unsigned int seed)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x) {
+        unsigned int h = (unsigned int)i * 2654435761u ^ seed;
+        h ^= h >> 15;
+        h *= 0x2c1b3c6du;
+        h ^= h >> 12;
+        x[i] = (float)(h & 0xffffff) * (2.0f / 16777216.0f) - 1.0f;
+    }
+}
+
+/* Squared difference and squared norm of two m x n results, in FP64. */
+static __global__ void compare(const float *x, const float *ref, long long n, double *sums)
+{
+    double d = 0.0, r = 0.0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x) {
+        double e = (double)x[i] - (double)ref[i];
+        d += e * e;
+        r += (double)ref[i] * ref[i];
+    }
+    atomicAdd(&sums[0], d);
+    atomicAdd(&sums[1], r);
+}
+
+/* Run gridsync and cuBLAS once each and compare their results. */
+static gs_status cross_check(run *r, cudaStream_t s, double *rel)
+{
+    long long elems = (long long)r->s.m * r->s.n;
+    float *ref = NULL;
+    double *sums = NULL, host[2] = {0, 0};
+    gs_status st = GS_SUCCESS;
+    GS_CUDA_TRY(cudaMalloc((void **)&ref, (size_t)elems * 4));
+    cudaError_t err = cudaMalloc((void **)&sums, 2 * sizeof(double));
+    if (err != cudaSuccess) {
+        cudaFree(ref);
+        return gs__cuda_fail(err, "cudaMalloc(bench gemm check)", __FILE__, __LINE__);
+    }
+    float *c = r->c;
+    r->m = M_CUBLAS;
+    r->c = ref;
+    st = one_call(r, s);
+    r->c = c;
+    r->m = M_GRIDSYNC;
+    if (st == GS_SUCCESS)
+        st = one_call(r, s);
+    if (st == GS_SUCCESS) {
+        err = cudaMemsetAsync(sums, 0, 2 * sizeof(double), s);
+        if (err == cudaSuccess) {
+            compare<<<264, 256, 0, s>>>(r->c, ref, elems, sums);
+            err = cudaGetLastError();
+        }
+        if (err == cudaSuccess)
+            err = cudaMemcpyAsync(host, sums, sizeof host, cudaMemcpyDeviceToHost, s);
+        if (err == cudaSuccess)
+            err = cudaStreamSynchronize(s);
+        if (err != cudaSuccess)
+            st = gs__cuda_fail(err, "bench gemm: comparing with cuBLAS", __FILE__, __LINE__);
+    }
+    cudaFree(ref);
+    cudaFree(sums);
+    *rel = sqrt(host[0] / (host[1] > 0 ? host[1] : 1.0));
+    return st;
+}
+
+enum { C_M, C_N, C_K, C_METHOD, C_MS, C_TFLOPS, C_FRAC_PEAK, C_SPEEDUP, NCOLS };
+static const char *const columns[NCOLS] = {"m", "n", "k", "method", "ms_per_call", "tflop_s",
+                                           "frac_fp32_peak", "speedup_vs_peer"};
+
+static void add_row(gs_table *t, gemm_shape g, enum method m, double us, double peak_tflops,
+                    double peer_us)
+{
+    double tflops = 2.0 * g.m * (double)g.n * g.k / (us * 1e-6) / 1e12;
+    gs_table_add_row(t);
+    gs_table_set_number(t, C_M, g.m, 0);
+    gs_table_set_number(t, C_N, g.n, 0);
+    gs_table_set_number(t, C_K, g.k, 0);
+    gs_table_set_text(t, C_METHOD, method_names[m]);
+    gs_table_set_number(t, C_MS, us / 1000.0, 4);
+    gs_table_set_number(t, C_TFLOPS, tflops, 2);
+    gs_table_set_number(t, C_FRAC_PEAK, tflops / peak_tflops, 3);
+    gs_table_set_number(t, C_SPEEDUP, peer_us / us, 2);
+}
+
+static gs_status time_method(run *r, enum method m, const gs_bench_gemm_opts *o, cudaStream_t s,
+                             double *us)
+{
+    gs_stats st;
+    gs_timing_plan plan = {o->warmup, o->samples, 0};
+    r->m = m;
+    GS_TRY(gs_time_work(enqueue, r, s, &plan, &st));
+    *us = st.median / r->calls;
+    return GS_SUCCESS;
+}
+
+static gs_status bench_shape(run *r, const gs_bench_gemm_opts *o, cudaStream_t s, double peak,
+                             gs_table *t)
+{
+    const gemm_shape g = r->s;
+    size_t na = (size_t)g.m * g.k, nb = (size_t)g.k * g.n, nc = (size_t)g.m * g.n;
+    size_t free_b = 0, total_b = 0;
+    GS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    if (4 * (na + nb + 2 * nc) + (64u << 20) > free_b) {
+        fprintf(stderr, "bench gemm: skipping %dx%dx%d: not enough device memory\n", g.m, g.n, g.k);
+        return GS_SUCCESS;
+    }
+    gs_status st = GS_SUCCESS;
+    cudaError_t err = cudaMalloc((void **)&r->a, na * 4);
+    if (err == cudaSuccess)
+        err = cudaMalloc((void **)&r->b, nb * 4);
+    if (err == cudaSuccess)
+        err = cudaMalloc((void **)&r->c, nc * 4);
+    if (err != cudaSuccess)
+        st = gs__cuda_fail(err, "cudaMalloc(bench gemm matrices)", __FILE__, __LINE__);
+    if (st == GS_SUCCESS) {
+        fill_random<<<1024, 256, 0, s>>>(r->a, (long long)na, 777u + (unsigned int)g.m);
+        fill_random<<<1024, 256, 0, s>>>(r->b, (long long)nb, 999u + (unsigned int)g.n);
+        err = cudaGetLastError();
+        if (err != cudaSuccess)
+            st = gs__cuda_fail(err, "fill_random<<<>>>", __FILE__, __LINE__);
+    }
+    double flops = 2.0 * g.m * (double)g.n * g.k;
+    r->calls = flops < 1e10 ? 10 : flops < 2e11 ? 3 : 1;
+    double rel = 0.0;
+    if (st == GS_SUCCESS)
+        st = cross_check(r, s, &rel);
+    if (st == GS_SUCCESS && !(rel < 1e-5))
+        st = gs__fail(GS_ERR_INTERNAL,
+                      "bench gemm %dx%dx%d: gridsync differs from cuBLAS by %.3g (relative "
+                      "Frobenius); not timing a wrong result",
+                      g.m, g.n, g.k, rel);
+    double ours = 0, peer = 0, seed = 0;
+    if (st == GS_SUCCESS)
+        st = time_method(r, M_GRIDSYNC, o, s, &ours);
+    if (st == GS_SUCCESS)
+        st = time_method(r, M_CUBLAS, o, s, &peer);
+    if (st == GS_SUCCESS) {
+        int save = r->calls;
+        r->calls = 1; /* the seed's kernel is ~6x slower */
+        st = time_method(r, M_TILED16, o, s, &seed);
+        r->calls = save;
+    }
+    if (st == GS_SUCCESS) {
+        add_row(t, g, M_GRIDSYNC, ours, peak, peer);
+        add_row(t, g, M_CUBLAS, peer, peak, peer);
+        add_row(t, g, M_TILED16, seed, peak, peer);
+    }
+    cudaFree(r->a);
+    cudaFree(r->b);
+    cudaFree(r->c);
+    r->a = r->b = r->c = NULL;
+    return st;
+}
+
+/* Non-square shapes measured after the square ones: tall, wide, deep, odd. */
+static const gemm_shape extra_shapes[] = {
+    {16384, 512, 4096}, {512, 16384, 4096}, {1024, 1024, 16384}, {3001, 2999, 1537}};
+
+extern "C" gs_status gs_bench_gemm(const gs_bench_gemm_opts *o, gs_table **t)
+{
+    if (!o || !t || o->nsizes < 0 || o->samples < 1 || o->warmup < 0)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench gemm: bad options");
+    *t = gs_table_new("gemm: FP32 C = A B (row-major), TFLOP/s; cuBLAS in pedantic FP32 mode",
+                      NCOLS, columns);
+    if (!*t)
+        return gs__fail(GS_ERR_OUT_OF_MEMORY, "bench: out of host memory");
+    int dev = 0;
+    gs_device_info info;
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_TRY(gs_device_query(dev, &info));
+    double peak = info.sm_count * 128.0 * 2.0 * info.sm_clock_khz * 1e3 / 1e12;
+    cudaStream_t s;
+    GS_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    run r = {};
+    gs_status st = blas_status(cublasCreate(&r.blas), "cublasCreate");
+    if (st == GS_SUCCESS)
+        st = blas_status(cublasSetMathMode(r.blas, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
+    int nextra = o->extra_shapes ? (int)(sizeof extra_shapes / sizeof extra_shapes[0]) : 0;
+    int steps = o->nsizes + nextra;
+    gs_progress prog;
+    if (!o->quiet)
+        gs_progress_begin(&prog, "gemm", steps);
+    for (int i = 0; i < steps && st == GS_SUCCESS; ++i) {
+        if (i < o->nsizes) {
+            int n = o->sizes[i];
+            r.s = (gemm_shape){n, n, n};
+        } else {
+            r.s = extra_shapes[i - o->nsizes];
+        }
+        if (!o->quiet) {
+            char what[64];
+            snprintf(what, sizeof what, "%dx%dx%d", r.s.m, r.s.n, r.s.k);
+            gs_progress_step(&prog, i, what);
+        }
+        st = bench_shape(&r, o, s, peak, *t);
+    }
+    if (!o->quiet)
+        gs_progress_end(&prog);
+    if (r.blas)
+        cublasDestroy(r.blas);
+    cudaStreamDestroy(s);
+    return st;
+}

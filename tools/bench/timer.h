@@ -1,0 +1,38 @@
+/*
+ * timer.h - timing device work with CUDA events.
+ *
+ * The caller supplies `enqueue`, which puts one unit of work on a stream.
+ * gs_time_work runs it `warmup` times untimed, then `samples` times, each
+ * bracketed by events, and returns microseconds per sample. With
+ * `graph_batch` > 0 it first captures `graph_batch` enqueues into one CUDA
+ * graph and times replays of that graph instead (one sample = one replay,
+ * reported per enqueue): for launch-bound work, this removes the CPU's
+ * launch gaps from the measurement.
+ */
+#ifndef GS_BENCH_TIMER_H
+#define GS_BENCH_TIMER_H
+
+#include "gridsync.h"
+#include "bench/stats.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef gs_status (*gs_enqueue_fn)(void *ctx, cudaStream_t stream);
+
+typedef struct gs_timing_plan {
+    int warmup;       /* untimed runs first (>= 0) */
+    int samples;      /* timed runs (>= 1) */
+    int graph_batch;  /* 0: direct launches; n > 0: capture n enqueues in a graph */
+} gs_timing_plan;
+
+/* Times `enqueue`; fills `stats` with microseconds per enqueue. */
+gs_status gs_time_work(gs_enqueue_fn enqueue, void *ctx, cudaStream_t stream,
+                       const gs_timing_plan *plan, gs_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
