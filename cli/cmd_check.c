@@ -23,7 +23,8 @@
 #include "bench/suites.h"
 #include "gridsync_internal.h"
 #include "demo/demos.h"
-#include "demo/reference.h"
+#include "bench/random.h"
+#include "bench/reference.h"
 #include "args.h"
 #include "commands.h"
 
@@ -44,13 +45,7 @@ static void report(int ok, const char *name, const char *fmt, ...)
     failures += !ok;
 }
 
-static unsigned long long rng = 0x2545f4914f6cdd1dull;
-
-static double uniform(void) /* [-1, 1) */
-{
-    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(rng >> 40) * (1.0 / 8388608.0) - 1.0;
-}
+static gs_rng rng = {0x2545f4914f6cdd1dull};
 
 static void check_barriers(int sms, int max_blocks)
 {
@@ -67,33 +62,29 @@ static void check_barriers(int sms, int max_blocks)
     gs_table_free(t);
 }
 
+/* n random elements of `type` at h. */
+static void random_elements(gs_dtype type, long long n, void *h)
+{
+    for (long long i = 0; i < n; ++i) {
+        double x = gs_rng_uniform(&rng);
+        long long v = (long long)(x * 1e6);
+        switch (type) {
+        case GS_FLOAT32: ((float *)h)[i] = (float)x; break;
+        case GS_FLOAT64: ((double *)h)[i] = x; break;
+        case GS_INT32: ((int *)h)[i] = (int)v; break;
+        default: ((long long *)h)[i] = v * 1000003LL; break;
+        }
+    }
+}
+
 /* One reduction of n random elements of `type` with `op` against the CPU. */
 static int reduce_one(gs_reduce_op op, gs_dtype type, long long n, void *d, void *h, char *why,
                       size_t len)
 {
-    size_t es = gs_dtype_size(type);
-    double ref = op == GS_REDUCE_SUM ? 0.0 : op == GS_REDUCE_MIN ? INFINITY : -INFINITY, mag = 0;
-    long long iref = op == GS_REDUCE_SUM ? 0 : op == GS_REDUCE_MIN ? INT64_MAX : INT64_MIN;
-    for (long long i = 0; i < n; ++i) {
-        double x = uniform();
-        long long v = (long long)(x * 1e6);
-        switch (type) {
-        case GS_FLOAT32: ((float *)h)[i] = (float)x; x = (float)x; break;
-        case GS_FLOAT64: ((double *)h)[i] = x; break;
-        case GS_INT32: ((int *)h)[i] = (int)v; break;
-        default: ((long long *)h)[i] = v * 1000003LL; v *= 1000003LL; break;
-        }
-        if (type == GS_FLOAT32 || type == GS_FLOAT64) {
-            ref = op == GS_REDUCE_SUM ? ref + x : op == GS_REDUCE_MIN ? fmin(ref, x) : fmax(ref, x);
-            mag += fabs(x);
-        } else {
-            iref = op == GS_REDUCE_SUM ? iref + v : op == GS_REDUCE_MIN ? (v < iref ? v : iref)
-                                                                          : (v > iref ? v : iref);
-        }
-    }
-    if (type == GS_INT32 && op == GS_REDUCE_SUM) /* wraps modulo 2^32 */
-        iref = (long long)(int)(unsigned int)(unsigned long long)iref;
-    cudaError_t err = cudaMemcpy(d, h, (size_t)n * es, cudaMemcpyHostToDevice);
+    random_elements(type, n, h);
+    gs_ref_reduction ref;
+    gs_ref_reduce(op, type, h, n, &ref);
+    cudaError_t err = cudaMemcpy(d, h, (size_t)n * gs_dtype_size(type), cudaMemcpyHostToDevice);
     if (err != cudaSuccess) {
         snprintf(why, len, "cudaMemcpy: %s", cudaGetErrorName(err));
         return 0;
@@ -104,19 +95,12 @@ static int reduce_one(gs_reduce_op op, gs_dtype type, long long n, void *d, void
         snprintf(why, len, "%s", gs_last_error_detail());
         return 0;
     }
-    double got = 0.0, bound = 0.0;
-    long long igot = 0;
-    switch (type) {
-    case GS_FLOAT32: got = *(float *)out; bound = op == GS_REDUCE_SUM ? n * ldexp(1.0, -24) * mag : 0; break;
-    case GS_FLOAT64: got = *(double *)out; bound = op == GS_REDUCE_SUM ? n * ldexp(1.0, -53) * mag : 0; break;
-    case GS_INT32: igot = *(int *)out; break;
-    default: igot = *(long long *)out; break;
-    }
-    int ok = type == GS_FLOAT32 || type == GS_FLOAT64 ? fabs(got - ref) <= bound : igot == iref;
+    double got = 0.0;
+    int ok = gs_ref_reduce_ok(type, &ref, out, &got);
     if (!ok)
         snprintf(why, len, "%s %s: got %.17g, expected %.17g", gs_reduce_op_name(op),
-                 gs_dtype_name(type), type <= GS_FLOAT64 ? got : (double)igot,
-                 type <= GS_FLOAT64 ? ref : (double)iref);
+                 gs_dtype_name(type), got,
+                 type <= GS_FLOAT64 ? ref.value : (double)ref.ivalue);
     return ok;
 }
 
@@ -141,18 +125,18 @@ static void check_dot(void)
 {
     const int n = 1000003;
     double *hx = malloc((size_t)n * 8), *hy = malloc((size_t)n * 8), *d = NULL, got = 0;
-    double ref = 0.0, mag = 0.0;
+    double ref = 0.0, bound = 0.0;
     int ok = hx && hy && cudaMalloc((void **)&d, (size_t)n * 16) == cudaSuccess;
     for (int i = 0; ok && i < n; ++i) {
-        hx[i] = uniform();
-        hy[i] = uniform();
-        ref += hx[i] * hy[i];
-        mag += fabs(hx[i] * hy[i]);
+        hx[i] = gs_rng_uniform(&rng);
+        hy[i] = gs_rng_uniform(&rng);
     }
+    if (ok)
+        ref = gs_ref_dot_f64(hx, hy, n, &bound);
     ok = ok && cudaMemcpy(d, hx, (size_t)n * 8, cudaMemcpyHostToDevice) == cudaSuccess &&
          cudaMemcpy(d + n, hy, (size_t)n * 8, cudaMemcpyHostToDevice) == cudaSuccess &&
          gs_dot(GS_FLOAT64, d, d + n, n, &got, 0) == GS_SUCCESS;
-    double err = fabs(got - ref), bound = (n + 1) * ldexp(1.0, -53) * mag;
+    double err = fabs(got - ref);
     report(ok && err <= bound, "dot", "f64, %d elements: error %.3g (bound %.3g)", n, err, bound);
     free(hx);
     free(hy);
@@ -167,10 +151,10 @@ static void check_gemm(void)
     int ok = ha && hb && hc &&
              cudaMalloc((void **)&d, ((size_t)m * k + (size_t)k * n + (size_t)m * n) * 4) ==
                  cudaSuccess;
-    for (int i = 0; ok && i < m * k; ++i)
-        ha[i] = (float)uniform();
-    for (int i = 0; ok && i < k * n; ++i)
-        hb[i] = (float)uniform();
+    if (ok) {
+        gs_rng_fill(&rng, ha, (size_t)m * k);
+        gs_rng_fill(&rng, hb, (size_t)k * n);
+    }
     float *da = d, *db = d + (size_t)m * k, *dc = db + (size_t)k * n;
     ok = ok && cudaMemcpy(da, ha, (size_t)m * k * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
          cudaMemcpy(db, hb, (size_t)k * n * 4, cudaMemcpyHostToDevice) == cudaSuccess;

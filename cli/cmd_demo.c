@@ -19,7 +19,8 @@
 #include "demo/child_run.h"
 #include "demo/demos.h"
 #include "demo/png_image.h"
-#include "demo/reference.h"
+#include "bench/random.h"
+#include "bench/reference.h"
 #include "args.h"
 #include "commands.h"
 #include "paths.h"
@@ -35,13 +36,7 @@ static const char *const demo_names[] = {"bitmap", "missing-sync", "divergent-ba
                                          "missing-fence", "grid-oversubscribed"};
 enum { NDEMOS = 5 };
 
-static unsigned long long rng_state = 0x9e3779b97f4a7c15ull;
-
-static float uniform(void) /* [-1, 1) */
-{
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (float)((rng_state >> 40) * (1.0 / 8388608.0)) - 1.0f;
-}
+static gs_rng rng = {0x9e3779b97f4a7c15ull};
 
 /* ------------------------------------------------------------- bitmap */
 
@@ -118,12 +113,10 @@ static gs_status block_sums_run(int sync, const float *h_in, const float *d_in, 
     *wrong = 0;
     *worst = 0.0;
     for (int b = 0; st == GS_SUCCESS && b < blocks; ++b) {
-        double ref = 0.0, mag = 0.0;
-        for (int i = b * 256; i < n && i < b * 256 + 256; ++i) {
-            ref += h_in[i];
-            mag += fabs(h_in[i]);
-        }
-        double err = fabs((double)sums[b] - ref), bound = 256.0 * ldexp(1.0, -24) * mag;
+        gs_ref_reduction ref;
+        gs_ref_reduce(GS_REDUCE_SUM, GS_FLOAT32, h_in + b * 256,
+                      n - b * 256 < 256 ? n - b * 256 : 256, &ref);
+        double err = fabs((double)sums[b] - ref.value), bound = ref.bound, mag = ref.magnitude;
         if (!(err <= bound)) {
             ++*wrong;
             if (err / (mag > 0 ? mag : 1) > *worst || isnan(err))
@@ -272,12 +265,9 @@ static int demo_missing_sync(const demo_opts *o)
         long wrong_runs = 0, worst_blocks = 0, worst_elems = 0, gemm_wrong_runs = 0;
         double worst_rel = 0.0;
         for (long r = 0; r < o->runs && st == GS_SUCCESS; ++r) {
-            for (int i = 0; i < n; ++i)
-                h[i] = uniform();
-            for (int i = 0; i < m * m; ++i) {
-                ha[i] = uniform();
-                hb[i] = uniform();
-            }
+            gs_rng_fill(&rng, h, (size_t)n);
+            gs_rng_fill(&rng, ha, (size_t)m * m);
+            gs_rng_fill(&rng, hb, (size_t)m * m);
             err = cudaMemcpy(d, h, (size_t)n * sizeof(float), cudaMemcpyHostToDevice);
             if (err == cudaSuccess)
                 err = cudaMemcpy(dg, ha, (size_t)m * m * 4, cudaMemcpyHostToDevice);

@@ -3,15 +3,9 @@
 #include "bench/progress.h"
 
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
-double gs_now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "bench/timer.h"
 
 void gs_progress_begin(gs_progress *p, const char *label, int total)
 {

@@ -21,9 +21,6 @@ void gs_progress_begin(gs_progress *p, const char *label, int total);
 void gs_progress_step(gs_progress *p, int done, const char *what);
 void gs_progress_end(gs_progress *p);
 
-/* Monotonic seconds. */
-double gs_now_seconds(void);
-
 #ifdef __cplusplus
 }
 #endif

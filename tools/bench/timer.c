@@ -1,7 +1,10 @@
-/* timer.c - CUDA-event timing with warm-up, samples and optional graphs. */
+/* timer.c - CUDA-event timing with warm-up, samples and optional graphs;
+ * host-clock timing of work that waits for itself. */
+#define _POSIX_C_SOURCE 200809L
 #include "bench/timer.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "gridsync_internal.h"
 
@@ -92,5 +95,40 @@ gs_status gs_time_work(gs_enqueue_fn enqueue, void *ctx, cudaStream_t stream,
         return gs__fail(GS_ERR_OUT_OF_MEMORY, "gs_time_work: out of host memory");
     gs_status st = time_all(&t, enqueue, ctx, stream, plan, stats);
     timing_release(&t);
+    return st;
+}
+
+double gs_now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static gs_status time_host_all(gs_host_work_fn work, void *ctx, const gs_timing_plan *plan,
+                               double units, double *samples, gs_stats *stats)
+{
+    for (int i = 0; i < plan->warmup; ++i)
+        GS_TRY(work(ctx));
+    for (int i = 0; i < plan->samples; ++i) {
+        double t0 = gs_now_seconds();
+        GS_TRY(work(ctx));
+        samples[i] = (gs_now_seconds() - t0) * 1e6 / units;
+    }
+    if (gs_stats_compute(samples, (size_t)plan->samples, stats) != 0)
+        return gs__fail(GS_ERR_OUT_OF_MEMORY, "timing statistics: out of host memory");
+    return GS_SUCCESS;
+}
+
+gs_status gs_time_host_work(gs_host_work_fn work, void *ctx, const gs_timing_plan *plan,
+                            double units, gs_stats *stats)
+{
+    if (!work || !plan || !stats || plan->samples < 1 || plan->warmup < 0 || !(units > 0))
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_time_host_work: bad timing plan");
+    double *samples = calloc((size_t)plan->samples, sizeof *samples);
+    if (!samples)
+        return gs__fail(GS_ERR_OUT_OF_MEMORY, "gs_time_host_work: out of host memory");
+    gs_status st = time_host_all(work, ctx, plan, units, samples, stats);
+    free(samples);
     return st;
 }

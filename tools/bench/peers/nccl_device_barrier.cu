@@ -21,15 +21,13 @@
  */
 #include <cooperative_groups.h>
 
-#include <algorithm>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <vector>
 
 #include "gridsync_internal.h"
 #include "bench/peers/nccl_device_barrier.h"
+#include "bench/timer.h"
 
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0) && __has_include(<nccl_device.h>)
 #define GS_HAVE_NCCL_DEVICE_API 1
@@ -73,18 +71,11 @@ static __global__ void nccl_lsa_meet(ncclDevComm comm, int iters)
     }
 }
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 /* Wait for every rank's stream, at most `limit` seconds (see the file
  * comment: NCCL's wait is unbounded, so a stuck run ends the process). */
 static gs_status wait_all(gs_multi_t m, double limit)
 {
-    const double deadline = now_s() + limit;
+    const double deadline = gs_now_seconds() + limit;
     for (int r = 0; r < gs_multi_size(m); ++r) {
         GS_CUDA_TRY(cudaSetDevice(gs_multi_device(m, r)));
         for (;;) {
@@ -93,7 +84,7 @@ static gs_status wait_all(gs_multi_t m, double limit)
                 break;
             if (err != cudaErrorNotReady)
                 return gs__cuda_fail(err, "cudaStreamQuery (NCCL LSA barrier)", __FILE__, __LINE__);
-            if (now_s() > deadline) {
+            if (gs_now_seconds() > deadline) {
                 fprintf(stderr, "gridsync: bench multi: NCCL's LSA barrier did not finish within "
                                 "%.0f s on GPU %d; ending the process to free the GPUs\n",
                         limit, gs_multi_device(m, r));
@@ -125,6 +116,33 @@ static gs_status create_dev_comms(gs_multi_t m, ncclComm_t *comms, ncclDevComm *
     return GS_SUCCESS;
 }
 
+/* One timed call: the LSA barrier kernel on every GPU, then waiting for all. */
+typedef struct lsa_run {
+    gs_multi_t m;
+    ncclDevComm dev[GS_MULTI_MAX_GPUS];
+    int iterations, blocks;
+} lsa_run;
+
+static gs_status lsa_meet_everywhere(void *ctx)
+{
+    lsa_run *c = (lsa_run *)ctx;
+    gs_status st = GS_SUCCESS;
+    for (int r = 0; r < gs_multi_size(c->m) && st == GS_SUCCESS; ++r) {
+        void *args[] = {&c->dev[r], &c->iterations};
+        cudaError_t err = cudaSetDevice(gs_multi_device(c->m, r));
+        if (err == cudaSuccess)
+            err = cudaLaunchCooperativeKernel((const void *)nccl_lsa_meet, dim3(c->blocks),
+                                              dim3(256), args, 0, gs_multi_stream(c->m, r));
+        if (err != cudaSuccess)
+            st = gs__cuda_fail(err, "cudaLaunchCooperativeKernel (NCCL LSA barrier)", __FILE__,
+                               __LINE__);
+    }
+    /* a rank whose launch failed leaves the others waiting: the deadline in
+     * wait_all covers that too */
+    gs_status wst = wait_all(c->m, 30.0);
+    return st != GS_SUCCESS ? st : wst;
+}
+
 gs_status gs__time_nccl_lsa_barrier(gs_multi_t m, ncclComm_t *comms, int blocks, int iterations,
                                     int samples, double *us)
 {
@@ -148,38 +166,17 @@ gs_status gs__time_nccl_lsa_barrier(gs_multi_t m, ncclComm_t *comms, int blocks,
         if ((long long)per_sm * sms < blocks)
             return gs__fail(GS_ERR_NOT_CORESIDENT, "NCCL LSA barrier: %d blocks do not fit", blocks);
     }
-    ncclDevComm dev[GS_MULTI_MAX_GPUS];
-    GS_TRY(create_dev_comms(m, comms, dev));
-    gs_status st = GS_SUCCESS;
-    std::vector<double> times;
-    for (int s = -1; s < samples && st == GS_SUCCESS; ++s) { /* s = -1: warm-up */
-        const double t0 = now_s();
-        for (int r = 0; r < size && st == GS_SUCCESS; ++r) {
-            void *args[] = {&dev[r], &iterations};
-            cudaError_t err = cudaSetDevice(gs_multi_device(m, r));
-            if (err == cudaSuccess)
-                err = cudaLaunchCooperativeKernel((const void *)nccl_lsa_meet, dim3(blocks),
-                                                  dim3(256), args, 0, gs_multi_stream(m, r));
-            if (err != cudaSuccess)
-                st = gs__cuda_fail(err, "cudaLaunchCooperativeKernel (NCCL LSA barrier)",
-                                   __FILE__, __LINE__);
-        }
-        /* a rank whose launch failed leaves the others waiting: the
-         * deadline in wait_all covers that too */
-        gs_status wst = wait_all(m, 30.0);
-        if (st == GS_SUCCESS)
-            st = wst;
-        if (s >= 0)
-            times.push_back((now_s() - t0) * 1e6 / iterations);
-    }
+    lsa_run run = {m, {}, iterations, blocks};
+    GS_TRY(create_dev_comms(m, comms, run.dev));
+    gs_timing_plan plan = {1, samples, 0};
+    gs_stats stats;
+    gs_status st = gs_time_host_work(lsa_meet_everywhere, &run, &plan, iterations, &stats);
     ncclGroupStart();
     for (int r = 0; r < size; ++r)
-        ncclDevCommDestroy(comms[r], &dev[r]);
+        ncclDevCommDestroy(comms[r], &run.dev[r]);
     ncclGroupEnd();
-    if (st == GS_SUCCESS) {
-        std::sort(times.begin(), times.end());
-        *us = times[times.size() / 2];
-    }
+    if (st == GS_SUCCESS)
+        *us = stats.median;
     return st;
 }
 

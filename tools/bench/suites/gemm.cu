@@ -11,10 +11,11 @@
  */
 #include <cublas_v2.h>
 
-#include <math.h>
 #include <stdio.h>
 
 #include "gridsync_internal.h"
+#include "bench/compare.h"
+#include "bench/fill.h"
 #include "bench/progress.h"
 #include "bench/suites.h"
 #include "bench/timer.h"
@@ -68,69 +69,22 @@ static gs_status enqueue(void *p, cudaStream_t s)
     return GS_SUCCESS;
 }
 
-static __global__ void fill_random(float *x, long long n, unsigned int seed)
-{
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-         i += (long long)gridDim.x * blockDim.x) {
-        unsigned int h = (unsigned int)i * 2654435761u ^ seed;
-        h ^= h >> 15;
-        h *= 0x2c1b3c6du;
-        h ^= h >> 12;
-        x[i] = (float)(h & 0xffffff) * (2.0f / 16777216.0f) - 1.0f;
-    }
-}
-
-/* Squared difference and squared norm of two m x n results, in FP64. */
-static __global__ void compare(const float *x, const float *ref, long long n, double *sums)
-{
-    double d = 0.0, r = 0.0;
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-         i += (long long)gridDim.x * blockDim.x) {
-        double e = (double)x[i] - (double)ref[i];
-        d += e * e;
-        r += (double)ref[i] * ref[i];
-    }
-    atomicAdd(&sums[0], d);
-    atomicAdd(&sums[1], r);
-}
-
 /* Run gridsync and cuBLAS once each and compare their results. */
 static gs_status cross_check(run *r, cudaStream_t s, double *rel)
 {
     long long elems = (long long)r->s.m * r->s.n;
-    float *ref = NULL;
-    double *sums = NULL, host[2] = {0, 0};
-    gs_status st = GS_SUCCESS;
+    float *ref = NULL, *c = r->c;
     GS_CUDA_TRY(cudaMalloc((void **)&ref, (size_t)elems * 4));
-    cudaError_t err = cudaMalloc((void **)&sums, 2 * sizeof(double));
-    if (err != cudaSuccess) {
-        cudaFree(ref);
-        return gs__cuda_fail(err, "cudaMalloc(bench gemm check)", __FILE__, __LINE__);
-    }
-    float *c = r->c;
     r->m = M_CUBLAS;
     r->c = ref;
-    st = one_call(r, s);
+    gs_status st = one_call(r, s);
     r->c = c;
     r->m = M_GRIDSYNC;
     if (st == GS_SUCCESS)
         st = one_call(r, s);
-    if (st == GS_SUCCESS) {
-        err = cudaMemsetAsync(sums, 0, 2 * sizeof(double), s);
-        if (err == cudaSuccess) {
-            compare<<<264, 256, 0, s>>>(r->c, ref, elems, sums);
-            err = cudaGetLastError();
-        }
-        if (err == cudaSuccess)
-            err = cudaMemcpyAsync(host, sums, sizeof host, cudaMemcpyDeviceToHost, s);
-        if (err == cudaSuccess)
-            err = cudaStreamSynchronize(s);
-        if (err != cudaSuccess)
-            st = gs__cuda_fail(err, "bench gemm: comparing with cuBLAS", __FILE__, __LINE__);
-    }
+    if (st == GS_SUCCESS)
+        st = gs_relative_difference(r->c, ref, elems, s, rel);
     cudaFree(ref);
-    cudaFree(sums);
-    *rel = sqrt(host[0] / (host[1] > 0 ? host[1] : 1.0));
     return st;
 }
 
@@ -184,11 +138,9 @@ static gs_status bench_shape(run *r, const gs_bench_gemm_opts *o, cudaStream_t s
     if (err != cudaSuccess)
         st = gs__cuda_fail(err, "cudaMalloc(bench gemm matrices)", __FILE__, __LINE__);
     if (st == GS_SUCCESS) {
-        fill_random<<<1024, 256, 0, s>>>(r->a, (long long)na, 777u + (unsigned int)g.m);
-        fill_random<<<1024, 256, 0, s>>>(r->b, (long long)nb, 999u + (unsigned int)g.n);
-        err = cudaGetLastError();
-        if (err != cudaSuccess)
-            st = gs__cuda_fail(err, "fill_random<<<>>>", __FILE__, __LINE__);
+        st = gs_fill_uniform(r->a, (long long)na, -1.0f, 1.0f, 777u + (unsigned int)g.m, s);
+        if (st == GS_SUCCESS)
+            st = gs_fill_uniform(r->b, (long long)nb, -1.0f, 1.0f, 999u + (unsigned int)g.n, s);
     }
     double flops = 2.0 * g.m * (double)g.n * g.k;
     r->calls = flops < 1e10 ? 10 : flops < 2e11 ? 3 : 1;

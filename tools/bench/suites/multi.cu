@@ -21,22 +21,14 @@
 #include <gridsync/multi.cuh>
 #include <nccl.h>
 
-#include <algorithm>
 #include <stdio.h>
-#include <time.h>
-#include <vector>
 
-#include "bench/progress.h"
 #include "gridsync_internal.h"
+#include "bench/fill.h"
 #include "bench/multi_bench.h"
 #include "bench/peers/nccl_device_barrier.h"
-
-static double now_us(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
-}
+#include "bench/progress.h"
+#include "bench/timer.h"
 
 static __global__ void meet(gs_multi_view v, int iters)
 {
@@ -66,10 +58,28 @@ static void add_row(gs_table *t, int gpus, const char *what, const char *method,
         gs_table_set_number(t, C_SPEEDUP, speedup, 2);
 }
 
-static double median(std::vector<double> v)
+/* What the timed calls of one group of GPUs work on. */
+typedef struct meeting {
+    gs_multi_t m;
+    ncclComm_t *comms;
+    float **words, **in; /* one word and 2^28 floats per GPU */
+    long long n;
+    int iterations;      /* meetings per timed call */
+    gs_multi_barrier_t bar; /* gridsync p2p: its barrier, grid and arguments */
+    int blocks;
+    void **args[GS_MULTI_MAX_GPUS];
+} meeting;
+
+/* The median of o->samples host-timed calls of `work` after one untimed
+ * one, in microseconds per unit (`units` per call). */
+static gs_status median_us(gs_host_work_fn work, meeting *c, const gs_bench_multi_opts *o,
+                           double units, double *us)
 {
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
+    gs_timing_plan plan = {1, o->samples, 0};
+    gs_stats stats;
+    GS_TRY(gs_time_host_work(work, c, &plan, units, &stats));
+    *us = stats.median;
+    return GS_SUCCESS;
 }
 
 static gs_status sync_all(gs_multi_t m)
@@ -81,113 +91,177 @@ static gs_status sync_all(gs_multi_t m)
     return GS_SUCCESS;
 }
 
-static gs_status time_p2p(gs_multi_t m, int blocks, const gs_bench_multi_opts *o, double *us)
+/* gs_multi_sync, c->iterations times in one persistent kernel per GPU. */
+static gs_status p2p_meet(void *ctx)
 {
-    gs_multi_barrier_t bar;
-    GS_TRY(gs_multi_barrier_create(m, &bar));
+    meeting *c = (meeting *)ctx;
+    GS_TRY(gs_multi_launch(c->bar, (const void *)meet, dim3(c->blocks), dim3(256), 0, c->args));
+    return gs_multi_barrier_check(c->bar);
+}
+
+static gs_status time_p2p(meeting *c, int blocks, const gs_bench_multi_opts *o, double *us)
+{
     gs_multi_view views[GS_MULTI_MAX_GPUS];
-    void *argv[GS_MULTI_MAX_GPUS][2], **args[GS_MULTI_MAX_GPUS];
-    int iters = o->iterations;
+    void *argv[GS_MULTI_MAX_GPUS][2];
+    GS_TRY(gs_multi_barrier_create(c->m, &c->bar));
+    c->blocks = blocks;
     gs_status st = GS_SUCCESS;
-    for (int r = 0; r < gs_multi_size(m) && st == GS_SUCCESS; ++r) {
-        st = gs_multi_barrier_device(bar, r, (unsigned int)blocks, &views[r]);
+    for (int r = 0; r < gs_multi_size(c->m) && st == GS_SUCCESS; ++r) {
+        st = gs_multi_barrier_device(c->bar, r, (unsigned int)blocks, &views[r]);
         argv[r][0] = &views[r];
-        argv[r][1] = &iters;
-        args[r] = argv[r];
+        argv[r][1] = &c->iterations;
+        c->args[r] = argv[r];
     }
-    std::vector<double> samples;
-    for (int s = -1; s < o->samples && st == GS_SUCCESS; ++s) { /* s = -1: warm-up */
-        double t0 = now_us();
-        st = gs_multi_launch(bar, (const void *)meet, dim3(blocks), dim3(256), 0, args);
-        if (st == GS_SUCCESS)
-            st = gs_multi_barrier_check(bar);
-        if (s >= 0)
-            samples.push_back((now_us() - t0) / iters);
-    }
-    gs_multi_barrier_destroy(bar);
     if (st == GS_SUCCESS)
-        *us = median(samples);
+        st = median_us(p2p_meet, c, o, c->iterations, us);
+    gs_multi_barrier_destroy(c->bar);
+    c->bar = NULL;
     return st;
 }
 
-static gs_status time_nccl(gs_multi_t m, ncclComm_t *comms, float **words,
-                           const gs_bench_multi_opts *o, double *us)
+/* c->iterations NCCL all-reduces of one word on every GPU, back to back. */
+static gs_status nccl_meet(void *ctx)
 {
-    std::vector<double> samples;
-    for (int s = -1; s < o->samples; ++s) {
-        double t0 = now_us();
-        for (int i = 0; i < o->iterations; ++i) {
-            if (ncclGroupStart() != ncclSuccess)
-                return gs__fail(GS_ERR_CUDA, "ncclGroupStart failed");
-            for (int r = 0; r < gs_multi_size(m); ++r)
-                if (ncclAllReduce(words[r], words[r], 1, ncclFloat32, ncclSum, comms[r],
-                                  gs_multi_stream(m, r)) != ncclSuccess)
-                    return gs__fail(GS_ERR_CUDA, "ncclAllReduce failed");
-            if (ncclGroupEnd() != ncclSuccess)
-                return gs__fail(GS_ERR_CUDA, "ncclGroupEnd failed");
-        }
-        GS_TRY(sync_all(m));
-        if (s >= 0)
-            samples.push_back((now_us() - t0) / o->iterations);
+    meeting *c = (meeting *)ctx;
+    for (int i = 0; i < c->iterations; ++i) {
+        if (ncclGroupStart() != ncclSuccess)
+            return gs__fail(GS_ERR_CUDA, "ncclGroupStart failed");
+        for (int r = 0; r < gs_multi_size(c->m); ++r)
+            if (ncclAllReduce(c->words[r], c->words[r], 1, ncclFloat32, ncclSum, c->comms[r],
+                              gs_multi_stream(c->m, r)) != ncclSuccess)
+                return gs__fail(GS_ERR_CUDA, "ncclAllReduce failed");
+        if (ncclGroupEnd() != ncclSuccess)
+            return gs__fail(GS_ERR_CUDA, "ncclGroupEnd failed");
     }
-    *us = median(samples);
+    return sync_all(c->m);
+}
+
+/* Host-side meetings per timed call: a tenth of the device-side ones (each
+ * costs a host round trip), at least 10. */
+static int host_meetings(const meeting *c)
+{
+    return c->iterations / 10 > 10 ? c->iterations / 10 : 10;
+}
+
+/* host_meetings() times: an empty kernel on every GPU, then the host waits
+ * for every stream. */
+static gs_status host_meet(void *ctx)
+{
+    meeting *c = (meeting *)ctx;
+    for (int i = 0; i < host_meetings(c); ++i) {
+        for (int r = 0; r < gs_multi_size(c->m); ++r) {
+            GS_CUDA_TRY(cudaSetDevice(gs_multi_device(c->m, r)));
+            empty_kernel<<<1, 32, 0, gs_multi_stream(c->m, r)>>>();
+            GS_CUDA_TRY(cudaGetLastError());
+        }
+        GS_TRY(sync_all(c->m));
+    }
     return GS_SUCCESS;
 }
 
-static gs_status time_host_sync(gs_multi_t m, const gs_bench_multi_opts *o, double *us)
+/* gs_reduce_sum of the first GPU's n floats, on that GPU alone. */
+static gs_status reduce_one_gpu(void *ctx)
 {
-    std::vector<double> samples;
-    int iters = o->iterations / 10 > 10 ? o->iterations / 10 : 10;
-    for (int s = -1; s < o->samples; ++s) {
-        double t0 = now_us();
-        for (int i = 0; i < iters; ++i) {
-            for (int r = 0; r < gs_multi_size(m); ++r) {
-                GS_CUDA_TRY(cudaSetDevice(gs_multi_device(m, r)));
-                empty_kernel<<<1, 32, 0, gs_multi_stream(m, r)>>>();
-                GS_CUDA_TRY(cudaGetLastError());
-            }
-            GS_TRY(sync_all(m));
-        }
-        if (s >= 0)
-            samples.push_back((now_us() - t0) / iters);
-    }
-    *us = median(samples);
-    return GS_SUCCESS;
-}
-
-static __global__ void fill(float *x, long long n, unsigned int seed)
-{
-    for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n; i += 256ll * gridDim.x) {
-        unsigned int h = (unsigned int)i * 2654435761u ^ seed;
-        h ^= h >> 15;
-        h *= 0x2c1b3c6du;
-        x[i] = (float)(h & 0xffff) * (1.0f / 65536.0f) - 0.5f;
-    }
-}
-
-static gs_status time_reduce(gs_multi_t m, float **in, long long n, const gs_bench_multi_opts *o,
-                             double *one_us, double *all_us)
-{
-    std::vector<double> one, all;
+    meeting *c = (meeting *)ctx;
     float result = 0.0f;
+    GS_CUDA_TRY(cudaSetDevice(gs_multi_device(c->m, 0)));
+    return gs_reduce_sum(GS_FLOAT32, c->in[0], c->n, &result, gs_multi_stream(c->m, 0));
+}
+
+/* gs_multi_reduce_sum of n floats on every GPU. */
+static gs_status reduce_all_gpus(void *ctx)
+{
+    meeting *c = (meeting *)ctx;
     const void *ins[GS_MULTI_MAX_GPUS];
-    for (int r = 0; r < gs_multi_size(m); ++r)
-        ins[r] = in[r];
-    for (int s = -1; s < o->samples; ++s) {
-        GS_CUDA_TRY(cudaSetDevice(gs_multi_device(m, 0)));
-        double t0 = now_us();
-        GS_TRY(gs_reduce_sum(GS_FLOAT32, in[0], n, &result, gs_multi_stream(m, 0)));
-        double t1 = now_us();
-        GS_TRY(gs_multi_reduce_sum(m, GS_FLOAT32, ins, n, &result));
-        double t2 = now_us();
-        if (s >= 0) {
-            one.push_back(t1 - t0);
-            all.push_back(t2 - t1);
-        }
+    float result = 0.0f;
+    for (int r = 0; r < gs_multi_size(c->m); ++r)
+        ins[r] = c->in[r];
+    return gs_multi_reduce_sum(c->m, GS_FLOAT32, ins, c->n, &result);
+}
+
+/* The barrier rows of one group: gridsync p2p and NCCL's device-API
+ * barrier at 1 block and 1 block per SM, then the all-reduce and host-sync
+ * peers; speedups against the all-reduce. */
+static gs_status barrier_rows(meeting *c, int sms, const gs_bench_multi_opts *o, gs_table *t)
+{
+    const int g = gs_multi_size(c->m), grids[2] = {1, sms};
+    double us = 0.0, nccl_us = 0.0, host_us = 0.0;
+    GS_TRY(median_us(nccl_meet, c, o, o->iterations, &nccl_us));
+    GS_TRY(median_us(host_meet, c, o, host_meetings(c), &host_us));
+    for (int i = 0; i < 2; ++i) {
+        GS_TRY(time_p2p(c, grids[i], o, &us));
+        add_row(t, g, "barrier", "gridsync p2p", grids[i], us, 0, nccl_us / us);
     }
-    *one_us = median(one);
-    *all_us = median(all);
+    for (int i = 0; i < 2; ++i) {
+        gs_status st = gs__time_nccl_lsa_barrier(c->m, c->comms, grids[i], o->iterations,
+                                                 o->samples, &us);
+        if (st == GS_SUCCESS)
+            add_row(t, g, "barrier", "nccl lsa barrier (device API)", grids[i], us, 0,
+                    nccl_us / us);
+        else if (st == GS_ERR_NOT_SUPPORTED || st == GS_ERR_NOT_CORESIDENT)
+            fprintf(stderr, "gridsync: bench multi: NCCL device-API barrier at %d blocks "
+                            "skipped: %s\n", grids[i], gs_last_error_detail());
+        else
+            return st;
+    }
+    add_row(t, g, "barrier", "nccl allreduce 1 word", 0, nccl_us, 0, 1.0);
+    add_row(t, g, "barrier", "host stream sync", 0, host_us, 0, nccl_us / host_us);
     return GS_SUCCESS;
+}
+
+/* The reduction rows of one group: one GPU against all of them. */
+static gs_status reduce_rows(meeting *c, const gs_bench_multi_opts *o, gs_table *t)
+{
+    const int g = gs_multi_size(c->m);
+    const double bytes = c->n * 4.0;
+    double one = 0.0, all = 0.0;
+    GS_TRY(median_us(reduce_one_gpu, c, o, 1.0, &one));
+    GS_TRY(median_us(reduce_all_gpus, c, o, 1.0, &all));
+    add_row(t, g, "reduce 2^28/GPU", "gs_reduce_sum, 1 GPU", 0, one, bytes / one / 1e3, 1.0);
+    add_row(t, g, "reduce 2^28/GPU", "gs_multi_reduce_sum", 0, all, g * bytes / all / 1e3,
+            (g * bytes / all) / (bytes / one));
+    return GS_SUCCESS;
+}
+
+/* GPUs 0 .. g-1: a group, an NCCL communicator, buffers; every row. */
+static gs_status bench_group(int g, int sms, const gs_bench_multi_opts *o, gs_table *t)
+{
+    int devices[GS_MULTI_MAX_GPUS];
+    for (int i = 0; i < g; ++i)
+        devices[i] = i;
+    ncclComm_t comms[GS_MULTI_MAX_GPUS] = {0};
+    float *words[GS_MULTI_MAX_GPUS] = {0}, *in[GS_MULTI_MAX_GPUS] = {0};
+    meeting c = {NULL, comms, words, in, 1ll << 28, o->iterations, NULL, 0, {0}};
+    GS_TRY(gs_multi_create(&c.m, g, devices));
+    gs_status st = GS_SUCCESS;
+    if (ncclCommInitAll(comms, g, devices) != ncclSuccess)
+        st = gs__fail(GS_ERR_CUDA, "ncclCommInitAll failed");
+    for (int r = 0; r < g && st == GS_SUCCESS; ++r) {
+        cudaError_t err = cudaSetDevice(devices[r]);
+        if (err == cudaSuccess)
+            err = cudaMalloc((void **)&words[r], 4);
+        if (err == cudaSuccess)
+            err = cudaMalloc((void **)&in[r], (size_t)c.n * 4);
+        if (err != cudaSuccess)
+            st = gs__cuda_fail(err, "bench multi: buffers", __FILE__, __LINE__);
+        if (st == GS_SUCCESS)
+            st = gs_fill_uniform(in[r], c.n, -0.5f, 0.5f, 17u + (unsigned int)r, 0);
+        if (st == GS_SUCCESS && (err = cudaDeviceSynchronize()) != cudaSuccess)
+            st = gs__cuda_fail(err, "bench multi: filling the inputs", __FILE__, __LINE__);
+    }
+    if (st == GS_SUCCESS)
+        st = barrier_rows(&c, sms, o, t);
+    if (st == GS_SUCCESS)
+        st = reduce_rows(&c, o, t);
+    for (int r = 0; r < g; ++r) {
+        cudaSetDevice(devices[r]);
+        cudaFree(words[r]);
+        cudaFree(in[r]);
+        if (comms[r])
+            ncclCommDestroy(comms[r]);
+    }
+    gs_multi_destroy(c.m);
+    return st;
 }
 
 extern "C" gs_status gs_bench_multi(const gs_bench_multi_opts *o, gs_table **t)
@@ -210,79 +284,13 @@ extern "C" gs_status gs_bench_multi(const gs_bench_multi_opts *o, gs_table **t)
     if (!o->quiet)
         gs_progress_begin(&prog, "multi", count - 1);
     gs_status st = GS_SUCCESS;
-    const long long n = 1ll << 28;
     for (int g = 2; g <= count && st == GS_SUCCESS; ++g) {
         if (!o->quiet) {
             char what[32];
             snprintf(what, sizeof what, "%d GPUs", g);
             gs_progress_step(&prog, g - 2, what);
         }
-        int devices[GS_MULTI_MAX_GPUS];
-        for (int i = 0; i < g; ++i)
-            devices[i] = i;
-        gs_multi_t m;
-        GS_TRY(gs_multi_create(&m, g, devices));
-        ncclComm_t comms[GS_MULTI_MAX_GPUS] = {0};
-        float *words[GS_MULTI_MAX_GPUS] = {0}, *in[GS_MULTI_MAX_GPUS] = {0};
-        if (ncclCommInitAll(comms, g, devices) != ncclSuccess)
-            st = gs__fail(GS_ERR_CUDA, "ncclCommInitAll failed");
-        for (int r = 0; r < g && st == GS_SUCCESS; ++r) {
-            cudaError_t err = cudaSetDevice(devices[r]);
-            if (err == cudaSuccess)
-                err = cudaMalloc((void **)&words[r], 4);
-            if (err == cudaSuccess)
-                err = cudaMalloc((void **)&in[r], (size_t)n * 4);
-            if (err == cudaSuccess) {
-                fill<<<1024, 256>>>(in[r], n, 17u + (unsigned int)r);
-                err = cudaDeviceSynchronize();
-            }
-            if (err != cudaSuccess)
-                st = gs__cuda_fail(err, "bench multi: buffers", __FILE__, __LINE__);
-        }
-        double us = 0.0, nccl_us = 0.0, host_us = 0.0;
-        if (st == GS_SUCCESS)
-            st = time_nccl(m, comms, words, o, &nccl_us);
-        if (st == GS_SUCCESS)
-            st = time_host_sync(m, o, &host_us);
-        const int grids[2] = {1, sms};
-        for (int i = 0; i < 2 && st == GS_SUCCESS; ++i) {
-            st = time_p2p(m, grids[i], o, &us);
-            if (st == GS_SUCCESS)
-                add_row(*t, g, "barrier", "gridsync p2p", grids[i], us, 0, nccl_us / us);
-        }
-        for (int i = 0; i < 2 && st == GS_SUCCESS; ++i) {
-            gs_status lst = gs__time_nccl_lsa_barrier(m, comms, grids[i], o->iterations,
-                                                      o->samples, &us);
-            if (lst == GS_SUCCESS)
-                add_row(*t, g, "barrier", "nccl lsa barrier (device API)", grids[i], us, 0,
-                        nccl_us / us);
-            else if (lst == GS_ERR_NOT_SUPPORTED || lst == GS_ERR_NOT_CORESIDENT)
-                fprintf(stderr, "gridsync: bench multi: NCCL device-API barrier at %d blocks "
-                                "skipped: %s\n", grids[i], gs_last_error_detail());
-            else
-                st = lst;
-        }
-        if (st == GS_SUCCESS) {
-            add_row(*t, g, "barrier", "nccl allreduce 1 word", 0, nccl_us, 0, 1.0);
-            add_row(*t, g, "barrier", "host stream sync", 0, host_us, 0, nccl_us / host_us);
-        }
-        double one = 0, all = 0;
-        if (st == GS_SUCCESS)
-            st = time_reduce(m, in, n, o, &one, &all);
-        if (st == GS_SUCCESS) {
-            add_row(*t, g, "reduce 2^28/GPU", "gs_reduce_sum, 1 GPU", 0, one, n * 4.0 / one / 1e3,
-                    1.0);
-            add_row(*t, g, "reduce 2^28/GPU", "gs_multi_reduce_sum", 0, all,
-                    g * n * 4.0 / all / 1e3, (g * n * 4.0 / all) / (n * 4.0 / one));
-        }
-        for (int r = 0; r < g; ++r) {
-            cudaSetDevice(devices[r]);
-            cudaFree(words[r]);
-            cudaFree(in[r]);
-            if (comms[r])
-                ncclCommDestroy(comms[r]);
-        }
-        gs_multi_destroy(m);
+        st = bench_group(g, sms, o, *t);
     }
     if (!o->quiet)
         gs_progress_end(&prog);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 
 #include "gridsync_internal.h"
+#include "bench/fill.h"
 #include "bench/progress.h"
 #include "bench/suites.h"
 #include "bench/timer.h"
@@ -127,18 +128,6 @@ static __global__ void __launch_bounds__(256) grid_barrier_sum(gs_grid_barrier b
     r = gs_block_reduce_sum_f32(a, smem);
     if (threadIdx.x == 0)
         *out = r;
-}
-
-static __global__ void fill_random(float *x, long long n, unsigned int seed)
-{
-    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
-         i += (long long)gridDim.x * blockDim.x) {
-        unsigned int h = (unsigned int)i * 2654435761u ^ seed;
-        h ^= h >> 15;
-        h *= 0x2c1b3c6du;
-        h ^= h >> 12;
-        x[i] = (float)(h & 0xffffff) * (1.0f / 16777216.0f) - 0.5f;
-    }
 }
 
 /* ---------------------------------------------------------- the harness */
@@ -369,8 +358,8 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_reduce_opts *o
         r.offset = 0;
         r.n = n;
         r.calls = n <= (1ll << 22) ? 20 : n <= (1ll << 26) ? 5 : 1;
-        fill_random<<<1024, 256, 0, s>>>(r.pool, r.pool_elems, 12345u + (unsigned int)k);
-        if (k == 0 || copy_gbs == 0.0) {
+        st = gs_fill_uniform(r.pool, r.pool_elems, -0.5f, 0.5f, 12345u + (unsigned int)k, s);
+        if (st == GS_SUCCESS && (k == 0 || copy_gbs == 0.0)) {
             /* the copy figure: half the pool, at least twice the L2 */
             size_t half = pool_bytes / 2 < (512u << 20) ? pool_bytes / 2 : (512u << 20);
             st = copy_bandwidth(r.pool, r.pool + half / sizeof(float), half, s, &copy_gbs);
