@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/suites.h"
+#include "bench/registry.h"
 #include "gridsync_internal.h"
 #include "demo/demos.h"
 #include "bench/random.h"
@@ -52,9 +52,9 @@ static void check_barriers(int sms, int max_blocks)
     static const int threads[] = {256};
     int blocks[3] = {1, sms, max_blocks};
     gs_table *t = NULL;
-    gs_bench_barrier_opts o = {.iterations = 500, .samples = 1, .warmup = 0, .threads = threads,
-                               .nthreads = 1, .blocks = blocks, .nblocks = 3, .quiet = 1};
-    gs_status st = gs_bench_barrier(&o, &t);
+    gs_bench_params p = {.iterations = 500, .samples = 1, .warmup = 0, .threads = threads,
+                         .nthreads = 1, .blocks = blocks, .nblocks = 3, .quiet = 1};
+    gs_status st = gs_bench_suite_run(gs_bench_suite_find("barrier"), &p, &t);
     int rows = t ? gs_table_rows(t) : 0;
     report(st == GS_SUCCESS, "barriers",
            "%d method/grid pairs at 1, %d and %d blocks, 1000 barriers each: %s", rows, sms,

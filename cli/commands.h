@@ -21,6 +21,10 @@ int gs_cmd_check(int argc, char **argv);
  * Returns -1 for an unknown command. */
 int gs_print_help(FILE *out, const char *command);
 
+/* The benchmark suites and what each measures, as `gridsync help bench`
+ * lists them (`gridsync bench --list`). */
+void gs_print_suites(FILE *out);
+
 /* Print "gridsync <cmd>: <msg> (see 'gridsync help <cmd>')" (command NULL:
  * "gridsync: <msg> (see 'gridsync --help')") and return GS_EXIT_USAGE. */
 int gs_usage_error(const char *command, const char *msg);

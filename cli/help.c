@@ -1,6 +1,8 @@
-/* help.c - help texts of gridsync and its commands. */
+/* help.c - help texts of gridsync and its commands; the lists of suites
+ * come from the tools' registries. */
 #include <string.h>
 
+#include "bench/registry.h"
 #include "commands.h"
 
 static const char main_help[] =
@@ -29,40 +31,29 @@ static const char info_help[] =
     "  -d, --device N   GPU ordinal (default 0)\n"
     "  -j, --json       print JSON instead of text\n";
 
-static const char bench_help[] =
+static const char bench_usage[] =
     "usage: gridsync bench [SUITE...] [options]\n"
     "\n"
     "Measure each synchronization method next to the peers a CUDA programmer\n"
     "would use instead, in the same run, and print a table with the ratios.\n"
     "\n"
-    "suites:\n"
-    "  barrier   microseconds per grid barrier: gridsync's methods vs\n"
-    "            cooperative groups grid.sync(), kernel relaunch on a stream\n"
-    "            and relaunch inside a CUDA graph\n"
-    "  reduce    float32 sum/min/max per call and GB/s: gridsync vs CUB\n"
-    "            DeviceReduce and the seed's single-pass kernel\n"
-    "  dot       float32 dot product: gridsync vs cuBLAS Sdot and the seed's\n"
-    "            dot with the host finishing the sum\n"
-    "  gemm      FP32 matrix multiply, TFLOP/s: gridsync vs cuBLAS SGEMM\n"
-    "            (pedantic FP32, no TF32) and the seed's 16x16 tiled kernel\n"
-    "  multi     several GPUs (2 or more; built with NCCL): cross-GPU barrier\n"
-    "            latency vs an NCCL all-reduce of one word and host-side stream\n"
-    "            sync; reduction bandwidth of 2^28 floats per GPU vs one GPU\n"
-    "(no suite: all of them; multi only with two GPUs or more)\n"
+    "suites:\n";
+
+static const char bench_options[] =
+    "(no suite: all of them; those for several GPUs only where there are)\n"
     "\n"
     "options:\n"
     "  -d, --device N        GPU ordinal (default 0)\n"
     "      --suite LIST      the suites to run, e.g. reduce,dot (as naming them)\n"
+    "      --list            print the suites and what each measures\n"
     "  -t, --threads LIST    block sizes, e.g. 256,1024 (default 256,1024)\n"
     "  -b, --blocks LIST     grid sizes (default 1, 1/SM, 2/SM, co-resident maximum)\n"
     "  -i, --iterations N    exchange iterations per kernel, 2 barriers each (1000)\n"
     "  -r, --repeat N        timed samples per configuration (15); the median is reported\n"
     "  -w, --warmup N        untimed runs first (2)\n"
-    "  -s, --sizes LIST      log2 of the sizes: reduce/dot lengths (default\n"
-    "                        10,13,16,19,22,25,28,30), gemm square n (9,10,11,12,13,\n"
-    "                        plus four non-square shapes when --sizes is not given)\n"
+    "  -s, --sizes LIST      log2 of the sizes the suites sweep (defaults: above)\n"
     "      --quick           a short run (under 15 s): fewer iterations, samples, sizes\n"
-    "      --full            every size (reduce/dot: 2^10 .. 2^30; gemm: 256 .. 16384)\n"
+    "      --full            every size of every suite (above)\n"
     "  -o, --out DIR         write DIR/results.json, DIR/bench-<suite>.csv and\n"
     "                        DIR/report.md with plots (see gridsync help report)\n"
     "  -j, --json FILE       write results as JSON\n"
@@ -119,6 +110,74 @@ static const char check_help[] =
     "and the watchdog (a barrier one block skips must time out naming it). One line\n"
     "per check, PASS or FAIL with its figure; exit 0 only if all pass.\n";
 
+enum { HELP_WIDTH = 79, HELP_INDENT = 12 };
+
+/* "  NAME      text..." with `text` wrapped at HELP_WIDTH under HELP_INDENT. */
+static void print_item(FILE *out, const char *name, const char *text)
+{
+    int col = fprintf(out, "  %-*s", HELP_INDENT - 3, name);
+    while (*text) {
+        int word = (int)strcspn(text, " ");
+        if (col + 1 + word > HELP_WIDTH && col > HELP_INDENT) {
+            fprintf(out, "\n%*s", HELP_INDENT - 1, "");
+            col = HELP_INDENT - 1;
+        }
+        col += fprintf(out, " %.*s", word, text);
+        text += word;
+        text += strspn(text, " ");
+    }
+    fputc('\n', out);
+}
+
+/* "10,13,16" into buf; three or more consecutive values as "10..30". */
+static const char *size_list(const gs_size_list *l, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < l->count && n < len;) {
+        int j = i;
+        while (j + 1 < l->count && l->log2[j + 1] == l->log2[j] + 1)
+            ++j;
+        if (j - i >= 2)
+            n += (size_t)snprintf(buf + n, len - n, "%s%d..%d", i ? "," : "", l->log2[i],
+                                  l->log2[j]);
+        else
+            j = i;
+        if (j == i)
+            n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? "," : "", l->log2[i]);
+        i = j + 1;
+    }
+    return buf;
+}
+
+/* One suite: what it measures and, for a suite that sweeps sizes, its
+ * log2 sizes for each preset. */
+static void print_suite(FILE *out, const gs_bench_suite *s)
+{
+    char text[1024], a[128], b[128], c[128];
+    if (s->sizes[GS_PRESET_DEFAULT].count)
+        snprintf(text, sizeof text, "%s; sizes 2^k, k = %s (--quick %s; --full %s)", s->help,
+                 size_list(&s->sizes[GS_PRESET_DEFAULT], a, sizeof a),
+                 size_list(&s->sizes[GS_PRESET_QUICK], b, sizeof b),
+                 size_list(&s->sizes[GS_PRESET_FULL], c, sizeof c));
+    else
+        snprintf(text, sizeof text, "%s", s->help);
+    print_item(out, s->name, text);
+}
+
+void gs_print_suites(FILE *out)
+{
+    for (int i = 0; i < gs_bench_suite_count(); ++i)
+        print_suite(out, gs_bench_suite_at(i));
+}
+
+static void print_bench_help(FILE *out)
+{
+    fputs(bench_usage, out);
+    gs_print_suites(out);
+    fputs(bench_options, out);
+}
+
 int gs_print_help(FILE *out, const char *command)
 {
     if (!command) {
@@ -128,7 +187,7 @@ int gs_print_help(FILE *out, const char *command)
     if (strcmp(command, "info") == 0)
         fputs(info_help, out);
     else if (strcmp(command, "bench") == 0)
-        fputs(bench_help, out);
+        print_bench_help(out);
     else if (strcmp(command, "report") == 0)
         fputs(report_help, out);
     else if (strcmp(command, "demo") == 0)

@@ -15,7 +15,8 @@ struct gs_table {
     char *title;
     int ncols, nrows, cap;
     char **cols;
-    cell *cells; /* nrows x ncols */
+    int *decimals; /* per column */
+    cell *cells;   /* nrows x ncols */
 };
 
 static char *dup_str(const char *s)
@@ -27,7 +28,10 @@ static char *dup_str(const char *s)
     return d;
 }
 
-gs_table *gs_table_new(const char *title, int ncols, const char *const *cols)
+/* A table of `ncols` columns named by `names`, with decimals 3, or as
+ * `described` names them and gives their decimals. */
+static gs_table *new_table(const char *title, int ncols, const char *const *names,
+                           const gs_column *described)
 {
     gs_table *t = calloc(1, sizeof *t);
     if (!t)
@@ -35,16 +39,29 @@ gs_table *gs_table_new(const char *title, int ncols, const char *const *cols)
     t->ncols = ncols;
     t->title = dup_str(title ? title : "");
     t->cols = calloc((size_t)ncols, sizeof *t->cols);
-    if (!t->title || !t->cols) {
+    t->decimals = calloc((size_t)ncols, sizeof *t->decimals);
+    if (!t->title || !t->cols || !t->decimals) {
         gs_table_free(t);
         return NULL;
     }
-    for (int c = 0; c < ncols; ++c)
-        if (!(t->cols[c] = dup_str(cols[c]))) {
+    for (int c = 0; c < ncols; ++c) {
+        t->decimals[c] = described ? described[c].decimals : 3;
+        if (!(t->cols[c] = dup_str(described ? described[c].name : names[c]))) {
             gs_table_free(t);
             return NULL;
         }
+    }
     return t;
+}
+
+gs_table *gs_table_new(const char *title, int ncols, const char *const *cols)
+{
+    return new_table(title, ncols, cols, NULL);
+}
+
+gs_table *gs_table_new_columns(const char *title, int ncols, const gs_column *cols)
+{
+    return new_table(title, ncols, NULL, cols);
 }
 
 void gs_table_free(gs_table *t)
@@ -56,6 +73,7 @@ void gs_table_free(gs_table *t)
     for (int c = 0; c < t->ncols && t->cols; ++c)
         free(t->cols[c]);
     free(t->cols);
+    free(t->decimals);
     free(t->cells);
     free(t->title);
     free(t);
@@ -109,6 +127,13 @@ int gs_table_set_number(gs_table *t, int col, double value, int decimals)
     c->is_number = 1;
     c->number = value;
     return c->text ? 0 : -1;
+}
+
+int gs_table_set(gs_table *t, int col, double value)
+{
+    if (col < 0 || col >= t->ncols)
+        return -1;
+    return gs_table_set_number(t, col, value, t->decimals[col]);
 }
 
 int gs_table_rows(const gs_table *t) { return t->nrows; }

@@ -8,8 +8,8 @@
  *
  * A results file is data, never code: nothing read from it (or given as the
  * output folder) reaches a shell or the text of plots.gp. File names and
- * script lines come from the suites and columns known here (plot_specs,
- * known_suites) and from facet values only when they are plain names; series
+ * script lines come from the registered suites and their plot descriptions
+ * (bench/registry.h) and from facet values only when they are plain names; series
  * names travel in the data files; gnuplot runs from an argument vector
  * (spawn.h). Markdown cells are escaped; suites not known here are skipped.
  */
@@ -26,48 +26,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/registry.h"
 #include "common/spawn.h"
 
-/* What each suite plots: one picture per value of `facet` (one picture when
- * NULL), x against y, one line per value of `series`; `square` keeps only
- * rows with m == n == k. */
-typedef struct plot_spec {
-    const char *suite, *facet, *x, *y, *series, *xlabel, *ylabel;
-    int logy, square;
-    const char *xformat; /* gnuplot format of the x tics ("2^%L": powers of 2) */
-} plot_spec;
-
-static const plot_spec plot_specs[] = {
-    {"barrier", "threads", "blocks", "us_per_barrier", "method", "blocks in the grid",
-     "microseconds per barrier (log scale)", 1, 0, "%g"},
-    {"reduce", "op", "n", "gb_per_s", "method", "elements (float32)", "GB/s read (log scale)", 1, 0,
-     "2^%L"},
-    {"dot", "op", "n", "gb_per_s", "method", "elements per vector (float32)",
-     "GB/s read (log scale)", 1, 0, "2^%L"},
-    {"gemm", NULL, "n", "tflop_s", "method", "square size n (m = n = k)", "TFLOP/s (FP32)", 0, 1,
-     "%g"},
-};
-
-/* The suites of docs/results-schema.md; a results file's others are skipped. */
-static const char *const known_suites[] = {"barrier", "reduce", "dot", "gemm", "multi"};
-
-/* `name` as the constant of known_suites, or NULL. */
-static const char *known_suite(const char *name)
+/* A row that `spec` keeps: every column of spec->same holds one value. */
+static int kept(const gs_plot_spec *spec, const cJSON *row)
 {
-    for (size_t i = 0; i < sizeof known_suites / sizeof known_suites[0]; ++i)
-        if (strcmp(known_suites[i], name) == 0)
-            return known_suites[i];
-    return NULL;
-}
-
-/* A gemm row of a square shape. */
-static int is_square(const cJSON *row)
-{
-    const cJSON *m = cJSON_GetObjectItemCaseSensitive(row, "m");
-    const cJSON *n = cJSON_GetObjectItemCaseSensitive(row, "n");
-    const cJSON *k = cJSON_GetObjectItemCaseSensitive(row, "k");
-    return cJSON_IsNumber(m) && cJSON_IsNumber(n) && cJSON_IsNumber(k) &&
-           m->valuedouble == n->valuedouble && n->valuedouble == k->valuedouble;
+    const cJSON *first = NULL;
+    for (const char *const *c = spec->same; c && *c; ++c) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, *c);
+        if (!cJSON_IsNumber(v) || (first && v->valuedouble != first->valuedouble))
+            return 0;
+        first = v;
+    }
+    return 1;
 }
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
@@ -281,7 +253,7 @@ typedef struct report_out {
 
 /* `path`: one block per series (its name, then x y of the rows of `facet`
  * (NULL: all)); the number of points, or -1 if it cannot be written. */
-static int write_plot_data(const plot_spec *spec, const cJSON *rows, const char *facet,
+static int write_plot_data(const gs_plot_spec *spec, const cJSON *rows, const char *facet,
                            char series[][64], int ns, const char *path)
 {
     FILE *d = fopen(path, "w");
@@ -297,7 +269,7 @@ static int write_plot_data(const plot_spec *spec, const cJSON *rows, const char 
             const cJSON *x = cJSON_GetObjectItemCaseSensitive(r, spec->x);
             const cJSON *y = cJSON_GetObjectItemCaseSensitive(r, spec->y);
             if ((facet && strcmp(row_key(r, spec->facet, fk, sizeof fk), facet)) ||
-                (spec->square && !is_square(r)) ||
+                !kept(spec, r) ||
                 strcmp(row_key(r, spec->series, sk, sizeof sk), series[s]) ||
                 !cJSON_IsNumber(x) || !cJSON_IsNumber(y))
                 continue;
@@ -310,28 +282,35 @@ static int write_plot_data(const plot_spec *spec, const cJSON *rows, const char 
 }
 
 /* The gnuplot commands of one picture, <suite>-<name>.png from
- * <suite>-<name>.dat; `name` and `title` are plain (checked) text. */
-static void write_plot_commands(FILE *gp, const plot_spec *spec, const char *name,
-                                const char *title, int ns)
+ * <suite>-<name>.dat; `suite` and the spec's texts are the registry's,
+ * `name` and `title` plain (checked) text. */
+static void write_plot_commands(FILE *gp, const char *suite, const gs_plot_spec *spec,
+                                const char *name, const char *title, int ns)
 {
     fprintf(gp,
             "set terminal pngcairo size 900,560 noenhanced\n"
             "set output '%s-%s.png'\n"
             "set title '%s'\n"
-            "set xlabel '%s'\nset ylabel '%s'\n"
-            "set logscale x 2\nset format x '%s'\n%s"
+            "set xlabel '%s'\nset ylabel '%s'\n",
+            suite, name, title, spec->xlabel, spec->ylabel);
+    if (spec->logx)
+        fprintf(gp, "set logscale x %d\n", spec->logx);
+    fprintf(gp, "set format x '%s'\n", spec->xformat);
+    if (spec->logy)
+        fprintf(gp, spec->logy == 10 ? "set logscale y\n" : "set logscale y %d\n", spec->logy);
+    fprintf(gp,
             "set key outside right\nset grid\n"
             "plot for [i=0:%d] '%s-%s.dat' index i using 1:2 with linespoints title "
             "columnheader(1)\n"
             "unset logscale\nset format x '%%g'\n\n",
-            spec->suite, name, title, spec->xlabel, spec->ylabel, spec->xformat,
-            spec->logy ? "set logscale y\n" : "", ns - 1, spec->suite, name);
+            ns - 1, suite, name);
 }
 
 /* The plots of one known suite: a picture per facet value, named by the
  * value when every value is a plain name, else by its index from 1 (and
  * report.md says which value that is). 0 or -1. */
-static int plot_suite(const plot_spec *spec, const cJSON *table, report_out *o)
+static int plot_suite(const char *suite, const gs_plot_spec *spec, const cJSON *table,
+                      report_out *o)
 {
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(table, "rows");
     char facets[16][64], series[32][64];
@@ -347,7 +326,7 @@ static int plot_suite(const plot_spec *spec, const cJSON *table, report_out *o)
         snprintf(name, sizeof name, "%.48s", facets[f]);
         if (by_index)
             snprintf(name, sizeof name, "%d", f + 1);
-        if (path_of(dat, sizeof dat, "%s/%s-%s.dat", o->dir, spec->suite, name) != 0)
+        if (path_of(dat, sizeof dat, "%s/%s-%s.dat", o->dir, suite, name) != 0)
             return -1;
         int points = write_plot_data(spec, rows, spec->facet ? facets[f] : NULL, series, ns, dat);
         if (points < 0)
@@ -355,16 +334,15 @@ static int plot_suite(const plot_spec *spec, const cJSON *table, report_out *o)
         if (!points)
             continue;
         if (!spec->facet)
-            snprintf(title, sizeof title, "%s%s", spec->suite,
-                     spec->square ? ": square shapes" : "");
+            snprintf(title, sizeof title, "%s%s%s", suite, spec->subset ? ": " : "",
+                     spec->subset ? spec->subset : "");
         else if (by_index)
-            snprintf(title, sizeof title, "%s: %s #%d (see report.md)", spec->suite, spec->facet,
-                     f + 1);
+            snprintf(title, sizeof title, "%s: %s #%d (see report.md)", suite, spec->facet, f + 1);
         else
-            snprintf(title, sizeof title, "%s: %s = %.48s", spec->suite, spec->facet, facets[f]);
-        write_plot_commands(o->gp, spec, name, title, ns);
+            snprintf(title, sizeof title, "%s: %s = %.48s", suite, spec->facet, facets[f]);
+        write_plot_commands(o->gp, suite, spec, name, title, ns);
         if (by_index) {
-            fprintf(o->md, "\nPlot `%s-%s.png`: %s = ", spec->suite, name, spec->facet);
+            fprintf(o->md, "\nPlot `%s-%s.png`: %s = ", suite, name, spec->facet);
             md_text(o->md, facets[f]);
             fputc('\n', o->md);
         }
@@ -374,12 +352,13 @@ static int plot_suite(const plot_spec *spec, const cJSON *table, report_out *o)
 }
 
 /* Why a suite of the results is not reported (NULL: it is). */
-static const char *skip_reason(const cJSON *suites, const cJSON *suite, const char *name)
+static const char *skip_reason(const cJSON *suites, const cJSON *suite,
+                               const gs_bench_suite *known)
 {
     const cJSON *cols = cJSON_GetObjectItemCaseSensitive(suite, "columns");
-    if (!name)
+    if (!known)
         return "not a suite this gridsync knows";
-    if (cJSON_GetObjectItemCaseSensitive(suites, name) != suite)
+    if (cJSON_GetObjectItemCaseSensitive(suites, known->name) != suite)
         return "a second suite of the same name";
     if (!cJSON_IsArray(cols) || !ncolumns(cols))
         return "not a table with columns";
@@ -391,8 +370,8 @@ static const char *skip_reason(const cJSON *suites, const cJSON *suite, const ch
 static int write_suite(const cJSON *suites, const cJSON *suite, report_out *o, char *err,
                        size_t errlen)
 {
-    const char *name = known_suite(suite->string);
-    const char *why = skip_reason(suites, suite, name);
+    const gs_bench_suite *known = gs_bench_suite_find(suite->string);
+    const char *why = skip_reason(suites, suite, known);
     const cJSON *title = cJSON_GetObjectItemCaseSensitive(suite, "title");
     char path[1024], shown[80];
     fputs("## ", o->md);
@@ -410,12 +389,13 @@ static int write_suite(const cJSON *suites, const cJSON *suite, report_out *o, c
     }
     write_markdown_table(o->md, suite);
     int rc = 0;
-    if (path_of(path, sizeof path, "%s/%s.csv", o->dir, name) != 0 || write_csv(path, suite) != 0) {
+    if (path_of(path, sizeof path, "%s/%s.csv", o->dir, known->name) != 0 ||
+        write_csv(path, suite) != 0) {
         set_err(err, errlen, "cannot write %s", path);
         rc = -1;
     }
-    for (size_t i = 0; i < sizeof plot_specs / sizeof plot_specs[0]; ++i)
-        if (strcmp(plot_specs[i].suite, name) == 0 && plot_suite(&plot_specs[i], suite, o) != 0) {
+    for (int i = 0; i < known->nplots; ++i)
+        if (plot_suite(known->name, &known->plots[i], suite, o) != 0) {
             set_err(err, errlen, "cannot write plot data in %s", o->dir);
             rc = -1;
         }

@@ -21,7 +21,7 @@
 
 #include "gridsync_internal.h"
 #include "bench/progress.h"
-#include "bench/suites.h"
+#include "bench/suite.h"
 #include "bench/timer.h"
 
 namespace cg = cooperative_groups;
@@ -147,16 +147,26 @@ static gs_status enqueue(void *p, cudaStream_t stream)
 
 enum { C_THREADS, C_BLOCKS, C_PER_SM, C_METHOD, C_MEDIAN, C_MIN, C_MAX, C_VS_CG, C_VS_GRAPH,
        C_X_FLOOR, C_ERRORS, NCOLS };
-static const char *const columns[NCOLS] = {
-    "threads", "blocks", "blocks_per_sm", "method", "us_per_barrier", "min_us", "max_us",
-    "speedup_vs_cg", "speedup_vs_graph", "x_floor", "errors"};
+static const gs_column columns[NCOLS] = {
+    {"threads", "", 0, "threads per block"},
+    {"blocks", "", 0, "blocks in the grid"},
+    {"blocks_per_sm", "", 2, "blocks / SMs"},
+    {"method", "", 0, "lock, lockfree, flip, tree (gridsync's); cg grid.sync, relaunch, "
+                      "relaunch graph (the peers)"},
+    {"us_per_barrier", "us", 3, "median time per barrier"},
+    {"min_us", "us", 3, "fastest sample, per barrier"},
+    {"max_us", "us", 3, "slowest sample, per barrier"},
+    {"speedup_vs_cg", "", 2, "grid.sync() time / this time"},
+    {"speedup_vs_graph", "", 2, "relaunch-graph time / this time"},
+    {"x_floor", "", 2, "this time / the one-block lock barrier's"},
+    {"errors", "", 0, "wrong values seen by the exchange check; must be 0"}};
 
 typedef struct measured {
     gs_stats st;
     unsigned int errors;
 } measured;
 
-static gs_status measure(run_ctx *c, const gs_bench_barrier_opts *o, cudaStream_t stream,
+static gs_status measure(run_ctx *c, const gs_bench_params *o, cudaStream_t stream,
                          measured *m)
 {
     gs_timing_plan plan = {o->warmup, o->samples, c->v->kind == P_GRAPH ? 1 : 0};
@@ -220,20 +230,20 @@ static void add_row(gs_table *t, int threads, unsigned int blocks, int sms, cons
                     const measured *m, double cg_us, double graph_us, double floor_us)
 {
     gs_table_add_row(t);
-    gs_table_set_number(t, C_THREADS, threads, 0);
-    gs_table_set_number(t, C_BLOCKS, blocks, 0);
-    gs_table_set_number(t, C_PER_SM, (double)blocks / sms, 2);
+    gs_table_set(t, C_THREADS, threads);
+    gs_table_set(t, C_BLOCKS, blocks);
+    gs_table_set(t, C_PER_SM, (double)blocks / sms);
     gs_table_set_text(t, C_METHOD, name);
-    gs_table_set_number(t, C_MEDIAN, m->st.median, 3);
-    gs_table_set_number(t, C_MIN, m->st.min, 3);
-    gs_table_set_number(t, C_MAX, m->st.max, 3);
-    gs_table_set_number(t, C_VS_CG, cg_us / m->st.median, 2);
-    gs_table_set_number(t, C_VS_GRAPH, graph_us / m->st.median, 2);
-    gs_table_set_number(t, C_X_FLOOR, m->st.median / floor_us, 2);
-    gs_table_set_number(t, C_ERRORS, m->errors, 0);
+    gs_table_set(t, C_MEDIAN, m->st.median);
+    gs_table_set(t, C_MIN, m->st.min);
+    gs_table_set(t, C_MAX, m->st.max);
+    gs_table_set(t, C_VS_CG, cg_us / m->st.median);
+    gs_table_set(t, C_VS_GRAPH, graph_us / m->st.median);
+    gs_table_set(t, C_X_FLOOR, m->st.median / floor_us);
+    gs_table_set(t, C_ERRORS, m->errors);
 }
 
-static gs_status run_config(const gs_bench_barrier_opts *o, int threads, unsigned int blocks,
+static gs_status run_config(const gs_bench_params *o, int threads, unsigned int blocks,
                             int sms, double floor_us, run_ctx *base, cudaStream_t stream,
                             gs_table *t, gs_progress *prog, int *step, int *failures)
 {
@@ -261,7 +271,7 @@ static gs_status run_config(const gs_bench_barrier_opts *o, int threads, unsigne
 }
 
 /* The floor: one block, lock method = one atomic and one poll round trip. */
-static gs_status measure_floor(const gs_bench_barrier_opts *o, int threads, run_ctx *base,
+static gs_status measure_floor(const gs_bench_params *o, int threads, run_ctx *base,
                                cudaStream_t stream, double *floor_us)
 {
     static const variant lock = {"floor", P_GRIDSYNC, GS_BARRIER_LOCK,
@@ -276,7 +286,7 @@ static gs_status measure_floor(const gs_bench_barrier_opts *o, int threads, run_
     return GS_SUCCESS;
 }
 
-static gs_status bench_all(const gs_bench_barrier_opts *o, gs_table *t, run_ctx *base,
+static gs_status bench_all(const gs_bench_params *o, gs_table *t, run_ctx *base,
                            cudaStream_t stream, int *failures)
 {
     int dev = 0, sms = 0;
@@ -317,14 +327,11 @@ static gs_status bench_all(const gs_bench_barrier_opts *o, gs_table *t, run_ctx 
     return GS_SUCCESS;
 }
 
-extern "C" gs_status gs_bench_barrier(const gs_bench_barrier_opts *o, gs_table **table)
+static gs_status run_barrier(const gs_bench_params *o, gs_table *table)
 {
-    if (!o || !table || o->nthreads < 1 || o->nthreads > 16 || o->iterations < 1 ||
-        o->samples < 1 || o->warmup < 0)
+    if (o->nthreads < 1 || o->nthreads > 16 || o->iterations < 1 || o->samples < 1 ||
+        o->warmup < 0)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench barrier: bad options");
-    *table = gs_table_new("barrier: microseconds per barrier (median)", NCOLS, columns);
-    if (!*table)
-        return gs__fail(GS_ERR_OUT_OF_MEMORY, "bench barrier: out of host memory");
 
     run_ctx base = {};
     base.iters = o->iterations;
@@ -342,7 +349,7 @@ extern "C" gs_status gs_bench_barrier(const gs_bench_barrier_opts *o, gs_table *
     if (err != cudaSuccess)
         st = gs__cuda_fail(err, "cudaMalloc(bench buffers)", __FILE__, __LINE__);
     if (st == GS_SUCCESS)
-        st = bench_all(o, *table, &base, stream, &failures);
+        st = bench_all(o, table, &base, stream, &failures);
     cudaFree(base.slots);
     cudaFree(base.errors);
     cudaStreamDestroy(stream);
@@ -352,3 +359,48 @@ extern "C" gs_status gs_bench_barrier(const gs_bench_barrier_opts *o, gs_table *
                       failures, failures == 1 ? "" : "s");
     return st;
 }
+
+/* ------------------------------------------------------ the description */
+
+static const gs_plot_spec plots[] = {
+    {"threads", "blocks", "us_per_barrier", "method", "blocks in the grid",
+     "microseconds per barrier (log scale)", 2, 10, "%g", NULL, NULL}};
+
+static const char *const ours[] = {"lock", "lockfree", "flip", "tree", NULL};
+static const char *const configuration[] = {"threads", "blocks", NULL};
+
+#define PER_BARRIER(method) {method, GS_SUMMARY_VALUE, "us_per_barrier", method, NULL, "%.3f"}
+static const gs_summary_column summary_columns[] = {
+    {"threads", GS_SUMMARY_FIELD, "threads", NULL, NULL, "%.0f"},
+    {"blocks", GS_SUMMARY_FIELD, "blocks", NULL, NULL, "%.0f"},
+    PER_BARRIER("lock"),
+    PER_BARRIER("lockfree"),
+    PER_BARRIER("flip"),
+    PER_BARRIER("tree"),
+    PER_BARRIER("cg grid.sync"),
+    PER_BARRIER("relaunch"),
+    PER_BARRIER("relaunch graph"),
+    {"best ours", GS_SUMMARY_BEST, "us_per_barrier", NULL, NULL, NULL},
+    {"vs grid.sync", GS_SUMMARY_RATIO, "us_per_barrier", "cg grid.sync", GS_SUMMARY_BEST_METHOD,
+     "%.2fx"},
+    {"vs graph", GS_SUMMARY_RATIO, "us_per_barrier", "relaunch graph", GS_SUMMARY_BEST_METHOD,
+     "%.2fx"}};
+
+static const gs_summary_spec summary = {
+    "Grid barrier, microseconds per barrier (median), {run}. Best gridsync method vs. the "
+    "peers, same run:",
+    configuration, "method", NULL, NULL, NULL, ours, summary_columns,
+    GS_COUNT(summary_columns)};
+
+extern "C" const gs_bench_suite gs_suite_barrier = {
+    "barrier",
+    "microseconds per grid barrier: gridsync's methods vs cooperative groups grid.sync(), "
+    "kernel relaunch on a stream and relaunch inside a CUDA graph",
+    "barrier: microseconds per barrier (median)",
+    columns, NCOLS,
+    {{NULL, 0}, {NULL, 0}, {NULL, 0}},
+    1,
+    run_barrier,
+    plots, GS_COUNT(plots),
+    &summary,
+    NULL};

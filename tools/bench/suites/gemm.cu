@@ -17,7 +17,7 @@
 #include "bench/compare.h"
 #include "bench/fill.h"
 #include "bench/progress.h"
-#include "bench/suites.h"
+#include "bench/suite.h"
 #include "bench/timer.h"
 
 typedef struct gemm_shape {
@@ -89,25 +89,32 @@ static gs_status cross_check(run *r, cudaStream_t s, double *rel)
 }
 
 enum { C_M, C_N, C_K, C_METHOD, C_MS, C_TFLOPS, C_FRAC_PEAK, C_SPEEDUP, NCOLS };
-static const char *const columns[NCOLS] = {"m", "n", "k", "method", "ms_per_call", "tflop_s",
-                                           "frac_fp32_peak", "speedup_vs_peer"};
+static const gs_column columns[NCOLS] = {
+    {"m", "", 0, "rows of A and C"},
+    {"n", "", 0, "columns of B and C"},
+    {"k", "", 0, "columns of A, rows of B"},
+    {"method", "", 0, "gridsync, cublas, the tutorial's 16x16 tiled kernel"},
+    {"ms_per_call", "ms", 4, "median time per call"},
+    {"tflop_s", "TFLOP/s", 2, "2mnk / time"},
+    {"frac_fp32_peak", "", 3, "of SMs x 128 x 2 x the maximum SM clock"},
+    {"speedup_vs_peer", "", 2, "cuBLAS time / this time"}};
 
 static void add_row(gs_table *t, gemm_shape g, enum method m, double us, double peak_tflops,
                     double peer_us)
 {
     double tflops = 2.0 * g.m * (double)g.n * g.k / (us * 1e-6) / 1e12;
     gs_table_add_row(t);
-    gs_table_set_number(t, C_M, g.m, 0);
-    gs_table_set_number(t, C_N, g.n, 0);
-    gs_table_set_number(t, C_K, g.k, 0);
+    gs_table_set(t, C_M, g.m);
+    gs_table_set(t, C_N, g.n);
+    gs_table_set(t, C_K, g.k);
     gs_table_set_text(t, C_METHOD, method_names[m]);
-    gs_table_set_number(t, C_MS, us / 1000.0, 4);
-    gs_table_set_number(t, C_TFLOPS, tflops, 2);
-    gs_table_set_number(t, C_FRAC_PEAK, tflops / peak_tflops, 3);
-    gs_table_set_number(t, C_SPEEDUP, peer_us / us, 2);
+    gs_table_set(t, C_MS, us / 1000.0);
+    gs_table_set(t, C_TFLOPS, tflops);
+    gs_table_set(t, C_FRAC_PEAK, tflops / peak_tflops);
+    gs_table_set(t, C_SPEEDUP, peer_us / us);
 }
 
-static gs_status time_method(run *r, enum method m, const gs_bench_gemm_opts *o, cudaStream_t s,
+static gs_status time_method(run *r, enum method m, const gs_bench_params *o, cudaStream_t s,
                              double *us)
 {
     gs_stats st;
@@ -118,7 +125,7 @@ static gs_status time_method(run *r, enum method m, const gs_bench_gemm_opts *o,
     return GS_SUCCESS;
 }
 
-static gs_status bench_shape(run *r, const gs_bench_gemm_opts *o, cudaStream_t s, double peak,
+static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, double peak,
                              gs_table *t)
 {
     const gemm_shape g = r->s;
@@ -179,14 +186,31 @@ static gs_status bench_shape(run *r, const gs_bench_gemm_opts *o, cudaStream_t s
 static const gemm_shape extra_shapes[] = {
     {16384, 512, 4096}, {512, 16384, 4096}, {1024, 1024, 16384}, {3001, 2999, 1537}};
 
-extern "C" gs_status gs_bench_gemm(const gs_bench_gemm_opts *o, gs_table **t)
+/* The shapes to measure: n x n x n for each log2 size up to 2^15, then the
+ * non-square ones unless --sizes or --quick was given. Returns the count. */
+static int shapes_of(const gs_bench_params *o, gemm_shape *shapes, int cap)
 {
-    if (!o || !t || o->nsizes < 0 || o->samples < 1 || o->warmup < 0)
+    int count = 0;
+    for (int i = 0; i < o->sizes.count && count < cap; ++i) {
+        int k = o->sizes.log2[i];
+        if (k > 15)
+            fprintf(stderr, "gridsync bench gemm: skipping n = 2^%d (above 2^15)\n", k);
+        else
+            shapes[count++] = (gemm_shape){1 << k, 1 << k, 1 << k};
+    }
+    for (int i = 0; !o->sizes_given && o->preset != GS_PRESET_QUICK &&
+                    i < GS_COUNT(extra_shapes) && count < cap;
+         ++i)
+        shapes[count++] = extra_shapes[i];
+    return count;
+}
+
+static gs_status run_gemm(const gs_bench_params *o, gs_table *t)
+{
+    if (o->sizes.count < 0 || o->samples < 1 || o->warmup < 0)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench gemm: bad options");
-    *t = gs_table_new("gemm: FP32 C = A B (row-major), TFLOP/s; cuBLAS in pedantic FP32 mode",
-                      NCOLS, columns);
-    if (!*t)
-        return gs__fail(GS_ERR_OUT_OF_MEMORY, "bench: out of host memory");
+    gemm_shape shapes[64];
+    int steps = shapes_of(o, shapes, GS_COUNT(shapes));
     int dev = 0;
     gs_device_info info;
     GS_CUDA_TRY(cudaGetDevice(&dev));
@@ -198,24 +222,17 @@ extern "C" gs_status gs_bench_gemm(const gs_bench_gemm_opts *o, gs_table **t)
     gs_status st = blas_status(cublasCreate(&r.blas), "cublasCreate");
     if (st == GS_SUCCESS)
         st = blas_status(cublasSetMathMode(r.blas, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
-    int nextra = o->extra_shapes ? (int)(sizeof extra_shapes / sizeof extra_shapes[0]) : 0;
-    int steps = o->nsizes + nextra;
     gs_progress prog;
     if (!o->quiet)
         gs_progress_begin(&prog, "gemm", steps);
     for (int i = 0; i < steps && st == GS_SUCCESS; ++i) {
-        if (i < o->nsizes) {
-            int n = o->sizes[i];
-            r.s = (gemm_shape){n, n, n};
-        } else {
-            r.s = extra_shapes[i - o->nsizes];
-        }
+        r.s = shapes[i];
         if (!o->quiet) {
             char what[64];
             snprintf(what, sizeof what, "%dx%dx%d", r.s.m, r.s.n, r.s.k);
             gs_progress_step(&prog, i, what);
         }
-        st = bench_shape(&r, o, s, peak, *t);
+        st = bench_shape(&r, o, s, peak, t);
     }
     if (!o->quiet)
         gs_progress_end(&prog);
@@ -224,3 +241,41 @@ extern "C" gs_status gs_bench_gemm(const gs_bench_gemm_opts *o, gs_table **t)
     cudaStreamDestroy(s);
     return st;
 }
+
+/* ------------------------------------------------------ the description */
+
+static const int sizes_default[] = {9, 10, 11, 12, 13};
+static const int sizes_quick[] = {10, 12};
+static const int sizes_full[] = {8, 9, 10, 11, 12, 13, 14};
+
+static const char *const shape[] = {"m", "n", "k", NULL};
+
+static const gs_plot_spec plots[] = {
+    {NULL, "n", "tflop_s", "method", "square size n (m = n = k)", "TFLOP/s (FP32)", 2, 0, "%g",
+     shape, "square shapes"}};
+
+static const char *const pair[] = {"gridsync", "cublas", NULL};
+static const gs_summary_column summary_columns[] = {
+    {"m x n x k", GS_SUMMARY_SHAPE, NULL, NULL, NULL, NULL},
+    {"gridsync", GS_SUMMARY_VALUE, "tflop_s", "gridsync", NULL, "%.2f"},
+    {"cuBLAS", GS_SUMMARY_VALUE, "tflop_s", "cublas", NULL, "%.2f"},
+    {"seed tiled16", GS_SUMMARY_VALUE, "tflop_s", "seed tiled16", NULL, "%.2f"},
+    {"vs cuBLAS", GS_SUMMARY_RATIO, "tflop_s", "gridsync", "cublas", "%.2fx"}};
+
+static const gs_summary_spec summary = {
+    "FP32 matrix multiply, TFLOP/s (cuBLAS SGEMM in pedantic FP32 mode, no TF32):",
+    shape, "method", NULL, NULL, pair, NULL, summary_columns, GS_COUNT(summary_columns)};
+
+extern "C" const gs_bench_suite gs_suite_gemm = {
+    "gemm",
+    "FP32 matrix multiply, TFLOP/s: gridsync vs cuBLAS SGEMM (pedantic FP32, no TF32) and the "
+    "seed's 16x16 tiled kernel, on square shapes (n up to 2^15) and, unless --sizes or --quick "
+    "is given, four non-square ones",
+    "gemm: FP32 C = A B (row-major), TFLOP/s; cuBLAS in pedantic FP32 mode",
+    columns, NCOLS,
+    {GS_SIZES(sizes_default), GS_SIZES(sizes_quick), GS_SIZES(sizes_full)},
+    1,
+    run_gemm,
+    plots, GS_COUNT(plots),
+    &summary,
+    NULL};

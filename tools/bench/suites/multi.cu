@@ -1,5 +1,5 @@
 /*
- * multi_bench.cu - `gridsync bench multi`: how long GPUs take to meet, and
+ * multi.cu - `gridsync bench multi`: how long GPUs take to meet, and
  * how fast they reduce together, for 2 .. all local GPUs.
  *
  * Barrier (microseconds per barrier, host wall clock around a whole run
@@ -17,15 +17,21 @@
  *                    synchronisation does)
  * Reduction (N = 2^28 floats per GPU): gs_multi_reduce_sum over g GPUs
  * against gs_reduce_sum of 2^28 floats on one GPU; GB/s of input read.
+ * Built without NCCL (no gridsync_multi), the suite is described but its
+ * run says so.
  */
-#include <gridsync/multi.cuh>
-#include <nccl.h>
-
 #include <stdio.h>
 
 #include "gridsync_internal.h"
+#include "bench/suite.h"
+
+enum { C_GPUS, C_WHAT, C_METHOD, C_BLOCKS, C_US, C_GBS, C_SPEEDUP, NCOLS };
+
+#ifdef GS_HAVE_MULTI
+#include <gridsync/multi.cuh>
+#include <nccl.h>
+
 #include "bench/fill.h"
-#include "bench/multi_bench.h"
 #include "bench/peers/nccl_device_barrier.h"
 #include "bench/progress.h"
 #include "bench/timer.h"
@@ -38,24 +44,21 @@ static __global__ void meet(gs_multi_view v, int iters)
 
 static __global__ void empty_kernel(void) {}
 
-enum { C_GPUS, C_WHAT, C_METHOD, C_BLOCKS, C_US, C_GBS, C_SPEEDUP, NCOLS };
-static const char *const columns[NCOLS] = {"gpus", "what", "method", "blocks_per_gpu",
-                                           "us", "gb_per_s", "speedup"};
 
 static void add_row(gs_table *t, int gpus, const char *what, const char *method, int blocks,
                     double us, double gbs, double speedup)
 {
     gs_table_add_row(t);
-    gs_table_set_number(t, C_GPUS, gpus, 0);
+    gs_table_set(t, C_GPUS, gpus);
     gs_table_set_text(t, C_WHAT, what);
     gs_table_set_text(t, C_METHOD, method);
     if (blocks > 0)
-        gs_table_set_number(t, C_BLOCKS, blocks, 0);
-    gs_table_set_number(t, C_US, us, 3);
+        gs_table_set(t, C_BLOCKS, blocks);
+    gs_table_set(t, C_US, us);
     if (gbs > 0)
-        gs_table_set_number(t, C_GBS, gbs, 1);
+        gs_table_set(t, C_GBS, gbs);
     if (speedup > 0)
-        gs_table_set_number(t, C_SPEEDUP, speedup, 2);
+        gs_table_set(t, C_SPEEDUP, speedup);
 }
 
 /* What the timed calls of one group of GPUs work on. */
@@ -72,7 +75,7 @@ typedef struct meeting {
 
 /* The median of o->samples host-timed calls of `work` after one untimed
  * one, in microseconds per unit (`units` per call). */
-static gs_status median_us(gs_host_work_fn work, meeting *c, const gs_bench_multi_opts *o,
+static gs_status median_us(gs_host_work_fn work, meeting *c, const gs_bench_params *o,
                            double units, double *us)
 {
     gs_timing_plan plan = {1, o->samples, 0};
@@ -99,7 +102,7 @@ static gs_status p2p_meet(void *ctx)
     return gs_multi_barrier_check(c->bar);
 }
 
-static gs_status time_p2p(meeting *c, int blocks, const gs_bench_multi_opts *o, double *us)
+static gs_status time_p2p(meeting *c, int blocks, const gs_bench_params *o, double *us)
 {
     gs_multi_view views[GS_MULTI_MAX_GPUS];
     void *argv[GS_MULTI_MAX_GPUS][2];
@@ -182,7 +185,7 @@ static gs_status reduce_all_gpus(void *ctx)
 /* The barrier rows of one group: gridsync p2p and NCCL's device-API
  * barrier at 1 block and 1 block per SM, then the all-reduce and host-sync
  * peers; speedups against the all-reduce. */
-static gs_status barrier_rows(meeting *c, int sms, const gs_bench_multi_opts *o, gs_table *t)
+static gs_status barrier_rows(meeting *c, int sms, const gs_bench_params *o, gs_table *t)
 {
     const int g = gs_multi_size(c->m), grids[2] = {1, sms};
     double us = 0.0, nccl_us = 0.0, host_us = 0.0;
@@ -210,7 +213,7 @@ static gs_status barrier_rows(meeting *c, int sms, const gs_bench_multi_opts *o,
 }
 
 /* The reduction rows of one group: one GPU against all of them. */
-static gs_status reduce_rows(meeting *c, const gs_bench_multi_opts *o, gs_table *t)
+static gs_status reduce_rows(meeting *c, const gs_bench_params *o, gs_table *t)
 {
     const int g = gs_multi_size(c->m);
     const double bytes = c->n * 4.0;
@@ -224,7 +227,7 @@ static gs_status reduce_rows(meeting *c, const gs_bench_multi_opts *o, gs_table 
 }
 
 /* GPUs 0 .. g-1: a group, an NCCL communicator, buffers; every row. */
-static gs_status bench_group(int g, int sms, const gs_bench_multi_opts *o, gs_table *t)
+static gs_status bench_group(int g, int sms, const gs_bench_params *o, gs_table *t)
 {
     int devices[GS_MULTI_MAX_GPUS];
     for (int i = 0; i < g; ++i)
@@ -264,20 +267,15 @@ static gs_status bench_group(int g, int sms, const gs_bench_multi_opts *o, gs_ta
     return st;
 }
 
-extern "C" gs_status gs_bench_multi(const gs_bench_multi_opts *o, gs_table **t)
+static gs_status run_multi(const gs_bench_params *o, gs_table *t)
 {
     int count = 0;
-    if (!o || !t || o->iterations < 1 || o->samples < 1)
+    if (o->iterations < 1 || o->samples < 1)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench multi: bad options");
     GS_CUDA_TRY(cudaGetDeviceCount(&count));
     if (count < 2)
         return gs__fail(GS_ERR_NOT_SUPPORTED, "bench multi needs 2 or more GPUs; found %d", count);
     count = count < GS_MULTI_MAX_GPUS ? count : GS_MULTI_MAX_GPUS;
-    *t = gs_table_new("multi: GPUs meeting (us per barrier) and reducing together (2^28 floats "
-                      "per GPU)",
-                      NCOLS, columns);
-    if (!*t)
-        return gs__fail(GS_ERR_OUT_OF_MEMORY, "bench: out of host memory");
     int sms = 0;
     GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     gs_progress prog;
@@ -290,9 +288,61 @@ extern "C" gs_status gs_bench_multi(const gs_bench_multi_opts *o, gs_table **t)
             snprintf(what, sizeof what, "%d GPUs", g);
             gs_progress_step(&prog, g - 2, what);
         }
-        st = bench_group(g, sms, o, *t);
+        st = bench_group(g, sms, o, t);
     }
     if (!o->quiet)
         gs_progress_end(&prog);
     return st;
 }
+
+#else /* built without NCCL */
+
+static gs_status run_multi(const gs_bench_params *o, gs_table *t)
+{
+    (void)o, (void)t;
+    return gs__fail(GS_ERR_NOT_SUPPORTED,
+                    "bench multi: this gridsync was built without NCCL (gridsync_multi)");
+}
+
+#endif
+
+/* ------------------------------------------------------ the description */
+
+static const gs_column columns[NCOLS] = {
+    {"gpus", "", 0, "GPUs meeting (0 .. g-1)"},
+    {"what", "", 0, "barrier, or reduce 2^28/GPU"},
+    {"method", "", 0, "gridsync p2p, nccl lsa barrier (device API; absent where the NCCL has "
+                      "none), nccl allreduce 1 word, host stream sync; gs_reduce_sum, 1 GPU and "
+                      "gs_multi_reduce_sum"},
+    {"blocks_per_gpu", "", 0, "the grid on each GPU (p2p and lsa rows)"},
+    {"us", "us", 3, "median time per barrier, or per call"},
+    {"gb_per_s", "GB/s", 1, "reduce rows: input read, all GPUs"},
+    {"speedup", "", 2, "barrier: the all-reduce's time / this time; reduce: against one GPU"}};
+
+static const gs_summary_column summary_columns[] = {
+    {"GPUs", GS_SUMMARY_FIELD, "gpus", NULL, NULL, "%.0f"},
+    {"what", GS_SUMMARY_FIELD, "what", NULL, NULL, NULL},
+    {"method", GS_SUMMARY_FIELD, "method", NULL, NULL, NULL},
+    {"blocks per GPU", GS_SUMMARY_FIELD, "blocks_per_gpu", NULL, NULL, "%.0f"},
+    {"us", GS_SUMMARY_FIELD, "us", NULL, NULL, "%.2f"},
+    {"GB/s", GS_SUMMARY_FIELD, "gb_per_s", NULL, NULL, "%.0f"},
+    {"vs peer", GS_SUMMARY_FIELD, "speedup", NULL, NULL, "%.2fx"}};
+
+static const gs_summary_spec summary = {
+    "Across GPUs (NCCL for the peers; barrier rows in microseconds per barrier, reduction rows "
+    "in microseconds per call at 2^28 floats per GPU):",
+    NULL, "method", NULL, NULL, NULL, NULL, summary_columns, GS_COUNT(summary_columns)};
+
+extern "C" const gs_bench_suite gs_suite_multi = {
+    "multi",
+    "several GPUs (2 or more; built with NCCL): cross-GPU barrier latency vs an NCCL all-reduce "
+    "of one word and host-side stream sync; reduction bandwidth of 2^28 floats per GPU vs one "
+    "GPU",
+    "multi: GPUs meeting (us per barrier) and reducing together (2^28 floats per GPU)",
+    columns, NCOLS,
+    {{NULL, 0}, {NULL, 0}, {NULL, 0}},
+    2,
+    run_multi,
+    NULL, 0,
+    &summary,
+    NULL};

@@ -23,7 +23,7 @@
 #include "gridsync_internal.h"
 #include "bench/fill.h"
 #include "bench/progress.h"
-#include "bench/suites.h"
+#include "bench/suite.h"
 #include "bench/timer.h"
 
 /* ------------------------------------------------------------ the seeds */
@@ -250,11 +250,19 @@ static gs_status copy_bandwidth(float *a, float *b, size_t bytes, cudaStream_t s
 }
 
 enum { C_OP, C_N, C_METHOD, C_US, C_GBS, C_FRAC_COPY, C_FRAC_SPEC, C_SPEEDUP, NCOLS };
-static const char *const columns[NCOLS] = {"op", "n", "method", "us_per_call", "gb_per_s",
-                                           "frac_copy_bw", "frac_spec_bw", "speedup_vs_peer"};
+static const gs_column columns[NCOLS] = {
+    {"op", "", 0, "sum, min, max (reduce) or dot; copy for the bandwidth row"},
+    {"n", "", 0, "elements (per vector)"},
+    {"method", "", 0, "gridsync, the peer (CUB, cuBLAS), the tutorial's kernel; reduce also "
+                      "gridsync grid-barrier (the persistent variant), for sum"},
+    {"us_per_call", "us", 3, "median time per call, back-to-back calls"},
+    {"gb_per_s", "GB/s", 1, "bytes read / time"},
+    {"frac_copy_bw", "", 3, "of a device-to-device copy in the same run (read + write)"},
+    {"frac_spec_bw", "", 3, "of the datasheet bandwidth"},
+    {"speedup_vs_peer", "", 2, "the peer's time / this time"}};
 
 typedef struct suite_def {
-    const char *title;
+    const char *name;
     int inputs;
     int nrows;
     const char *op[4];
@@ -264,12 +272,12 @@ typedef struct suite_def {
 } suite_def;
 
 static const suite_def reduce_suite = {
-    "reduce: float32, microseconds per call (median of back-to-back calls)", 1, 3,
+    "reduce", 1, 3,
     {"sum", "min", "max"},
     {M_GS_SUM, M_GS_MIN, M_GS_MAX}, {M_CUB_SUM, M_CUB_MIN, M_CUB_MAX}, {M_SEED001},
     "gridsync", "cub", "seed 001", 1};
 static const suite_def dot_suite = {
-    "dot: float32, microseconds per call (median of back-to-back calls)", 2, 1, {"dot"},
+    "dot", 2, 1, {"dot"},
     {M_GS_DOT}, {M_CUBLAS_DOT}, {M_SEED004}, "gridsync", "cublas", "seed 004 (host sum)", 0};
 
 static void add_row(gs_table *t, const char *op, long long n, const char *method, double us,
@@ -278,16 +286,16 @@ static void add_row(gs_table *t, const char *op, long long n, const char *method
     double gbs = bytes / (us * 1e-6) / 1e9;
     gs_table_add_row(t);
     gs_table_set_text(t, C_OP, op);
-    gs_table_set_number(t, C_N, (double)n, 0);
+    gs_table_set(t, C_N, (double)n);
     gs_table_set_text(t, C_METHOD, method);
-    gs_table_set_number(t, C_US, us, 3);
-    gs_table_set_number(t, C_GBS, gbs, 1);
-    gs_table_set_number(t, C_FRAC_COPY, gbs / copy_gbs, 3);
-    gs_table_set_number(t, C_FRAC_SPEC, gbs / spec_gbs, 3);
-    gs_table_set_number(t, C_SPEEDUP, peer_us / us, 2);
+    gs_table_set(t, C_US, us);
+    gs_table_set(t, C_GBS, gbs);
+    gs_table_set(t, C_FRAC_COPY, gbs / copy_gbs);
+    gs_table_set(t, C_FRAC_SPEC, gbs / spec_gbs);
+    gs_table_set(t, C_SPEEDUP, peer_us / us);
 }
 
-static gs_status time_method(run *r, enum method m, const gs_bench_reduce_opts *o,
+static gs_status time_method(run *r, enum method m, const gs_bench_params *o,
                              cudaStream_t s, double *us)
 {
     gs_stats st;
@@ -298,7 +306,7 @@ static gs_status time_method(run *r, enum method m, const gs_bench_reduce_opts *
     return GS_SUCCESS;
 }
 
-static gs_status bench_suite(const suite_def *def, const gs_bench_reduce_opts *o, gs_table *t)
+static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_table *t)
 {
     gs_device_info info;
     int dev = 0;
@@ -332,21 +340,21 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_reduce_opts *o
     }
 
     gs_progress prog;
-    gs_progress_begin(&prog, def->title, o->nsizes);
+    gs_progress_begin(&prog, def->name, o->sizes.count);
     double copy_gbs = 0.0;
-    for (int k = 0; k < o->nsizes && st == GS_SUCCESS; ++k) {
-        long long n = 1ll << o->log2_sizes[k];
+    for (int k = 0; k < o->sizes.count && st == GS_SUCCESS; ++k) {
+        long long n = 1ll << o->sizes.log2[k];
         size_t in_bytes = (size_t)n * sizeof(float) * def->inputs;
         size_t pool_bytes = in_bytes < 4u * (size_t)info.l2_bytes ? 4u * (size_t)info.l2_bytes
                                                                    : in_bytes;
         if (n > 0x7fffffffll || pool_bytes + (64u << 20) > free_b) {
-            fprintf(stderr, "[%s] stopping at n = 2^%d: %s\n", def->title, o->log2_sizes[k],
+            fprintf(stderr, "[%s] stopping at n = 2^%d: %s\n", def->name, o->sizes.log2[k],
                     n > 0x7fffffffll ? "CUB and cuBLAS take 32-bit lengths" : "device memory");
             break;
         }
         if (!o->quiet) {
             char what[64];
-            snprintf(what, sizeof what, "n = 2^%d", o->log2_sizes[k]);
+            snprintf(what, sizeof what, "n = 2^%d", o->sizes.log2[k]);
             gs_progress_step(&prog, k, what);
         }
         err = cudaMalloc((void **)&r.pool, pool_bytes);
@@ -417,9 +425,9 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_reduce_opts *o
         gs_table_add_row(t);
         gs_table_set_text(t, C_OP, "copy");
         gs_table_set_text(t, C_METHOD, "cudaMemcpy D2D (read+write)");
-        gs_table_set_number(t, C_GBS, copy_gbs, 1);
-        gs_table_set_number(t, C_FRAC_COPY, 1.0, 3);
-        gs_table_set_number(t, C_FRAC_SPEC, copy_gbs / info.mem_bandwidth_gbs, 3);
+        gs_table_set(t, C_GBS, copy_gbs);
+        gs_table_set(t, C_FRAC_COPY, 1.0);
+        gs_table_set(t, C_FRAC_SPEC, copy_gbs / info.mem_bandwidth_gbs);
     }
     if (r.blas)
         cublasDestroy(r.blas);
@@ -431,22 +439,92 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_reduce_opts *o
     return st;
 }
 
-static gs_status run_suite(const suite_def *def, const gs_bench_reduce_opts *o, gs_table **t)
+static gs_status run_suite(const suite_def *def, const gs_bench_params *o, gs_table *t)
 {
-    if (!o || !t || o->nsizes < 1 || o->samples < 1 || o->warmup < 0)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench %s: bad options", def->op[0]);
-    *t = gs_table_new(def->title, NCOLS, columns);
-    if (!*t)
-        return gs__fail(GS_ERR_OUT_OF_MEMORY, "bench: out of host memory");
-    return bench_suite(def, o, *t);
+    if (o->sizes.count < 1 || o->samples < 1 || o->warmup < 0)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench %s: bad options", def->name);
+    return bench_suite(def, o, t);
 }
 
-extern "C" gs_status gs_bench_reduce(const gs_bench_reduce_opts *o, gs_table **t)
+static gs_status run_reduce(const gs_bench_params *o, gs_table *t)
 {
     return run_suite(&reduce_suite, o, t);
 }
 
-extern "C" gs_status gs_bench_dot(const gs_bench_reduce_opts *o, gs_table **t)
+static gs_status run_dot(const gs_bench_params *o, gs_table *t)
 {
     return run_suite(&dot_suite, o, t);
 }
+
+/* ------------------------------------------------------ the description */
+
+static const int sizes_default[] = {10, 13, 16, 19, 22, 25, 28, 30};
+static const int sizes_quick[] = {10, 16, 22, 28};
+static const int sizes_full[] = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                 21, 22, 23, 24, 25, 26, 27, 28, 29, 30};
+
+static const gs_plot_spec reduce_plots[] = {
+    {"op", "n", "gb_per_s", "method", "elements (float32)", "GB/s read (log scale)", 2, 10,
+     "2^%L", NULL, NULL}};
+static const gs_plot_spec dot_plots[] = {
+    {"op", "n", "gb_per_s", "method", "elements per vector (float32)", "GB/s read (log scale)", 2,
+     10, "2^%L", NULL, NULL}};
+
+/* README: the sum (dot) rows per size, ours against the peer and the tutorial. */
+static const char *const by_size[] = {"n", NULL};
+static const char *const sum_and_dot[] = {"sum", "dot", NULL};
+static const char *const reduce_pair[] = {"gridsync", "cub", NULL};
+static const char *const dot_pair[] = {"gridsync", "cublas", NULL};
+
+static const gs_summary_column reduce_summary_columns[] = {
+    {"n", GS_SUMMARY_FIELD, "n", NULL, NULL, "2^"},
+    {"gridsync us", GS_SUMMARY_VALUE, "us_per_call", "gridsync", NULL, "%.2f"},
+    {"cub us", GS_SUMMARY_VALUE, "us_per_call", "cub", NULL, "%.2f"},
+    {"seed 001 us", GS_SUMMARY_VALUE, "us_per_call", "seed 001", NULL, "%.2f"},
+    {"gridsync GB/s", GS_SUMMARY_VALUE, "gb_per_s", "gridsync", NULL, "%.0f"},
+    {"vs cub", GS_SUMMARY_RATIO, "us_per_call", "cub", "gridsync", "%.2fx"}};
+static const gs_summary_column dot_summary_columns[] = {
+    {"n", GS_SUMMARY_FIELD, "n", NULL, NULL, "2^"},
+    {"gridsync us", GS_SUMMARY_VALUE, "us_per_call", "gridsync", NULL, "%.2f"},
+    {"cublas us", GS_SUMMARY_VALUE, "us_per_call", "cublas", NULL, "%.2f"},
+    {"seed 004 (host sum) us", GS_SUMMARY_VALUE, "us_per_call", "seed 004 (host sum)", NULL,
+     "%.2f"},
+    {"gridsync GB/s", GS_SUMMARY_VALUE, "gb_per_s", "gridsync", NULL, "%.0f"},
+    {"vs cublas", GS_SUMMARY_RATIO, "us_per_call", "cublas", "gridsync", "%.2fx"}};
+
+static const gs_summary_spec reduce_summary = {
+    "Float32 sum, microseconds per call (back-to-back calls), CUB DeviceReduce::Sum and seed "
+    "001's single pass:",
+    by_size, "method", "op", sum_and_dot, reduce_pair, NULL, reduce_summary_columns,
+    GS_COUNT(reduce_summary_columns)};
+static const gs_summary_spec dot_summary = {
+    "Float32 dot product, microseconds per call, cuBLAS Sdot and seed 004 (32 blocks, host "
+    "sum):",
+    by_size, "method", "op", sum_and_dot, dot_pair, NULL, dot_summary_columns,
+    GS_COUNT(dot_summary_columns)};
+
+extern "C" const gs_bench_suite gs_suite_reduce = {
+    "reduce",
+    "float32 sum/min/max per call and GB/s: gridsync vs CUB DeviceReduce and the seed's "
+    "single-pass kernel",
+    "reduce: float32, microseconds per call (median of back-to-back calls)",
+    columns, NCOLS,
+    {GS_SIZES(sizes_default), GS_SIZES(sizes_quick), GS_SIZES(sizes_full)},
+    1,
+    run_reduce,
+    reduce_plots, GS_COUNT(reduce_plots),
+    &reduce_summary,
+    NULL};
+
+extern "C" const gs_bench_suite gs_suite_dot = {
+    "dot",
+    "float32 dot product: gridsync vs cuBLAS Sdot and the seed's dot with the host finishing "
+    "the sum",
+    "dot: float32, microseconds per call (median of back-to-back calls)",
+    columns, NCOLS,
+    {GS_SIZES(sizes_default), GS_SIZES(sizes_quick), GS_SIZES(sizes_full)},
+    1,
+    run_dot,
+    dot_plots, GS_COUNT(dot_plots),
+    &dot_summary,
+    NULL};
