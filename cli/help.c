@@ -64,14 +64,21 @@ static const char bench_options[] =
 
 static const char report_help[] =
     "usage: gridsync report FILE.json [--out DIR] [--no-plots]\n"
+    "       gridsync report FILE.json --summary | --readme README.md\n"
+    "       gridsync report --columns [--readme FILE.md]\n"
     "\n"
     "Rebuild the report of a saved benchmark run (gridsync bench --json): writes\n"
     "DIR/report.md with the environment and every suite's table, DIR/<suite>.csv,\n"
     "and plots rendered by gnuplot (DIR/*.png; without gnuplot the report says\n"
     "how to get them). No GPU needed.\n"
     "\n"
-    "  -o, --out DIR     output folder (default ./report)\n"
-    "  -n, --no-plots    write the plot scripts but do not run gnuplot\n";
+    "  -o, --out DIR       output folder (default ./report)\n"
+    "  -n, --no-plots      write the plot scripts but do not run gnuplot\n"
+    "      --summary       print each suite's summary table (the README's results)\n"
+    "      --readme FILE   write them between FILE's <!-- results:begin --> and\n"
+    "                      <!-- results:end --> lines instead\n"
+    "      --columns       print every suite's columns, units and meanings; with\n"
+    "                      --readme, between <!-- columns:begin/end --> lines\n";
 
 static const char demo_help[] =
     "usage: gridsync demo NAME [options]\n"

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/files.h"
+
 cJSON *gs_results_new(cJSON *environment)
 {
     cJSON *r = cJSON_CreateObject();
@@ -51,4 +53,18 @@ int gs_table_save_csv(const gs_table *table, const char *path)
     int rc = gs_table_write_csv(table, f);
     rc |= fclose(f) != 0 ? -1 : 0;
     return rc;
+}
+
+cJSON *gs_results_load(const char *path, char *err, size_t errlen)
+{
+    size_t len;
+    char *text = gs_read_file(path, GS_RESULTS_MAX_BYTES, "a gridsync results file", &len, err,
+                              errlen);
+    if (!text)
+        return NULL;
+    cJSON *doc = cJSON_Parse(text);
+    free(text);
+    if (!doc)
+        snprintf(err, errlen, "%s is not valid JSON", path);
+    return doc;
 }

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/csv.h"
+
 typedef struct cell {
     char *text;     /* printed form; NULL when unset */
     int is_number;
@@ -177,38 +179,18 @@ void gs_table_print(const gs_table *t, FILE *out)
     free(w);
 }
 
-void gs_csv_field(FILE *out, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    for (; *s; ++s) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 int gs_table_write_csv(const gs_table *t, FILE *out)
 {
-    for (int c = 0; c < t->ncols; ++c) {
-        if (c)
-            fputc(',', out);
-        gs_csv_field(out, t->cols[c]);
-    }
-    fputc('\n', out);
+    gs_csv_row row;
+    gs_csv_row_begin(&row, out);
+    for (int c = 0; c < t->ncols; ++c)
+        gs_csv_field(&row, t->cols[c]);
+    gs_csv_row_end(&row);
     for (int r = 0; r < t->nrows; ++r) {
-        for (int c = 0; c < t->ncols; ++c) {
-            const cell *x = &t->cells[(size_t)r * (size_t)t->ncols + (size_t)c];
-            if (c)
-                fputc(',', out);
-            if (x->text)
-                gs_csv_field(out, x->text);
-        }
-        fputc('\n', out);
+        gs_csv_row_begin(&row, out);
+        for (int c = 0; c < t->ncols; ++c)
+            gs_csv_field(&row, t->cells[(size_t)r * (size_t)t->ncols + (size_t)c].text);
+        gs_csv_row_end(&row);
     }
     return ferror(out) ? -1 : 0;
 }

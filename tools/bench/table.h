@@ -44,10 +44,8 @@ int gs_table_rows(const gs_table *t);
 const char *gs_table_title(const gs_table *t);
 
 void gs_table_print(const gs_table *t, FILE *out);
+/* The table as CSV (common/csv.h), cells in their printed form. */
 int gs_table_write_csv(const gs_table *t, FILE *out);
-/* One CSV field: quoted (quotes doubled) when it holds a comma, a quote or a
- * line break. */
-void gs_csv_field(FILE *out, const char *s);
 /* {"title":..., "columns":[...], "rows":[{col: value, ...}, ...]} */
 cJSON *gs_table_to_json(const gs_table *t);
 

@@ -251,10 +251,10 @@ static gs_status copy_bandwidth(float *a, float *b, size_t bytes, cudaStream_t s
 
 enum { C_OP, C_N, C_METHOD, C_US, C_GBS, C_FRAC_COPY, C_FRAC_SPEC, C_SPEEDUP, NCOLS };
 static const gs_column columns[NCOLS] = {
-    {"op", "", 0, "sum, min, max (reduce) or dot; copy for the bandwidth row"},
+    {"op", "", 0, "sum, min, max (reduce), dot (dot); copy for the bandwidth row"},
     {"n", "", 0, "elements (per vector)"},
-    {"method", "", 0, "gridsync, the peer (CUB, cuBLAS), the tutorial's kernel; reduce also "
-                      "gridsync grid-barrier (the persistent variant), for sum"},
+    {"method", "", 0, "gridsync; the peer: cub (reduce), cublas (dot); the tutorial's kernel; "
+                      "for reduce's sum also gridsync grid-barrier (the persistent variant)"},
     {"us_per_call", "us", 3, "median time per call, back-to-back calls"},
     {"gb_per_s", "GB/s", 1, "bytes read / time"},
     {"frac_copy_bw", "", 3, "of a device-to-device copy in the same run (read + write)"},
