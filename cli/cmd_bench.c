@@ -8,6 +8,7 @@
 #include "bench/registry.h"
 #include "bench/results.h"
 #include "report/report.h"
+#include "common/device.h"
 #include "args.h"
 #include "commands.h"
 #include "paths.h"
@@ -212,7 +213,7 @@ int gs_cmd_bench(int argc, char **argv)
     }
     apply_preset(&o);
     gs_device_info d;
-    gs_status st = gs_cli_select_device((int)o.device, &d);
+    gs_status st = gs_select_device((int)o.device, &d);
     if (st != GS_SUCCESS)
         return gs_report_failure("bench", st);
 

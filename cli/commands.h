@@ -41,12 +41,6 @@ int gs_option_usage_error(const char *command, int c, char *const *argv, const c
 /* Exit code for a failed status, after printing "gridsync <cmd>: <detail>". */
 int gs_report_failure(const char *command, gs_status st);
 
-/* Select device `ordinal` (validated); fills `info`. */
-gs_status gs_cli_select_device(int ordinal, gs_device_info *info);
-
-/* Co-resident blocks of a small kernel that uses gs_grid_sync (probe.cu). */
-gs_status gs_cli_probe_coresident(int threads, int *blocks);
-
 #ifdef __cplusplus
 }
 #endif

@@ -1,8 +1,10 @@
-/* help.c - help texts of gridsync and its commands; the lists of suites
- * come from the tools' registries. */
+/* help.c - help texts of gridsync and its commands; the lists of suites,
+ * demos and checks come from the tools' registries. */
 #include <string.h>
 
 #include "bench/registry.h"
+#include "check/check.h"
+#include "demo/demo.h"
 #include "commands.h"
 
 static const char main_help[] =
@@ -80,54 +82,46 @@ static const char report_help[] =
     "      --columns       print every suite's columns, units and meanings; with\n"
     "                      --readme, between <!-- columns:begin/end --> lines\n";
 
-static const char demo_help[] =
+static const char demo_usage[] =
     "usage: gridsync demo NAME [options]\n"
     "\n"
-    "Run one of the seeds' failures on this GPU next to the correct version and say\n"
-    "what was observed (never invented: zero failures observed is reported as such).\n"
+    "Run one of the tutorials' failures on this GPU next to the correct version and\n"
+    "say what was observed (never invented: zero failures observed is reported as\n"
+    "such). The tutorials: docs/tutorials.md.\n"
     "\n"
-    "demos:\n"
-    "  bitmap               seed 004's shared-memory bitmap with and without\n"
-    "                       __syncthreads(); pixels differing from the CPU image\n"
-    "  missing-sync         seed 000's block reduction and seed 003's tiled matmul\n"
-    "                       without their barriers; errors, and racecheck's verdict\n"
-    "  divergent-barrier    seed 004's __syncthreads() inside an if: hung, wrong or\n"
-    "                       lucky, run in a child process under a time limit\n"
-    "  missing-fence        message passing between blocks: relaxed, __threadfence(),\n"
-    "                       release/acquire; stale reads counted\n"
-    "  grid-oversubscribed  a grid barrier with more blocks than fit: refused by\n"
-    "                       gs_launch, timed out by the watchdog on a plain launch\n"
+    "demos:\n";
+
+static const char demo_options[] =
     "\n"
     "options:\n"
     "  -d, --device N       GPU ordinal (default 0)\n"
-    "  -r, --runs N         runs per version (bitmap 5, missing-sync 10)\n"
+    "  -r, --runs N         runs per version (";
+
+static const char demo_more_options[] =
+    ")\n"
     "  -o, --out DIR        bitmap: write bitmap-sync.png and bitmap-nosync.png\n"
     "      --rounds N       missing-fence: rounds per version (100000)\n"
     "      --time-limit S   divergent-barrier: seconds before the child is stopped (5)\n"
     "\n"
     "exit: 0 when the correct versions were correct (whatever the broken ones did)\n";
 
-static const char check_help[] =
+static const char check_usage[] =
     "usage: gridsync check [--device N]\n"
     "\n"
-    "Self-test of this GPU and driver in under a minute: every barrier method\n"
-    "(ordering over many barriers at 1 block, 1 per SM and the co-resident maximum),\n"
-    "every reduction and the dot product against the CPU, the matrix multiply\n"
-    "against FP64, the release/acquire message-passing litmus test (zero stale reads)\n"
-    "and the watchdog (a barrier one block skips must time out naming it). One line\n"
-    "per check, PASS or FAIL with its figure; exit 0 only if all pass.\n";
+    "Self-test of this GPU and driver in under a minute, one line per check, PASS\n"
+    "or FAIL with its figure; exit 0 only if all pass. The checks:\n";
 
-enum { HELP_WIDTH = 79, HELP_INDENT = 12 };
+enum { HELP_WIDTH = 79, HELP_INDENT = 12, DEMO_INDENT = 23 };
 
-/* "  NAME      text..." with `text` wrapped at HELP_WIDTH under HELP_INDENT. */
-static void print_item(FILE *out, const char *name, const char *text)
+/* "  NAME      text..." with `text` wrapped at HELP_WIDTH under `indent`. */
+static void print_item(FILE *out, const char *name, const char *text, int indent)
 {
-    int col = fprintf(out, "  %-*s", HELP_INDENT - 3, name);
+    int col = fprintf(out, "  %-*s", indent - 3, name);
     while (*text) {
         int word = (int)strcspn(text, " ");
-        if (col + 1 + word > HELP_WIDTH && col > HELP_INDENT) {
-            fprintf(out, "\n%*s", HELP_INDENT - 1, "");
-            col = HELP_INDENT - 1;
+        if (col + 1 + word > HELP_WIDTH && col > indent) {
+            fprintf(out, "\n%*s", indent - 1, "");
+            col = indent - 1;
         }
         col += fprintf(out, " %.*s", word, text);
         text += word;
@@ -169,7 +163,7 @@ static void print_suite(FILE *out, const gs_bench_suite *s)
                  size_list(&s->sizes[GS_PRESET_FULL], c, sizeof c));
     else
         snprintf(text, sizeof text, "%s", s->help);
-    print_item(out, s->name, text);
+    print_item(out, s->name, text, HELP_INDENT);
 }
 
 void gs_print_suites(FILE *out)
@@ -185,6 +179,27 @@ static void print_bench_help(FILE *out)
     fputs(bench_options, out);
 }
 
+/* The demos, and the default runs of those that have runs. */
+static void print_demo_help(FILE *out)
+{
+    fputs(demo_usage, out);
+    for (int i = 0; i < gs_demo_count(); ++i)
+        print_item(out, gs_demo_at(i)->name, gs_demo_at(i)->help, DEMO_INDENT);
+    fputs(demo_options, out);
+    for (int i = 0, n = 0; i < gs_demo_count(); ++i)
+        if (gs_demo_at(i)->default_runs)
+            fprintf(out, "%s%s %ld", n++ ? ", " : "", gs_demo_at(i)->name,
+                    gs_demo_at(i)->default_runs);
+    fputs(demo_more_options, out);
+}
+
+static void print_check_help(FILE *out)
+{
+    fputs(check_usage, out);
+    for (int i = 0; i < gs_check_count(); ++i)
+        print_item(out, gs_check_at(i)->name, gs_check_at(i)->help, DEMO_INDENT);
+}
+
 int gs_print_help(FILE *out, const char *command)
 {
     if (!command) {
@@ -198,9 +213,9 @@ int gs_print_help(FILE *out, const char *command)
     else if (strcmp(command, "report") == 0)
         fputs(report_help, out);
     else if (strcmp(command, "demo") == 0)
-        fputs(demo_help, out);
+        print_demo_help(out);
     else if (strcmp(command, "check") == 0)
-        fputs(check_help, out);
+        print_check_help(out);
     else if (strcmp(command, "help") == 0)
         fputs("usage: gridsync help <command>\n", out);
     else

@@ -1,6 +1,6 @@
 /* test_registry.c - every registered benchmark suite is described whole:
- * its columns, presets, plots and README summary name only what it has, and
- * `gridsync help bench` lists it. */
+ * its columns, presets, plots and README summary name only what it has; every
+ * demo and check too; `gridsync help` lists each of them. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +12,8 @@
 #include <cmocka.h>
 
 #include "bench/registry.h"
+#include "check/check.h"
+#include "demo/demo.h"
 #include "commands.h"
 
 /* A name that may stand in a file name and a command line. */
@@ -129,19 +131,47 @@ static void test_summaries(void **state)
     }
 }
 
-static void test_help_lists_every_suite(void **state)
+static void test_demos_and_checks(void **state)
 {
     (void)state;
-    static char buf[1 << 14];
-    FILE *f = fmemopen(buf, sizeof buf, "w");
-    assert_int_equal(gs_print_help(f, "bench"), 0);
-    fclose(f);
-    for (int i = 0; i < gs_bench_suite_count(); ++i) {
-        char line[64];
-        snprintf(line, sizeof line, "\n  %-9s ", gs_bench_suite_at(i)->name);
-        if (!strstr(buf, line))
-            fail_msg("gridsync help bench does not list '%s'", gs_bench_suite_at(i)->name);
+    assert_true(gs_demo_count() > 0 && gs_check_count() > 0);
+    for (int i = 0; i < gs_demo_count(); ++i) {
+        const gs_demo *d = gs_demo_at(i);
+        assert_true(d->name[0] && strspn(d->name, "abcdefghijklmnopqrstuvwxyz-") == strlen(d->name));
+        assert_ptr_equal(gs_demo_find(d->name), d);
+        assert_true(d->help[0] && d->run && d->default_runs >= 0);
     }
+    assert_null(gs_demo_find("no such demo"));
+    for (int i = 0; i < gs_check_count(); ++i) {
+        const gs_check *c = gs_check_at(i);
+        assert_true(c->name[0] && strlen(c->name) <= 22 && c->help[0] && c->run);
+        for (int j = 0; j < i; ++j)
+            assert_true(strcmp(gs_check_at(j)->name, c->name) != 0);
+    }
+}
+
+/* `gridsync help COMMAND` lists `name` at the start of a line. */
+static void assert_listed(const char *command, const char *name)
+{
+    static char buf[1 << 14];
+    char line[64];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    assert_int_equal(gs_print_help(f, command), 0);
+    fclose(f);
+    snprintf(line, sizeof line, "\n  %s ", name);
+    if (!strstr(buf, line))
+        fail_msg("gridsync help %s does not list '%s'", command, name);
+}
+
+static void test_help_lists_everything(void **state)
+{
+    (void)state;
+    for (int i = 0; i < gs_bench_suite_count(); ++i)
+        assert_listed("bench", gs_bench_suite_at(i)->name);
+    for (int i = 0; i < gs_demo_count(); ++i)
+        assert_listed("demo", gs_demo_at(i)->name);
+    for (int i = 0; i < gs_check_count(); ++i)
+        assert_listed("check", gs_check_at(i)->name);
 }
 
 int main(void)
@@ -151,7 +181,8 @@ int main(void)
         cmocka_unit_test(test_presets),
         cmocka_unit_test(test_plots),
         cmocka_unit_test(test_summaries),
-        cmocka_unit_test(test_help_lists_every_suite),
+        cmocka_unit_test(test_demos_and_checks),
+        cmocka_unit_test(test_help_lists_everything),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,8 @@
 #ifndef GS_DEMO_CHILD_RUN_H
 #define GS_DEMO_CHILD_RUN_H
 
+#include "gridsync.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -30,6 +32,12 @@ typedef struct gs_child_result {
 /* Run fn(arg) in a forked child; its return value is the exit code. Waits at
  * most `limit_s` seconds, then kills the child (SIGKILL). */
 gs_child_result gs_child_run(int (*fn)(void *), void *arg, double limit_s);
+
+/* Select GPU `device` in a child process (waiting at most `limit_s`), for a
+ * process that must not touch CUDA before it forks its own children:
+ * GS_SUCCESS when the GPU is usable, else the child's status with its
+ * detail (gs_last_error_detail). */
+gs_status gs_child_select_device(int device, double limit_s);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 /*
- * oversubscribed.cu - a grid barrier in a grid that cannot be resident all
- * at once, and a barrier that one block skips.
+ * grid_oversubscribed.cu - a grid barrier in a grid that cannot be resident
+ * all at once.
  *
  * A grid barrier waits for every block; a block that is not resident can
  * only start when a resident one exits, and the resident ones are waiting at
@@ -8,8 +8,7 @@
  * such a grid before launching (with the numbers); a plain launch is guarded
  * by the watchdog: the resident blocks time out and leave, and
  * gs_barrier_check names the blocks that never arrived (the ones that had
- * not started). The same watchdog turns a barrier that one block skips into
- * an error naming that block (`gridsync check`).
+ * not started).
  */
 #include <gridsync/barrier.cuh>
 
@@ -17,7 +16,17 @@
 #include <string.h>
 
 #include "gridsync_internal.h"
-#include "demo/demos.h"
+#include "demo/demo.h"
+
+/* What the two launches of an oversubscribed grid gave. */
+typedef struct oversub_result {
+    int max_blocks;          /* co-resident maximum for the kernel */
+    int requested;           /* blocks asked for (max_blocks + extra) */
+    gs_status launch_status; /* what gs_launch said (GS_ERR_NOT_CORESIDENT) */
+    char launch_detail[512];
+    gs_status plain_status;  /* the plain launch's gs_barrier_check verdict */
+    char plain_detail[512];
+} oversub_result;
 
 static __global__ void __launch_bounds__(1024) barrier_loop(gs_grid_barrier bar, int iters)
 {
@@ -25,19 +34,15 @@ static __global__ void __launch_bounds__(1024) barrier_loop(gs_grid_barrier bar,
         gs_grid_sync(&bar);
 }
 
-static __global__ void skipping_loop(gs_grid_barrier bar, unsigned int victim, int iters)
-{
-    for (int it = 0; it < iters; ++it)
-        if (!(blockIdx.x == victim && it == iters / 2)) /* the victim skips one barrier */
-            gs_grid_sync(&bar);
-}
-
 static void keep_detail(char *dst, size_t len)
 {
     snprintf(dst, len, "%s", gs_last_error_detail());
 }
 
-extern "C" gs_status gs_demo_oversubscribed(int extra, double timeout_s, gs_oversub_result *r)
+/* Launch a grid-barrier kernel with `extra` blocks more than fit: through
+ * gs_launch, then with a plain <<<>>> launch guarded by the watchdog
+ * (`timeout_s` seconds). */
+static gs_status oversubscribe(int extra, double timeout_s, oversub_result *r)
 {
     const int threads = 1024;
     int iters = 4;
@@ -72,27 +77,29 @@ extern "C" gs_status gs_demo_oversubscribed(int extra, double timeout_s, gs_over
     return st;
 }
 
-extern "C" gs_status gs_demo_stuck_barrier(int blocks, double timeout_s, gs_status *result,
-                                           char *detail, size_t len)
+static gs_status run_demo(const gs_demo_opts *o, const gs_device_info *dev, int *correct)
 {
-    gs_barrier_t bar = NULL;
-    gs_grid_barrier view;
-    unsigned int victim = (unsigned int)blocks / 2u;
-    int iters = 6;
-    GS_TRY(gs_barrier_create(&bar, GS_BARRIER_AUTO));
-    gs_status st = gs_barrier_set_timeout(bar, timeout_s);
-    if (st == GS_SUCCESS)
-        st = gs_barrier_device(bar, (unsigned int)blocks, &view);
-    if (st == GS_SUCCESS) {
-        void *args[] = {&view, &victim, &iters};
-        st = gs_launch((const void *)skipping_loop, dim3(blocks), dim3(128), 0, 0, args, bar);
-    }
-    if (st == GS_SUCCESS) {
-        *result = gs_barrier_check(bar, 0);
-        snprintf(detail, len, "%s", gs_last_error_detail());
-        if (*result != GS_SUCCESS && *result != GS_ERR_BARRIER_TIMEOUT)
-            st = *result;
-    }
-    gs_barrier_destroy(bar);
-    return st;
+    oversub_result r;
+    (void)o, (void)dev;
+    printf("grid-oversubscribed: a kernel that calls a grid barrier, launched with more\n"
+           "blocks (1024 threads each) than the GPU can hold at once.\n\n");
+    GS_TRY(oversubscribe(8, 0.5, &r));
+    printf("  co-resident maximum %d blocks; requested %d\n", r.max_blocks, r.requested);
+    printf("  through gs_launch:   %s: %s\n", gs_status_string(r.launch_status), r.launch_detail);
+    printf("  plain <<<>>> launch: %s: %s\n", gs_status_string(r.plain_status), r.plain_detail);
+    printf("\nmeaning: the resident blocks wait at the barrier for blocks that can only start\n"
+           "when a resident block exits: without a guard, a hang. gs_launch refuses the grid\n"
+           "up front; the watchdog turns a plain launch's hang into an error naming the\n"
+           "blocks that never arrived.\n");
+    *correct = r.launch_status == GS_ERR_NOT_CORESIDENT && r.plain_status == GS_ERR_BARRIER_TIMEOUT;
+    if (!*correct)
+        printf("  expected a refusal and a time-out: FAIL\n");
+    return GS_SUCCESS;
 }
+
+extern "C" const gs_demo gs_demo_grid_oversubscribed = {
+    "grid-oversubscribed",
+    "a grid barrier with more blocks than fit: refused by gs_launch, timed out by the watchdog "
+    "on a plain launch",
+    0, 0, run_demo, NULL};
+

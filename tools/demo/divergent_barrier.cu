@@ -1,5 +1,5 @@
 /*
- * divergent.cu - seed 004's dot product and its "incorrect optimisation"
+ * divergent_barrier.cu - seed 004's dot product and its "incorrect optimisation"
  * (CUDA by Example, 5.3.1): the second __syncthreads() moved inside
  * `if (cacheIndex < i)`, so that only the threads that wrote wait.
  *
@@ -12,8 +12,12 @@
  * runs it in a child process under a time limit, so it never hangs the
  * caller.
  */
+#include <stdio.h>
+
 #include "gridsync_internal.h"
-#include "demo/demos.h"
+#include "common/device.h"
+#include "demo/child_run.h"
+#include "demo/demo.h"
 
 enum { THREADS = 256, BLOCKS = 32 };
 
@@ -56,7 +60,11 @@ static __global__ void fill(float *a, float *b, int n)
     }
 }
 
-extern "C" gs_status gs_demo_divergent_dot(int broken, int n, double *result, double *expected)
+/* The dot product of x[i] = i % 7 - 3 and y[i] = i % 5 - 2 for n elements
+ * by the correct kernel or the broken one (`broken`): *result receives it
+ * and *expected the exact value. May never return when broken: run it in a
+ * child process (gs_child_run). */
+static gs_status divergent_dot(int broken, int n, double *result, double *expected)
 {
     float *a = NULL, *b = NULL, *c = NULL, partial[BLOCKS];
     if (n < 1)
@@ -83,3 +91,88 @@ extern "C" gs_status gs_demo_divergent_dot(int broken, int n, double *result, do
     cudaFree(c);
     return GS_SUCCESS;
 }
+
+typedef struct divergent_ctx {
+    int device;
+    int broken;
+} divergent_ctx;
+
+/* In the child: exit 0 correct, 10 wrong result, 1 failure. */
+static int divergent_child(void *arg)
+{
+    const divergent_ctx *c = (const divergent_ctx *)arg;
+    double got = 0.0, want = 0.0;
+    gs_device_info info;
+    gs_status st = gs_select_device(c->device, &info);
+    if (st == GS_SUCCESS)
+        st = divergent_dot(c->broken, 1 << 20, &got, &want);
+    if (st != GS_SUCCESS) {
+        fprintf(stderr, "  child: %s\n", gs_last_error_detail());
+        return 1;
+    }
+    printf("  %s kernel: dot = %.0f (exact %.0f)\n", c->broken ? "broken" : "correct", got, want);
+    fflush(stdout);
+    return got == want ? 0 : 10;
+}
+
+/* The parent must not initialise CUDA before forking: the GPU is checked in
+ * a child first, then each kernel runs in a child of its own. */
+static gs_status run_demo(const gs_demo_opts *o, const gs_device_info *dev, int *correct)
+{
+    (void)dev;
+    GS_TRY(gs_child_select_device(o->device, 60.0));
+    printf("divergent-barrier: seed 004's dot product with the second __syncthreads() moved\n"
+           "inside `if (cacheIndex < i)` (the seed's \"incorrect optimisation\"): threads\n"
+           "with cacheIndex >= i never reach it. Each kernel runs in a child process,\n"
+           "stopped after %.0f s if it has not finished.\n\n",
+           o->time_limit);
+    fflush(stdout);
+    for (int broken = 0; broken <= 1; ++broken) {
+        divergent_ctx ctx = {o->device, broken};
+        gs_child_result r = gs_child_run(divergent_child, &ctx, o->time_limit);
+        const char *name = broken ? "broken kernel:" : "correct kernel:";
+        switch (r.outcome) {
+        case GS_CHILD_TIMED_OUT:
+            printf("  %-16s hung, stopped after %.1f s\n", name, r.seconds);
+            break;
+        case GS_CHILD_EXITED:
+            printf("  %-16s %s (%.2f s)\n", name,
+                   r.exit_code == 0    ? "finished correctly"
+                   : r.exit_code == 10 ? "finished with a wrong result"
+                                       : "failed (see above)",
+                   r.seconds);
+            break;
+        case GS_CHILD_CRASHED: printf("  %-16s crashed (signal %d)\n", name, r.signal); break;
+        default: printf("  %-16s could not be started\n", name); break;
+        }
+        fflush(stdout);
+        if (!broken && !(r.outcome == GS_CHILD_EXITED && r.exit_code == 0)) {
+            printf("  the correct kernel did not finish correctly: FAIL\n");
+            *correct = 0;
+        }
+    }
+    /* the caller's GPU afterwards: a fresh context must work */
+    double got = 0.0, want = 0.0;
+    gs_device_info info;
+    gs_status st = gs_select_device(o->device, &info);
+    if (st == GS_SUCCESS)
+        st = divergent_dot(0, 1 << 20, &got, &want);
+    if (st != GS_SUCCESS || got != want) {
+        printf("  afterwards: the GPU is NOT usable: %s\n", gs_last_error_detail());
+        *correct = 0;
+    } else {
+        printf("  afterwards: the GPU is usable (the correct kernel ran again in this process)\n");
+    }
+    printf("\nmeaning: __syncthreads() must be reached by all threads of the block or by none.\n"
+           "In a divergent branch the outcome is undefined: a hang on some GPUs, a wrong or\n"
+           "a lucky result on others. Never put a block barrier under a thread-dependent\n"
+           "condition.\n");
+    return GS_SUCCESS;
+}
+
+extern "C" const gs_demo gs_demo_divergent_barrier = {
+    "divergent-barrier",
+    "seed 004's __syncthreads() inside an if: hung, wrong or lucky, run in a child process "
+    "under a time limit (--time-limit S, default 5)",
+    0, 1, run_demo, NULL};
+
