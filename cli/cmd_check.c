@@ -52,6 +52,7 @@ int gs_cmd_check(int argc, char **argv)
         fflush(stdout);
         failures += !ok;
     }
-    printf("%s: %d check%s failed\n", failures ? "FAIL" : "PASS", failures, failures == 1 ? "" : "s");
+    printf("%s: %d check%s failed\n", failures ? "FAIL" : "PASS", failures,
+           failures == 1 ? "" : "s");
     return failures ? GS_EXIT_FAILURE : GS_EXIT_OK;
 }

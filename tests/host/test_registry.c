@@ -137,7 +137,8 @@ static void test_demos_and_checks(void **state)
     assert_true(gs_demo_count() > 0 && gs_check_count() > 0);
     for (int i = 0; i < gs_demo_count(); ++i) {
         const gs_demo *d = gs_demo_at(i);
-        assert_true(d->name[0] && strspn(d->name, "abcdefghijklmnopqrstuvwxyz-") == strlen(d->name));
+        assert_true(d->name[0] &&
+                    strspn(d->name, "abcdefghijklmnopqrstuvwxyz-") == strlen(d->name));
         assert_ptr_equal(gs_demo_find(d->name), d);
         assert_true(d->help[0] && d->run && d->default_runs >= 0);
     }

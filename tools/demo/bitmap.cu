@@ -1,5 +1,6 @@
 /*
- * bitmap.cu - seed 004's shared-memory bitmap (CUDA by Example, 5.3.2).
+ * bitmap.cu - CUDA by Example's shared-memory bitmap (5.3.2; see
+ * docs/tutorials.md).
  *
  * How: 16x16 blocks; each thread computes one value of a product of sines
  * into shared[tx][ty], then writes the value of the mirrored thread,
@@ -7,7 +8,7 @@
  * Why the barrier: a thread reads a slot another thread (usually of another
  * warp) wrote. Without __syncthreads() the read can run before that write:
  * the pixel gets whatever the slot held (an earlier block's value, or
- * garbage), the "green blobs" of the seed's broken figure.
+ * garbage), the "green blobs" of the book's broken figure.
  * The CPU reference computes the same formula in double precision; the GPU's
  * sinf and float arithmetic round differently, so levels may differ by 1.
  */
@@ -129,10 +130,11 @@ static gs_status run_demo(const gs_demo_opts *o, const gs_device_info *dev, int 
     unsigned char *ref = (unsigned char *)malloc(bytes), *img = (unsigned char *)malloc(bytes);
     gs_status st = ref && img ? GS_SUCCESS : gs__fail(GS_ERR_OUT_OF_MEMORY, "out of host memory");
     if (st == GS_SUCCESS) {
-        printf("bitmap: seed 004's 1024x1024 image. Each thread of a 16x16 block writes one value\n"
-               "to shared memory, then reads the value of its mirrored thread (15-x, 15-y).\n"
-               "Compared with the image computed on the CPU (green levels may differ by 1:\n"
-               "GPU sinf rounds differently); %ld runs each.\n\n",
+        printf("bitmap: CUDA by Example's shared-memory bitmap (docs/tutorials.md), 1024x1024.\n"
+               "Each thread of a 16x16 block writes one value to shared memory, then reads the\n"
+               "value of its mirrored thread (15-x, 15-y). Compared with the image computed on\n"
+               "the CPU (green levels may differ by 1: GPU sinf rounds differently); %ld runs\n"
+               "each.\n\n",
                o->runs);
         render_cpu(ref);
     }
@@ -154,8 +156,8 @@ static gs_status run_demo(const gs_demo_opts *o, const gs_device_info *dev, int 
     if (st == GS_SUCCESS) {
         if (!o->out_dir)
             printf("  (add -o DIR to write both images as PNG)\n");
-        printf("\nmeaning: the barrier orders every write to shared[][] before the mirrored reads.\n"
-               "Without it the reads race the writes; how often they lose depends on the GPU's\n"
+        printf("\nmeaning: the barrier orders every write to shared[][] before the mirrored "
+               "reads.\nWithout it the reads race the writes; how often they lose depends on the GPU's\n"
                "warp scheduling, so zero differences on one run or one GPU prove nothing.\n");
     }
     free(ref);
@@ -165,6 +167,6 @@ static gs_status run_demo(const gs_demo_opts *o, const gs_device_info *dev, int 
 
 extern "C" const gs_demo gs_demo_bitmap = {
     "bitmap",
-    "seed 004's shared-memory bitmap with and without __syncthreads(); pixels differing from "
-    "the CPU image (-o DIR: both images as PNG)",
+    "CUDA by Example's shared-memory bitmap with and without __syncthreads(); pixels "
+    "differing from the CPU image (-o DIR: both images as PNG)",
     5, 0, run_demo, NULL};

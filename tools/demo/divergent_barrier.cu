@@ -1,6 +1,6 @@
 /*
- * divergent_barrier.cu - seed 004's dot product and its "incorrect optimisation"
- * (CUDA by Example, 5.3.1): the second __syncthreads() moved inside
+ * divergent_barrier.cu - CUDA by Example's dot product and its "incorrect
+ * optimisation" (5.3.1; see docs/tutorials.md): the second __syncthreads() moved inside
  * `if (cacheIndex < i)`, so that only the threads that wrote wait.
  *
  * Why it is wrong: __syncthreads() must be reached by every thread of the
@@ -21,7 +21,7 @@
 
 enum { THREADS = 256, BLOCKS = 32 };
 
-#define GS__SEED004_DOT(name, BROKEN)                                                       \
+#define GS__TUTORIAL_DOT(name, BROKEN)                                                       \
     static __global__ void name(const float *a, const float *b, float *c, int n)            \
     {                                                                                       \
         __shared__ float cache[THREADS];                                                    \
@@ -39,7 +39,7 @@ enum { THREADS = 256, BLOCKS = 32 };
             if (cacheIndex < i) {                                                           \
                 cache[cacheIndex] += cache[cacheIndex + i];                                 \
                 if (BROKEN)                                                                 \
-                    __syncthreads(); /* the seed's broken placement */                      \
+                    __syncthreads(); /* the book's broken placement */                      \
             }                                                                               \
             if (!BROKEN)                                                                    \
                 __syncthreads();                                                            \
@@ -49,8 +49,8 @@ enum { THREADS = 256, BLOCKS = 32 };
             c[blockIdx.x] = cache[0];                                                       \
     }
 
-GS__SEED004_DOT(dot_correct, 0)
-GS__SEED004_DOT(dot_broken, 1)
+GS__TUTORIAL_DOT(dot_correct, 0)
+GS__TUTORIAL_DOT(dot_broken, 1)
 
 static __global__ void fill(float *a, float *b, int n)
 {
@@ -121,10 +121,10 @@ static gs_status run_demo(const gs_demo_opts *o, const gs_device_info *dev, int 
 {
     (void)dev;
     GS_TRY(gs_child_select_device(o->device, 60.0));
-    printf("divergent-barrier: seed 004's dot product with the second __syncthreads() moved\n"
-           "inside `if (cacheIndex < i)` (the seed's \"incorrect optimisation\"): threads\n"
-           "with cacheIndex >= i never reach it. Each kernel runs in a child process,\n"
-           "stopped after %.0f s if it has not finished.\n\n",
+    printf("divergent-barrier: CUDA by Example's dot product (docs/tutorials.md) with the\n"
+           "second __syncthreads() moved inside `if (cacheIndex < i)` (the book's\n"
+           "\"incorrect optimisation\"): threads with cacheIndex >= i never reach it. Each\n"
+           "kernel runs in a child process, stopped after %.0f s if it has not finished.\n\n",
            o->time_limit);
     fflush(stdout);
     for (int broken = 0; broken <= 1; ++broken) {
@@ -172,7 +172,7 @@ static gs_status run_demo(const gs_demo_opts *o, const gs_device_info *dev, int 
 
 extern "C" const gs_demo gs_demo_divergent_barrier = {
     "divergent-barrier",
-    "seed 004's __syncthreads() inside an if: hung, wrong or lucky, run in a child process "
-    "under a time limit (--time-limit S, default 5)",
+    "CUDA by Example's dot with its __syncthreads() inside an if: hung, wrong or lucky, run "
+    "in a child process under a time limit (--time-limit S, default 5)",
     0, 1, run_demo, NULL};
 

@@ -1,5 +1,6 @@
 /*
- * missing_fence.cu - the message-passing litmus test behind seeds 001/002
+ * missing_fence.cu - the message-passing litmus test behind the
+ * __threadfence() and inter-block synchronization tutorials (docs/tutorials.md)
  * (a block publishes data, then a flag; another block sees the flag, then
  * reads the data), run many rounds under memory stress, in three versions:
  *
@@ -8,7 +9,7 @@
  *                  flag read before the data reads: the consumer may see the
  *                  new flag and old data (a stale L1 line, or stores that
  *                  reach the L2 out of order).
- *   threadfence    as the seeds: __threadfence() between the data stores
+ *   threadfence    as the tutorials: __threadfence() between the data stores
  *                  and the flag store, and between the flag read and the data
  *                  loads.
  *   release/acquire  st.release on the flag, ld.acquire on the poll: the
@@ -169,9 +170,10 @@ extern "C" gs_status gs_demo_message_passing(gs_mp_mode mode, long rounds, int w
 static gs_status run_demo(const gs_demo_opts *o, const gs_device_info *dev, int *correct)
 {
     const int sms = dev->sm_count;
-    printf("missing-fence: message passing between blocks (seeds 001/002). A producer block\n"
-           "writes 8 data words, then a flag; a consumer block on another SM waits for the\n"
-           "flag, then reads the words; %d more blocks keep the memory system busy.\n"
+    printf("missing-fence: message passing between blocks, as the __threadfence() and\n"
+           "inter-block synchronization tutorials do it (docs/tutorials.md). A producer\n"
+           "block writes 8 data words, then a flag; a consumer block on another SM waits\n"
+           "for the flag, then reads the words; %d more blocks keep the memory system busy.\n"
            "%ld rounds per version; a stale read is a round where the consumer saw the new\n"
            "flag and an old data word.\n\n",
            2 * sms, o->rounds);
@@ -192,7 +194,7 @@ static gs_status run_demo(const gs_demo_opts *o, const gs_device_info *dev, int 
            "before the data (an old cached line, or stores reaching memory out of order).\n"
            "Zero stale reads observed for a version means only that: not that it is\n"
            "correct. Release on the flag store and acquire on the flag load are what the\n"
-           "PTX memory model guarantees; __threadfence() on both sides is the seeds' way.\n");
+           "PTX memory model guarantees; __threadfence() on both sides is the tutorials' way.\n");
     return GS_SUCCESS;
 }
 

@@ -1,5 +1,6 @@
 /*
- * missing_sync.cu - seed 000's block reduction (sumWithinBlock), with and
+ * missing_sync.cu - the __syncthreads() tutorial's block reduction
+ * (sumWithinBlock; docs/tutorials.md), with and
  * without its barriers.
  *
  * How: each 256-thread block loads one element per thread into shared
@@ -11,7 +12,8 @@
  * before its writer has stored it: partial sums are lost or counted from
  * stale values. Within one warp, lanes run in lockstep only by accident
  * (independent thread scheduling, Volta onwards), so even s < 32 is a race.
- * Seed 003's matrix multiply without barriers is tiled16's nosync twin
+ * The tiled matrix-multiply tutorial's 16x16 kernel without barriers is
+ * tiled16's nosync twin
  * (src/gemm/tiled16.cu).
  */
 #include <fcntl.h>
@@ -50,7 +52,7 @@ GS__BLOCK_SUM_KERNEL(block_sum_sync, __syncthreads())
 GS__BLOCK_SUM_KERNEL(block_sum_nosync, (void)0)
 
 /* Block sums of 256-thread blocks over n floats (device pointer `in`): the
- * seed's shared-memory tree with its barriers (`sync` = 1) or without. Host
+ * tutorial's shared-memory tree with its barriers (`sync` = 1) or without. Host
  * `sums` receives ceil(n / 256) values. */
 static gs_status block_sums(int sync, const float *in, int n, float *sums)
 {
@@ -118,7 +120,8 @@ static gs_status gemm_run(int sync, const float *ha, const float *hb, const gs__
         return gs__fail(GS_ERR_OUT_OF_MEMORY, "out of host memory");
     gs_status st = tiled16(sync, p);
     if (st == GS_SUCCESS) {
-        cudaError_t err = cudaMemcpy(c, p->c, (size_t)n * n * sizeof(float), cudaMemcpyDeviceToHost);
+        cudaError_t err =
+            cudaMemcpy(c, p->c, (size_t)n * n * sizeof(float), cudaMemcpyDeviceToHost);
         if (err != cudaSuccess)
             st = gs__cuda_fail(err, "cudaMemcpy(C)", __FILE__, __LINE__);
     }
@@ -221,10 +224,11 @@ static gs_status run_demo(const gs_demo_opts *o, const gs_device_info *dev, int 
         if (err != cudaSuccess)
             st = gs__cuda_fail(err, "cudaMalloc", __FILE__, __LINE__);
     }
-    printf("missing-sync: seed 000's block reduction (256 threads, shared-memory tree) and\n"
-           "seed 003's 16x16 tiled matrix multiply, each with its barriers and without,\n"
-           "%ld runs on fresh random data, checked against FP64 on the CPU with the\n"
-           "FP32 error bound (n*eps*sum|x|).\n\n",
+    printf("missing-sync: the __syncthreads() tutorial's block reduction (256 threads,\n"
+           "shared-memory tree) and the tiled matrix-multiply tutorial's 16x16 kernel\n"
+           "(docs/tutorials.md), each with its barriers and without, %ld runs on fresh\n"
+           "random data, checked against FP64 on the CPU with the FP32 error bound\n"
+           "(n*eps*sum|x|).\n\n",
            o->runs);
     for (int sync = 1; sync >= 0 && st == GS_SUCCESS; --sync) {
         long wrong_runs = 0, worst_blocks = 0, worst_elems = 0, gemm_wrong_runs = 0;
@@ -294,7 +298,7 @@ static gs_status run_demo(const gs_demo_opts *o, const gs_device_info *dev, int 
 
 extern "C" const gs_demo gs_demo_missing_sync = {
     "missing-sync",
-    "seed 000's block reduction and seed 003's tiled matmul without their barriers; errors, "
-    "and racecheck's verdict",
+    "the __syncthreads() tutorial's block reduction and the tiled matrix-multiply tutorial's "
+    "16x16 kernel without their barriers; errors, and racecheck's verdict",
     10, 0, run_demo, run_once};
 

@@ -1,9 +1,10 @@
 /*
  * reduce_bench.cu - `gridsync bench reduce` and `gridsync bench dot`: time
  * per call and bandwidth of gridsync's single-pass reduction and dot product
- * next to CUB DeviceReduce, cuBLAS Sdot/Ddot and the seeds' own kernels
- * (001: single pass with __threadfence; 004: 32 blocks, partials summed on
- * the host), all measured in the same run.
+ * next to CUB DeviceReduce, cuBLAS Sdot/Ddot and the tutorials' own kernels
+ * (docs/tutorials.md: the __threadfence() tutorial's single-pass sum; CUDA
+ * by Example's dot, 32 blocks whose partial sums the host adds), all
+ * measured in the same run.
  *
  * Method: back-to-back calls on one stream, timed with events; inputs that
  * fit in L2 rotate through a pool four times the L2 size so that the numbers
@@ -26,14 +27,19 @@
 #include "bench/suite.h"
 #include "bench/timer.h"
 
-/* ------------------------------------------------------------ the seeds */
+/* -------------------------------------------------------- the tutorials */
 
-/* Seed 001, as written (with the reduction it leaves out filled in by the
- * shared-memory tree of seed 000, and its one bug of omission, the fence on
- * the reading side, left as the seed has it: it is the baseline). */
-static __device__ unsigned int seed001_count = 0;
+/* The tutorials' methods, as results files name them (docs/tutorials.md). */
+#define TUTORIAL_SUM "threadfence single pass (tutorial)"
+#define TUTORIAL_DOT "dot, 32 blocks + host sum (tutorial)"
 
-static __global__ void seed001_sum(const float *array, unsigned int n, float *result)
+/* The __threadfence() tutorial's single-pass sum, as written (with the
+ * reduction it leaves out filled in by the __syncthreads() tutorial's
+ * shared-memory tree, and its one bug of omission, the fence on the reading
+ * side, left as the tutorial has it: it is the baseline). */
+static __device__ unsigned int threadfence_count = 0;
+
+static __global__ void threadfence_single_pass_sum(const float *array, unsigned int n, float *result)
 {
     __shared__ float cache[256];
     __shared__ bool is_last_block_done;
@@ -50,7 +56,7 @@ static __global__ void seed001_sum(const float *array, unsigned int n, float *re
     if (threadIdx.x == 0) {
         result[blockIdx.x] = cache[0];
         __threadfence();
-        unsigned int value = atomicInc(&seed001_count, gridDim.x);
+        unsigned int value = atomicInc(&threadfence_count, gridDim.x);
         is_last_block_done = value == gridDim.x - 1;
     }
     __syncthreads();
@@ -67,13 +73,13 @@ static __global__ void seed001_sum(const float *array, unsigned int n, float *re
         }
         if (threadIdx.x == 0) {
             result[0] = cache[0];
-            seed001_count = 0;
+            threadfence_count = 0;
         }
     }
 }
 
-/* Seed 004 (CUDA by Example's dot): 32 blocks of 256 threads, block sums. */
-static __global__ void seed004_dot(const float *a, const float *b, float *c, int n)
+/* CUDA by Example's dot: 32 blocks of 256 threads, block sums. */
+static __global__ void tutorial_dot(const float *a, const float *b, float *c, int n)
 {
     __shared__ float cache[256];
     int tid = threadIdx.x + blockIdx.x * blockDim.x;
@@ -133,8 +139,8 @@ static __global__ void __launch_bounds__(256) grid_barrier_sum(gs_grid_barrier b
 /* ---------------------------------------------------------- the harness */
 
 enum method {
-    M_GS_SUM, M_GS_MIN, M_GS_MAX, M_CUB_SUM, M_CUB_MIN, M_CUB_MAX, M_SEED001, M_GS_GRID_BARRIER,
-    M_GS_DOT, M_CUBLAS_DOT, M_SEED004
+    M_GS_SUM, M_GS_MIN, M_GS_MAX, M_CUB_SUM, M_CUB_MIN, M_CUB_MAX, M_TUTORIAL_SUM,
+    M_GS_GRID_BARRIER, M_GS_DOT, M_CUBLAS_DOT, M_TUTORIAL_DOT
 };
 
 typedef struct run {
@@ -148,7 +154,7 @@ typedef struct run {
     void *cub_temp;
     size_t cub_bytes;
     cublasHandle_t blas;
-    float *seed_partials; /* device, 32 or more */
+    float *partials; /* device, 32 or more */
     int calls;           /* calls per sample */
     gs_barrier_t bar;    /* the grid-barrier variant's barrier */
     int bar_blocks;      /* its grid: co-resident, at most one block per 4096 elements */
@@ -182,10 +188,10 @@ static gs_status one_call(run *r, cudaStream_t s)
     case M_CUB_MAX:
         GS_CUDA_TRY(cub::DeviceReduce::Max(r->cub_temp, r->cub_bytes, x, r->out, n32, s));
         return GS_SUCCESS;
-    case M_SEED001: {
+    case M_TUTORIAL_SUM: {
         int blocks = (int)((r->n + 255) / 256 < 1024 ? (r->n + 255) / 256 : 1024);
-        seed001_sum<<<blocks < 1 ? 1 : blocks, 256, 0, s>>>(x, (unsigned int)r->n,
-                                                            r->seed_partials);
+        threadfence_single_pass_sum<<<blocks < 1 ? 1 : blocks, 256, 0, s>>>(x, (unsigned int)r->n,
+                                                            r->partials);
         GS_CUDA_TRY(cudaGetLastError());
         return GS_SUCCESS;
     }
@@ -193,7 +199,7 @@ static gs_status one_call(run *r, cudaStream_t s)
         gs_grid_barrier view;
         long long n = r->n;
         GS_TRY(gs_barrier_device(r->bar, (unsigned int)r->bar_blocks, &view));
-        void *args[] = {&view, (void *)&x, &n, &r->seed_partials, &r->out};
+        void *args[] = {&view, (void *)&x, &n, &r->partials, &r->out};
         return gs_launch((const void *)grid_barrier_sum, dim3(r->bar_blocks), dim3(256), 0, s,
                          args, r->bar);
     }
@@ -203,11 +209,11 @@ static gs_status one_call(run *r, cudaStream_t s)
             cublasSdot(r->blas, n32, x, 1, y, 1, r->out) != CUBLAS_STATUS_SUCCESS)
             return gs__fail(GS_ERR_CUDA, "cublasSdot failed");
         return GS_SUCCESS;
-    case M_SEED004: {
+    case M_TUTORIAL_DOT: {
         float partial[32], sum = 0.0f;
-        seed004_dot<<<32, 256, 0, s>>>(x, y, r->seed_partials, n32);
+        tutorial_dot<<<32, 256, 0, s>>>(x, y, r->partials, n32);
         GS_CUDA_TRY(cudaGetLastError());
-        GS_CUDA_TRY(cudaMemcpyAsync(partial, r->seed_partials, sizeof partial,
+        GS_CUDA_TRY(cudaMemcpyAsync(partial, r->partials, sizeof partial,
                                     cudaMemcpyDeviceToHost, s));
         GS_CUDA_TRY(cudaStreamSynchronize(s));
         for (int i = 0; i < 32; ++i)
@@ -253,8 +259,9 @@ enum { C_OP, C_N, C_METHOD, C_US, C_GBS, C_FRAC_COPY, C_FRAC_SPEC, C_SPEEDUP, NC
 static const gs_column columns[NCOLS] = {
     {"op", "", 0, "sum, min, max (reduce), dot (dot); copy for the bandwidth row"},
     {"n", "", 0, "elements (per vector)"},
-    {"method", "", 0, "gridsync; the peer: cub (reduce), cublas (dot); the tutorial's kernel; "
-                      "for reduce's sum also gridsync grid-barrier (the persistent variant)"},
+    {"method", "", 0, "gridsync; the peer: cub (reduce), cublas (dot); the tutorial's kernel: "
+                      TUTORIAL_SUM " (reduce), " TUTORIAL_DOT " (dot); for reduce's sum "
+                      "also gridsync grid-barrier (the persistent variant)"},
     {"us_per_call", "us", 3, "median time per call, back-to-back calls"},
     {"gb_per_s", "GB/s", 1, "bytes read / time"},
     {"frac_copy_bw", "", 3, "of a device-to-device copy in the same run (read + write)"},
@@ -266,19 +273,19 @@ typedef struct suite_def {
     int inputs;
     int nrows;
     const char *op[4];
-    enum method ours[4], peer[4], seed[4]; /* seed: only row 0 (sum, dot) */
-    const char *ours_name, *peer_name, *seed_name;
+    enum method ours[4], peer[4], tutorial[4]; /* tutorial: only row 0 (sum, dot) */
+    const char *ours_name, *peer_name, *tutorial_name;
     int has_variant;                       /* row 0 also: the grid-barrier variant */
 } suite_def;
 
 static const suite_def reduce_suite = {
     "reduce", 1, 3,
     {"sum", "min", "max"},
-    {M_GS_SUM, M_GS_MIN, M_GS_MAX}, {M_CUB_SUM, M_CUB_MIN, M_CUB_MAX}, {M_SEED001},
-    "gridsync", "cub", "seed 001", 1};
+    {M_GS_SUM, M_GS_MIN, M_GS_MAX}, {M_CUB_SUM, M_CUB_MIN, M_CUB_MAX}, {M_TUTORIAL_SUM},
+    "gridsync", "cub", TUTORIAL_SUM, 1};
 static const suite_def dot_suite = {
     "dot", 2, 1, {"dot"},
-    {M_GS_DOT}, {M_CUBLAS_DOT}, {M_SEED004}, "gridsync", "cublas", "seed 004 (host sum)", 0};
+    {M_GS_DOT}, {M_CUBLAS_DOT}, {M_TUTORIAL_DOT}, "gridsync", "cublas", TUTORIAL_DOT, 0};
 
 static void add_row(gs_table *t, const char *op, long long n, const char *method, double us,
                     double bytes, double copy_gbs, double spec_gbs, double peer_us)
@@ -322,7 +329,7 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_
     gs_status st = GS_SUCCESS;
     cudaError_t err = cudaMalloc((void **)&r.out, 64);
     if (err == cudaSuccess)
-        err = cudaMalloc((void **)&r.seed_partials, 1024 * sizeof(float));
+        err = cudaMalloc((void **)&r.partials, 1024 * sizeof(float));
     if (err != cudaSuccess)
         st = gs__cuda_fail(err, "cudaMalloc(bench outputs)", __FILE__, __LINE__);
     if (st == GS_SUCCESS && def->peer[0] == M_CUBLAS_DOT &&
@@ -335,7 +342,7 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_
         if (st == GS_SUCCESS)
             st = gs_max_coresident_blocks((const void *)grid_barrier_sum, 256, 0,
                                           &r.bar_blocks_max);
-        if (r.bar_blocks_max > 1024) /* seed_partials holds 1024 */
+        if (r.bar_blocks_max > 1024) /* partials holds 1024 */
             r.bar_blocks_max = 1024;
     }
 
@@ -386,12 +393,12 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_
                 st = gs__cuda_fail(err, "cudaMalloc(CUB temp)", __FILE__, __LINE__);
         }
         for (int row = 0; row < def->nrows && st == GS_SUCCESS; ++row) {
-            double ours = 0.0, peer = 0.0, seed = 0.0;
+            double ours = 0.0, peer = 0.0, tutorial = 0.0;
             st = time_method(&r, def->ours[row], o, s, &ours);
             if (st == GS_SUCCESS)
                 st = time_method(&r, def->peer[row], o, s, &peer);
             if (st == GS_SUCCESS && row == 0)
-                st = time_method(&r, def->seed[0], o, s, &seed);
+                st = time_method(&r, def->tutorial[0], o, s, &tutorial);
             if (st != GS_SUCCESS)
                 break;
             add_row(t, def->op[row], n, def->ours_name, ours, (double)in_bytes, copy_gbs,
@@ -399,8 +406,8 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_
             add_row(t, def->op[row], n, def->peer_name, peer, (double)in_bytes, copy_gbs,
                     info.mem_bandwidth_gbs, peer);
             if (row == 0)
-                add_row(t, def->op[row], n, def->seed_name, seed, (double)in_bytes, copy_gbs,
-                        info.mem_bandwidth_gbs, peer);
+                add_row(t, def->op[row], n, def->tutorial_name, tutorial, (double)in_bytes,
+                        copy_gbs, info.mem_bandwidth_gbs, peer);
             if (row == 0 && def->has_variant) {
                 double variant = 0.0;
                 long long want = (n + 4095) / 4096;
@@ -434,7 +441,7 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_
     if (r.bar)
         gs_barrier_destroy(r.bar);
     cudaFree(r.out);
-    cudaFree(r.seed_partials);
+    cudaFree(r.partials);
     cudaStreamDestroy(s);
     return st;
 }
@@ -480,33 +487,36 @@ static const gs_summary_column reduce_summary_columns[] = {
     {"n", GS_SUMMARY_FIELD, "n", NULL, NULL, "2^"},
     {"gridsync us", GS_SUMMARY_VALUE, "us_per_call", "gridsync", NULL, "%.2f"},
     {"cub us", GS_SUMMARY_VALUE, "us_per_call", "cub", NULL, "%.2f"},
-    {"seed 001 us", GS_SUMMARY_VALUE, "us_per_call", "seed 001", NULL, "%.2f"},
+    {"tutorial us", GS_SUMMARY_VALUE, "us_per_call", TUTORIAL_SUM, NULL, "%.2f"},
     {"gridsync GB/s", GS_SUMMARY_VALUE, "gb_per_s", "gridsync", NULL, "%.0f"},
     {"vs cub", GS_SUMMARY_RATIO, "us_per_call", "cub", "gridsync", "%.2fx"}};
 static const gs_summary_column dot_summary_columns[] = {
     {"n", GS_SUMMARY_FIELD, "n", NULL, NULL, "2^"},
     {"gridsync us", GS_SUMMARY_VALUE, "us_per_call", "gridsync", NULL, "%.2f"},
     {"cublas us", GS_SUMMARY_VALUE, "us_per_call", "cublas", NULL, "%.2f"},
-    {"seed 004 (host sum) us", GS_SUMMARY_VALUE, "us_per_call", "seed 004 (host sum)", NULL,
-     "%.2f"},
+    {"tutorial us", GS_SUMMARY_VALUE, "us_per_call", TUTORIAL_DOT, NULL, "%.2f"},
     {"gridsync GB/s", GS_SUMMARY_VALUE, "gb_per_s", "gridsync", NULL, "%.0f"},
     {"vs cublas", GS_SUMMARY_RATIO, "us_per_call", "cublas", "gridsync", "%.2fx"}};
 
+/* What results files before the tutorials had names called them. */
+static const gs_renamed reduce_renamed[] = {{"seed 001", TUTORIAL_SUM}, {NULL, NULL}};
+static const gs_renamed dot_renamed[] = {{"seed 004 (host sum)", TUTORIAL_DOT}, {NULL, NULL}};
+
 static const gs_summary_spec reduce_summary = {
-    "Float32 sum, microseconds per call (back-to-back calls), CUB DeviceReduce::Sum and seed "
-    "001's single pass:",
+    "Float32 sum, microseconds per call (back-to-back calls), CUB DeviceReduce::Sum and the "
+    "__threadfence() tutorial's single pass:",
     by_size, "method", "op", sum_and_dot, reduce_pair, NULL, reduce_summary_columns,
     GS_COUNT(reduce_summary_columns)};
 static const gs_summary_spec dot_summary = {
-    "Float32 dot product, microseconds per call, cuBLAS Sdot and seed 004 (32 blocks, host "
-    "sum):",
+    "Float32 dot product, microseconds per call, cuBLAS Sdot and CUDA by Example's dot (32 "
+    "blocks, host sum):",
     by_size, "method", "op", sum_and_dot, dot_pair, NULL, dot_summary_columns,
     GS_COUNT(dot_summary_columns)};
 
 extern "C" const gs_bench_suite gs_suite_reduce = {
     "reduce",
-    "float32 sum/min/max per call and GB/s: gridsync vs CUB DeviceReduce and the seed's "
-    "single-pass kernel",
+    "float32 sum/min/max per call and GB/s: gridsync vs CUB DeviceReduce and the "
+    "__threadfence() tutorial's single-pass sum",
     "reduce: float32, microseconds per call (median of back-to-back calls)",
     columns, NCOLS,
     {GS_SIZES(sizes_default), GS_SIZES(sizes_quick), GS_SIZES(sizes_full)},
@@ -514,12 +524,12 @@ extern "C" const gs_bench_suite gs_suite_reduce = {
     run_reduce,
     reduce_plots, GS_COUNT(reduce_plots),
     &reduce_summary,
-    NULL};
+    reduce_renamed};
 
 extern "C" const gs_bench_suite gs_suite_dot = {
     "dot",
-    "float32 dot product: gridsync vs cuBLAS Sdot and the seed's dot with the host finishing "
-    "the sum",
+    "float32 dot product: gridsync vs cuBLAS Sdot and CUDA by Example's dot (32 blocks, the "
+    "host adds their sums)",
     "dot: float32, microseconds per call (median of back-to-back calls)",
     columns, NCOLS,
     {GS_SIZES(sizes_default), GS_SIZES(sizes_quick), GS_SIZES(sizes_full)},
@@ -527,4 +537,4 @@ extern "C" const gs_bench_suite gs_suite_dot = {
     run_dot,
     dot_plots, GS_COUNT(dot_plots),
     &dot_summary,
-    NULL};
+    dot_renamed};
