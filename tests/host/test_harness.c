@@ -196,6 +196,9 @@ static void test_host_timing(void **state)
     plan.samples = 0;
     assert_int_equal(gs_time_host_work(count_call, &calls, &plan, 10.0, &s),
                      GS_ERR_INVALID_ARGUMENT);
+    double us = 0.0;
+    plan.samples = 1;
+    assert_int_equal(gs_time_calls(NULL, NULL, 0, 0, &plan, &us), GS_ERR_INVALID_ARGUMENT);
 }
 
 #ifdef GS_HAVE_MULTI

@@ -98,6 +98,33 @@ gs_status gs_time_work(gs_enqueue_fn enqueue, void *ctx, cudaStream_t stream,
     return st;
 }
 
+/* What gs_time_calls enqueues: `calls` calls of `call`. */
+typedef struct back_to_back {
+    gs_call_fn call;
+    void *ctx;
+    int calls;
+} back_to_back;
+
+static gs_status enqueue_calls(void *p, cudaStream_t stream)
+{
+    const back_to_back *b = p;
+    for (int i = 0; i < b->calls; ++i)
+        GS_TRY(b->call(b->ctx, stream));
+    return GS_SUCCESS;
+}
+
+gs_status gs_time_calls(gs_call_fn call, void *ctx, int calls, cudaStream_t stream,
+                        const gs_timing_plan *plan, double *us)
+{
+    if (calls < 1)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_time_calls: calls must be >= 1");
+    back_to_back b = {call, ctx, calls};
+    gs_stats stats;
+    GS_TRY(gs_time_work(enqueue_calls, &b, stream, plan, &stats));
+    *us = stats.median / calls;
+    return GS_SUCCESS;
+}
+
 double gs_now_seconds(void)
 {
     struct timespec ts;

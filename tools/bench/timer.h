@@ -33,6 +33,15 @@ typedef struct gs_timing_plan {
 gs_status gs_time_work(gs_enqueue_fn enqueue, void *ctx, cudaStream_t stream,
                        const gs_timing_plan *plan, gs_stats *stats);
 
+/* One call of the work being timed, enqueued on `stream`. */
+typedef gs_status (*gs_call_fn)(void *ctx, cudaStream_t stream);
+
+/* Median microseconds per call of `call` made `calls` times back to back in
+ * each sample (gs_time_work's plan): for work shorter than a launch, the
+ * next call hides this one's launch. */
+gs_status gs_time_calls(gs_call_fn call, void *ctx, int calls, cudaStream_t stream,
+                        const gs_timing_plan *plan, double *us);
+
 /* One call of host-timed work: returns when the work is done. */
 typedef gs_status (*gs_host_work_fn)(void *ctx);
 

@@ -45,8 +45,9 @@ static gs_status blas_status(cublasStatus_t st, const char *call)
                : gs__fail(GS_ERR_CUDA, "%s failed: cuBLAS status %d", call, (int)st);
 }
 
-static gs_status one_call(run *r, cudaStream_t s)
+static gs_status one_call(void *p, cudaStream_t s)
 {
+    run *r = (run *)p;
     const float one = 1.0f, zero = 0.0f;
     const gemm_shape g = r->s;
     switch (r->m) {
@@ -62,14 +63,6 @@ static gs_status one_call(run *r, cudaStream_t s)
                            "cublasSgemm");
     }
     return gs__fail(GS_ERR_INTERNAL, "bench gemm: unknown method");
-}
-
-static gs_status enqueue(void *p, cudaStream_t s)
-{
-    run *r = (run *)p;
-    for (int i = 0; i < r->calls; ++i)
-        GS_TRY(one_call(r, s));
-    return GS_SUCCESS;
 }
 
 /* Run gridsync and cuBLAS once each and compare their results. */
@@ -120,12 +113,9 @@ static void add_row(gs_table *t, gemm_shape g, enum method m, double us, double 
 static gs_status time_method(run *r, enum method m, const gs_bench_params *o, cudaStream_t s,
                              double *us)
 {
-    gs_stats st;
     gs_timing_plan plan = {o->warmup, o->samples, 0};
     r->m = m;
-    GS_TRY(gs_time_work(enqueue, r, s, &plan, &st));
-    *us = st.median / r->calls;
-    return GS_SUCCESS;
+    return gs_time_calls(one_call, r, r->calls, s, &plan, us);
 }
 
 static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, double peak,

@@ -171,8 +171,9 @@ static const float *next_input(run *r)
     return p;
 }
 
-static gs_status one_call(run *r, cudaStream_t s)
+static gs_status one_call(void *p, cudaStream_t s)
 {
+    run *r = (run *)p;
     const float *x = next_input(r), *y = x + r->n;
     int n32 = (int)r->n;
     switch (r->m) {
@@ -225,33 +226,29 @@ static gs_status one_call(run *r, cudaStream_t s)
     return gs__fail(GS_ERR_INTERNAL, "bench reduce: unknown method");
 }
 
-static gs_status enqueue(void *p, cudaStream_t s)
+/* A device-to-device copy of the first half of the pool to the second. */
+typedef struct copy_job {
+    const float *from;
+    float *to;
+    size_t bytes;
+} copy_job;
+
+static gs_status enqueue_copy(void *p, cudaStream_t s)
 {
-    run *r = (run *)p;
-    for (int i = 0; i < r->calls; ++i)
-        GS_TRY(one_call(r, s));
+    const copy_job *c = (const copy_job *)p;
+    GS_CUDA_TRY(cudaMemcpyAsync(c->to, c->from, c->bytes, cudaMemcpyDeviceToDevice, s));
     return GS_SUCCESS;
 }
 
-/* Device-to-device copy bandwidth (read + write), GB/s. */
+/* Device-to-device copy bandwidth (read + write), GB/s: the fastest of 5
+ * copies after one untimed. */
 static gs_status copy_bandwidth(float *a, float *b, size_t bytes, cudaStream_t s, double *gbs)
 {
-    cudaEvent_t e0, e1;
-    float ms = 0.0f, best = 1e30f;
-    GS_CUDA_TRY(cudaEventCreate(&e0));
-    GS_CUDA_TRY(cudaEventCreate(&e1));
-    for (int i = 0; i < 6; ++i) {
-        GS_CUDA_TRY(cudaEventRecord(e0, s));
-        GS_CUDA_TRY(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, s));
-        GS_CUDA_TRY(cudaEventRecord(e1, s));
-        GS_CUDA_TRY(cudaEventSynchronize(e1));
-        GS_CUDA_TRY(cudaEventElapsedTime(&ms, e0, e1));
-        if (i > 0 && ms < best)
-            best = ms;
-    }
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    *gbs = 2.0 * (double)bytes / (best * 1e-3) / 1e9;
+    copy_job job = {a, b, bytes};
+    gs_timing_plan plan = {1, 5, 0};
+    gs_stats st;
+    GS_TRY(gs_time_work(enqueue_copy, &job, s, &plan, &st));
+    *gbs = 2.0 * (double)bytes / (st.min * 1e-6) / 1e9;
     return GS_SUCCESS;
 }
 
@@ -305,12 +302,9 @@ static void add_row(gs_table *t, const char *op, long long n, const char *method
 static gs_status time_method(run *r, enum method m, const gs_bench_params *o,
                              cudaStream_t s, double *us)
 {
-    gs_stats st;
     gs_timing_plan plan = {o->warmup, o->samples, 0};
     r->m = m;
-    GS_TRY(gs_time_work(enqueue, r, s, &plan, &st));
-    *us = st.median / r->calls;
-    return GS_SUCCESS;
+    return gs_time_calls(one_call, r, r->calls, s, &plan, us);
 }
 
 static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_table *t)
