@@ -58,8 +58,10 @@ clean:
 	rm -rf $(BUILD_DIR) build-gpu
 
 # Render the newest results file into README.md's results section and into
-# docs/results/ (report.md, CSV, plots) with `gridsync report`.
+# docs/results/ (report.md, CSV, plots), and the suites' columns into
+# docs/results-schema.md, with `gridsync report`.
 results: build
 	@latest=$$(ls -t bench/results/*.json | head -n 1); \
-	scripts/results-table --readme README.md "$$latest" && echo "README.md: results from $$latest" && \
+	$(BUILD_DIR)/gridsync report "$$latest" --readme README.md && \
+	$(BUILD_DIR)/gridsync report --columns --readme docs/results-schema.md && \
 	rm -rf docs/results && $(BUILD_DIR)/gridsync report "$$latest" --out docs/results

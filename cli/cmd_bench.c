@@ -4,14 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../src/bench/environment.h"
-#include "../src/core/error.h"
-#include "../src/bench/report.h"
-#include "../src/bench/results.h"
-#include "../src/bench/suites.h"
-#ifdef GS_HAVE_MULTI
-#include "../src/multi/multi_bench.h"
-#endif
+#include "bench/environment.h"
+#include "bench/registry.h"
+#include "bench/results.h"
+#include "report/report.h"
+#include "common/device.h"
 #include "args.h"
 #include "commands.h"
 #include "paths.h"
@@ -22,29 +19,34 @@ typedef struct bench_cli {
     int blocks[16], nblocks;
     int sizes[32], nsizes;
     const char *json_path, *csv_path, *out_dir;
-    int preset; /* 0 default, 1 --quick, 2 --full */
-    int quiet;
+    gs_preset preset;
+    int quiet, list;
 } bench_cli;
 
-static const char *const known_suites[] = {"barrier", "reduce", "dot", "gemm", "multi"};
-enum { NSUITES = 5, SUITE_MULTI = 4 };
+enum { MAX_SUITES = 32 };
 
-/* Mark the suite `name` (one item of a suite list) in the int[NSUITES] ctx. */
+/* Mark the suite `name` (one item of a suite list) in the int[MAX_SUITES]
+ * ctx, by its place in the registry. */
 static int mark_suite(const char *name, void *ctx, char *err, size_t errlen)
 {
     int *suites = ctx;
-    for (int s = 0; s < NSUITES; ++s)
-        if (strcmp(name, known_suites[s]) == 0) {
+    for (int s = 0; s < gs_bench_suite_count() && s < MAX_SUITES; ++s)
+        if (strcmp(name, gs_bench_suite_at(s)->name) == 0) {
             suites[s] = 1;
             return 0;
         }
-    snprintf(err, errlen, "unknown suite '%s' (known: barrier, reduce, dot, gemm, multi)", name);
+    int n = snprintf(err, errlen, "unknown suite '%s' (known:", name);
+    for (int s = 0; s < gs_bench_suite_count() && n > 0 && (size_t)n < errlen; ++s)
+        n += snprintf(err + n, errlen - (size_t)n, "%s %s", s ? "," : "",
+                      gs_bench_suite_at(s)->name);
+    if (n > 0 && (size_t)n < errlen)
+        snprintf(err + n, errlen - (size_t)n, ")");
     return -1;
 }
 
 static int parse(int argc, char **argv, bench_cli *o, int *suites)
 {
-    enum { O_TREE_GROUP = 256, O_TREE_FLAT, O_CSV, O_QUICK, O_FULL, O_SUITE };
+    enum { O_TREE_GROUP = 256, O_TREE_FLAT, O_CSV, O_QUICK, O_FULL, O_SUITE, O_LIST };
     static const struct option opts[] = {
         {"device", required_argument, 0, 'd'},      {"iterations", required_argument, 0, 'i'},
         {"repeat", required_argument, 0, 'r'},      {"warmup", required_argument, 0, 'w'},
@@ -57,6 +59,7 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         {"tree-flat-max", required_argument, 0, O_TREE_FLAT},
         {"sizes", required_argument, 0, 's'},
         {"suite", required_argument, 0, O_SUITE},
+        {"list", no_argument, 0, O_LIST},
         {0, 0, 0, 0}};
     char err[256];
     int c, rc = 0;
@@ -87,8 +90,9 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         case O_SUITE: /* --suite a,b: the same as naming them */
             rc = gs_for_each_item(optarg, "--suite", mark_suite, suites, err, sizeof err);
             break;
-        case O_QUICK: o->preset = 1; break;
-        case O_FULL: o->preset = 2; break;
+        case O_QUICK: o->preset = GS_PRESET_QUICK; break;
+        case O_FULL: o->preset = GS_PRESET_FULL; break;
+        case O_LIST: o->list = 1; break;
         case 'q': o->quiet = 1; break;
         case O_TREE_GROUP: rc = gs_parse_long(optarg, "--tree-group", 1, 1 << 16, &o->tree_group, err, sizeof err); break;
         case O_TREE_FLAT: rc = gs_parse_long(optarg, "--tree-flat-max", 1, 1 << 16, &o->tree_flat_max, err, sizeof err); break;
@@ -99,6 +103,8 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         if (rc != 0)
             return gs_usage_error("bench", err);
     }
+    if (o->list && argc > 2)
+        return gs_usage_error("bench", "--list takes no other arguments");
     for (int i = optind; i < argc; ++i)
         if (gs_for_each_item(argv[i], "suite argument", mark_suite, suites, err, sizeof err) != 0)
             return gs_usage_error("bench", err);
@@ -140,11 +146,11 @@ static int save_csv(const bench_cli *o, const char *suite, const gs_table *t)
     return GS_EXIT_OK;
 }
 
-/* --quick (under 15 s on an H100/H200) and --full (every size): fill in the
- * counts the command line left open; sizes are chosen per suite below. */
+/* --quick (under 15 s on an H100/H200): fewer iterations and samples where
+ * the command line left them at their defaults (sizes: each suite's own). */
 static void apply_preset(bench_cli *o)
 {
-    if (o->preset == 1) {
+    if (o->preset == GS_PRESET_QUICK) {
         if (o->iterations == 1000)
             o->iterations = 200;
         if (o->repeat == 15)
@@ -152,103 +158,54 @@ static void apply_preset(bench_cli *o)
     }
 }
 
-/* The log2 sizes of a size-swept suite: --sizes, else the preset's. */
-static void suite_sizes(const bench_cli *o, int gemm, const int **sizes, int *n)
+/* What suite `s` is asked for: the command line, its sizes for the preset. */
+static gs_bench_params params_for(const gs_bench_suite *s, const bench_cli *o)
 {
-    static const int reduce_default[] = {10, 13, 16, 19, 22, 25, 28, 30};
-    static const int reduce_quick[] = {10, 16, 22, 28};
-    static const int reduce_full[] = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                                      21, 22, 23, 24, 25, 26, 27, 28, 29, 30};
-    static const int gemm_default[] = {9, 10, 11, 12, 13};
-    static const int gemm_quick[] = {10, 12};
-    static const int gemm_full[] = {8, 9, 10, 11, 12, 13, 14};
-#define GS__PICK(a) (*sizes = (a), *n = (int)(sizeof(a) / sizeof((a)[0])))
-    if (o->nsizes) {
-        *sizes = o->sizes;
-        *n = o->nsizes;
-    } else if (gemm) {
-        if (o->preset == 1)
-            GS__PICK(gemm_quick);
-        else if (o->preset == 2)
-            GS__PICK(gemm_full);
-        else
-            GS__PICK(gemm_default);
-    } else {
-        if (o->preset == 1)
-            GS__PICK(reduce_quick);
-        else if (o->preset == 2)
-            GS__PICK(reduce_full);
-        else
-            GS__PICK(reduce_default);
-    }
-#undef GS__PICK
+    gs_bench_params p = {
+        .iterations = (int)o->iterations, .samples = (int)o->repeat, .warmup = (int)o->warmup,
+        .threads = o->threads, .nthreads = o->nthreads,
+        .blocks = o->nblocks ? o->blocks : NULL, .nblocks = o->nblocks,
+        .sizes = s->sizes[o->preset], .sizes_given = o->nsizes > 0, .preset = o->preset,
+        .tree_flat_max = (unsigned int)o->tree_flat_max,
+        .tree_group = (unsigned int)o->tree_group, .quiet = o->quiet};
+    if (o->nsizes)
+        p.sizes = (gs_size_list){o->sizes, o->nsizes};
+    return p;
 }
 
-/* Run suite s; print and keep its table. Returns the suite's status. */
-static gs_status run_suite(int s, const bench_cli *o, gs_table **t)
+/* Without suite names: every suite this machine has the GPUs for. */
+static void select_default_suites(int *suites)
 {
-    if (s == 0) {
-        gs_bench_barrier_opts bo = {
-            .iterations = (int)o->iterations, .samples = (int)o->repeat, .warmup = (int)o->warmup,
-            .threads = o->threads, .nthreads = o->nthreads,
-            .blocks = o->nblocks ? o->blocks : NULL, .nblocks = o->nblocks,
-            .tree_flat_max = (unsigned int)o->tree_flat_max,
-            .tree_group = (unsigned int)o->tree_group, .quiet = o->quiet};
-        return gs_bench_barrier(&bo, t);
+    int gpus = -1;
+    for (int s = 0; s < gs_bench_suite_count() && s < MAX_SUITES; ++s) {
+        int need = gs_bench_suite_at(s)->min_gpus;
+        if (need > 1 && gpus < 0 && cudaGetDeviceCount(&gpus) != cudaSuccess)
+            gpus = 0;
+        suites[s] = need <= 1 || gpus >= need;
     }
-    if (s == SUITE_MULTI) {
-#ifdef GS_HAVE_MULTI
-        gs_bench_multi_opts mo = {.iterations = (int)o->iterations, .samples = (int)o->repeat,
-                                  .quiet = o->quiet};
-        return gs_bench_multi(&mo, t);
-#else
-        return gs__fail(GS_ERR_NOT_SUPPORTED,
-                        "bench multi: this gridsync was built without NCCL (gridsync_multi)");
-#endif
-    }
-    const int *sizes = NULL;
-    int nsizes = 0;
-    suite_sizes(o, s == 3, &sizes, &nsizes);
-    if (s == 3) {
-        int square[32], nsquare = 0;
-        for (int i = 0; i < nsizes; ++i) {
-            if (sizes[i] > 15) {
-                fprintf(stderr, "gridsync bench gemm: skipping n = 2^%d (above 2^15)\n", sizes[i]);
-                continue;
-            }
-            square[nsquare++] = 1 << sizes[i];
-        }
-        gs_bench_gemm_opts go = {.sizes = square, .nsizes = nsquare,
-                                 .extra_shapes = o->nsizes == 0 && o->preset != 1,
-                                 .samples = (int)o->repeat, .warmup = (int)o->warmup,
-                                 .quiet = o->quiet};
-        return gs_bench_gemm(&go, t);
-    }
-    gs_bench_reduce_opts ro = {.log2_sizes = sizes, .nsizes = nsizes, .samples = (int)o->repeat,
-                               .warmup = (int)o->warmup, .quiet = o->quiet};
-    return s == 1 ? gs_bench_reduce(&ro, t) : gs_bench_dot(&ro, t);
 }
 
 int gs_cmd_bench(int argc, char **argv)
 {
     bench_cli o = {.iterations = 1000, .repeat = 15, .warmup = 2};
-    int suites[NSUITES] = {0};
+    int suites[MAX_SUITES] = {0};
     int rc = parse(argc, argv, &o, suites);
     if (rc == -2)
         return GS_EXIT_OK;
+    if (rc == 0 && o.list) {
+        gs_print_suites(stdout);
+        return GS_EXIT_OK;
+    }
     char json_in_out[1024], csv_in_out[1024];
     if (rc == 0)
         rc = prepare_outputs(&o, json_in_out, csv_in_out, sizeof json_in_out);
     if (rc != 0)
         return rc;
     int any = 0;
-    for (int s = 0; s < NSUITES; ++s)
+    for (int s = 0; s < MAX_SUITES; ++s)
         any |= suites[s];
-    if (!any) /* all of them; multi only where there are two GPUs or more */
-        for (int s = 0; s < NSUITES; ++s) {
-            int gpus = 0;
-            suites[s] = s != SUITE_MULTI || (cudaGetDeviceCount(&gpus) == cudaSuccess && gpus > 1);
-        }
+    if (!any)
+        select_default_suites(suites);
     if (o.nthreads == 0) {
         o.threads[0] = 256;
         o.threads[1] = 1024;
@@ -256,25 +213,27 @@ int gs_cmd_bench(int argc, char **argv)
     }
     apply_preset(&o);
     gs_device_info d;
-    gs_status st = gs_cli_select_device((int)o.device, &d);
+    gs_status st = gs_select_device((int)o.device, &d);
     if (st != GS_SUCCESS)
         return gs_report_failure("bench", st);
 
 
     cJSON *results = o.json_path ? gs_results_new(gs_environment_json(&d, argc, argv)) : NULL;
     printf("%s, %d SMs\n", d.name, d.sm_count);
-    for (int s = 0; s < NSUITES && st == GS_SUCCESS; ++s) {
+    for (int i = 0; i < gs_bench_suite_count() && i < MAX_SUITES && st == GS_SUCCESS; ++i) {
+        const gs_bench_suite *s = gs_bench_suite_at(i);
         gs_table *t = NULL;
-        if (!suites[s])
+        if (!suites[i])
             continue;
-        st = run_suite(s, &o, &t);
+        gs_bench_params p = params_for(s, &o);
+        st = gs_bench_suite_run(s, &p, &t);
         if (t && gs_table_rows(t) > 0) {
             gs_table_print(t, stdout);
             putchar('\n');
             fflush(stdout);
-            if (results && gs_results_add(results, known_suites[s], t) != 0)
+            if (results && gs_results_add(results, s->name, t) != 0)
                 rc = GS_EXIT_FAILURE;
-            if (save_csv(&o, known_suites[s], t) != GS_EXIT_OK)
+            if (save_csv(&o, s->name, t) != GS_EXIT_OK)
                 rc = GS_EXIT_FAILURE;
         }
         gs_table_free(t);

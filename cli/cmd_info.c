@@ -5,7 +5,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "../src/core/error.h"
+#include "common/device.h"
 #include "args.h"
 #include "commands.h"
 
@@ -121,14 +121,14 @@ int gs_cmd_info(int argc, char **argv)
         return gs_usage_error("info", err);
     }
     gs_device_info d;
-    gs_status st = gs_cli_select_device((int)device, &d);
+    gs_status st = gs_select_device((int)device, &d);
     if (st == GS_ERR_NO_DEVICE && json)
         print_json_no_gpu();
     if (st != GS_SUCCESS)
         return gs_report_failure("info", st);
     int fit[NPROBES];
     for (int i = 0; i < NPROBES; ++i)
-        if ((st = gs_cli_probe_coresident(probe_sizes[i], &fit[i])) != GS_SUCCESS)
+        if ((st = gs_probe_coresident(probe_sizes[i], &fit[i])) != GS_SUCCESS)
             return gs_report_failure("info", st);
     if (json)
         return print_json(&d, fit);

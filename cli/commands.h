@@ -21,6 +21,10 @@ int gs_cmd_check(int argc, char **argv);
  * Returns -1 for an unknown command. */
 int gs_print_help(FILE *out, const char *command);
 
+/* The benchmark suites and what each measures, as `gridsync help bench`
+ * lists them (`gridsync bench --list`). */
+void gs_print_suites(FILE *out);
+
 /* Print "gridsync <cmd>: <msg> (see 'gridsync help <cmd>')" (command NULL:
  * "gridsync: <msg> (see 'gridsync --help')") and return GS_EXIT_USAGE. */
 int gs_usage_error(const char *command, const char *msg);
@@ -36,12 +40,6 @@ int gs_option_usage_error(const char *command, int c, char *const *argv, const c
 
 /* Exit code for a failed status, after printing "gridsync <cmd>: <detail>". */
 int gs_report_failure(const char *command, gs_status st);
-
-/* Select device `ordinal` (validated); fills `info`. */
-gs_status gs_cli_select_device(int ordinal, gs_device_info *info);
-
-/* Co-resident blocks of a small kernel that uses gs_grid_sync (probe.cu). */
-gs_status gs_cli_probe_coresident(int threads, int *blocks);
 
 #ifdef __cplusplus
 }

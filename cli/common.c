@@ -1,8 +1,7 @@
-/* common.c - what every subcommand shares: failure reporting, device choice. */
+/* common.c - what every subcommand shares: failure reporting, usage errors. */
 #include <getopt.h>
 #include <stdio.h>
 
-#include "../src/core/error.h"
 #include "args.h"
 #include "commands.h"
 
@@ -40,13 +39,4 @@ int gs_option_usage_error(const char *command, int c, char *const *argv, const c
     char err[512];
     gs_option_error(c, optopt, argv[optind - 1], shortopts, err, sizeof err);
     return gs_usage_error(command, err);
-}
-
-gs_status gs_cli_select_device(int ordinal, gs_device_info *info)
-{
-    gs_status st = gs_device_query(ordinal, info);
-    if (st != GS_SUCCESS)
-        return st;
-    GS_CUDA_TRY(cudaSetDevice(ordinal));
-    return GS_SUCCESS;
 }

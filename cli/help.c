@@ -1,6 +1,10 @@
-/* help.c - help texts of gridsync and its commands. */
+/* help.c - help texts of gridsync and its commands; the lists of suites,
+ * demos and checks come from the tools' registries. */
 #include <string.h>
 
+#include "bench/registry.h"
+#include "check/check.h"
+#include "demo/demo.h"
 #include "commands.h"
 
 static const char main_help[] =
@@ -29,40 +33,29 @@ static const char info_help[] =
     "  -d, --device N   GPU ordinal (default 0)\n"
     "  -j, --json       print JSON instead of text\n";
 
-static const char bench_help[] =
+static const char bench_usage[] =
     "usage: gridsync bench [SUITE...] [options]\n"
     "\n"
     "Measure each synchronization method next to the peers a CUDA programmer\n"
     "would use instead, in the same run, and print a table with the ratios.\n"
     "\n"
-    "suites:\n"
-    "  barrier   microseconds per grid barrier: gridsync's methods vs\n"
-    "            cooperative groups grid.sync(), kernel relaunch on a stream\n"
-    "            and relaunch inside a CUDA graph\n"
-    "  reduce    float32 sum/min/max per call and GB/s: gridsync vs CUB\n"
-    "            DeviceReduce and the seed's single-pass kernel\n"
-    "  dot       float32 dot product: gridsync vs cuBLAS Sdot and the seed's\n"
-    "            dot with the host finishing the sum\n"
-    "  gemm      FP32 matrix multiply, TFLOP/s: gridsync vs cuBLAS SGEMM\n"
-    "            (pedantic FP32, no TF32) and the seed's 16x16 tiled kernel\n"
-    "  multi     several GPUs (2 or more; built with NCCL): cross-GPU barrier\n"
-    "            latency vs an NCCL all-reduce of one word and host-side stream\n"
-    "            sync; reduction bandwidth of 2^28 floats per GPU vs one GPU\n"
-    "(no suite: all of them; multi only with two GPUs or more)\n"
+    "suites:\n";
+
+static const char bench_options[] =
+    "(no suite: all of them; those for several GPUs only where there are)\n"
     "\n"
     "options:\n"
     "  -d, --device N        GPU ordinal (default 0)\n"
     "      --suite LIST      the suites to run, e.g. reduce,dot (as naming them)\n"
+    "      --list            print the suites and what each measures\n"
     "  -t, --threads LIST    block sizes, e.g. 256,1024 (default 256,1024)\n"
     "  -b, --blocks LIST     grid sizes (default 1, 1/SM, 2/SM, co-resident maximum)\n"
     "  -i, --iterations N    exchange iterations per kernel, 2 barriers each (1000)\n"
     "  -r, --repeat N        timed samples per configuration (15); the median is reported\n"
     "  -w, --warmup N        untimed runs first (2)\n"
-    "  -s, --sizes LIST      log2 of the sizes: reduce/dot lengths (default\n"
-    "                        10,13,16,19,22,25,28,30), gemm square n (9,10,11,12,13,\n"
-    "                        plus four non-square shapes when --sizes is not given)\n"
+    "  -s, --sizes LIST      log2 of the sizes the suites sweep (defaults: above)\n"
     "      --quick           a short run (under 15 s): fewer iterations, samples, sizes\n"
-    "      --full            every size (reduce/dot: 2^10 .. 2^30; gemm: 256 .. 16384)\n"
+    "      --full            every size of every suite (above)\n"
     "  -o, --out DIR         write DIR/results.json, DIR/bench-<suite>.csv and\n"
     "                        DIR/report.md with plots (see gridsync help report)\n"
     "  -j, --json FILE       write results as JSON\n"
@@ -73,51 +66,139 @@ static const char bench_help[] =
 
 static const char report_help[] =
     "usage: gridsync report FILE.json [--out DIR] [--no-plots]\n"
+    "       gridsync report FILE.json --summary | --readme README.md\n"
+    "       gridsync report --columns [--readme FILE.md]\n"
     "\n"
     "Rebuild the report of a saved benchmark run (gridsync bench --json): writes\n"
     "DIR/report.md with the environment and every suite's table, DIR/<suite>.csv,\n"
     "and plots rendered by gnuplot (DIR/*.png; without gnuplot the report says\n"
     "how to get them). No GPU needed.\n"
     "\n"
-    "  -o, --out DIR     output folder (default ./report)\n"
-    "  -n, --no-plots    write the plot scripts but do not run gnuplot\n";
+    "  -o, --out DIR       output folder (default ./report)\n"
+    "  -n, --no-plots      write the plot scripts but do not run gnuplot\n"
+    "      --summary       print each suite's summary table (the README's results)\n"
+    "      --readme FILE   write them between FILE's <!-- results:begin --> and\n"
+    "                      <!-- results:end --> lines instead\n"
+    "      --columns       print every suite's columns, units and meanings; with\n"
+    "                      --readme, between <!-- columns:begin/end --> lines\n";
 
-static const char demo_help[] =
+static const char demo_usage[] =
     "usage: gridsync demo NAME [options]\n"
     "\n"
-    "Run one of the seeds' failures on this GPU next to the correct version and say\n"
-    "what was observed (never invented: zero failures observed is reported as such).\n"
+    "Run one of the tutorials' failures on this GPU next to the correct version and\n"
+    "say what was observed (never invented: zero failures observed is reported as\n"
+    "such). The tutorials: docs/tutorials.md.\n"
     "\n"
-    "demos:\n"
-    "  bitmap               seed 004's shared-memory bitmap with and without\n"
-    "                       __syncthreads(); pixels differing from the CPU image\n"
-    "  missing-sync         seed 000's block reduction and seed 003's tiled matmul\n"
-    "                       without their barriers; errors, and racecheck's verdict\n"
-    "  divergent-barrier    seed 004's __syncthreads() inside an if: hung, wrong or\n"
-    "                       lucky, run in a child process under a time limit\n"
-    "  missing-fence        message passing between blocks: relaxed, __threadfence(),\n"
-    "                       release/acquire; stale reads counted\n"
-    "  grid-oversubscribed  a grid barrier with more blocks than fit: refused by\n"
-    "                       gs_launch, timed out by the watchdog on a plain launch\n"
+    "demos:\n";
+
+static const char demo_options[] =
     "\n"
     "options:\n"
     "  -d, --device N       GPU ordinal (default 0)\n"
-    "  -r, --runs N         runs per version (bitmap 5, missing-sync 10)\n"
+    "  -r, --runs N         runs per version (";
+
+static const char demo_more_options[] =
+    ")\n"
     "  -o, --out DIR        bitmap: write bitmap-sync.png and bitmap-nosync.png\n"
     "      --rounds N       missing-fence: rounds per version (100000)\n"
     "      --time-limit S   divergent-barrier: seconds before the child is stopped (5)\n"
     "\n"
     "exit: 0 when the correct versions were correct (whatever the broken ones did)\n";
 
-static const char check_help[] =
+static const char check_usage[] =
     "usage: gridsync check [--device N]\n"
     "\n"
-    "Self-test of this GPU and driver in under a minute: every barrier method\n"
-    "(ordering over many barriers at 1 block, 1 per SM and the co-resident maximum),\n"
-    "every reduction and the dot product against the CPU, the matrix multiply\n"
-    "against FP64, the release/acquire message-passing litmus test (zero stale reads)\n"
-    "and the watchdog (a barrier one block skips must time out naming it). One line\n"
-    "per check, PASS or FAIL with its figure; exit 0 only if all pass.\n";
+    "Self-test of this GPU and driver in under a minute, one line per check, PASS\n"
+    "or FAIL with its figure; exit 0 only if all pass. The checks:\n";
+
+enum { HELP_WIDTH = 79, HELP_INDENT = 12, DEMO_INDENT = 23 };
+
+/* "  NAME      text..." with `text` wrapped at HELP_WIDTH under `indent`. */
+static void print_item(FILE *out, const char *name, const char *text, int indent)
+{
+    int col = fprintf(out, "  %-*s", indent - 3, name);
+    while (*text) {
+        int word = (int)strcspn(text, " ");
+        if (col + 1 + word > HELP_WIDTH && col > indent) {
+            fprintf(out, "\n%*s", indent - 1, "");
+            col = indent - 1;
+        }
+        col += fprintf(out, " %.*s", word, text);
+        text += word;
+        text += strspn(text, " ");
+    }
+    fputc('\n', out);
+}
+
+/* "10,13,16" into buf; three or more consecutive values as "10..30". */
+static const char *size_list(const gs_size_list *l, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < l->count && n < len;) {
+        int j = i;
+        while (j + 1 < l->count && l->log2[j + 1] == l->log2[j] + 1)
+            ++j;
+        if (j - i >= 2)
+            n += (size_t)snprintf(buf + n, len - n, "%s%d..%d", i ? "," : "", l->log2[i],
+                                  l->log2[j]);
+        else
+            j = i;
+        if (j == i)
+            n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? "," : "", l->log2[i]);
+        i = j + 1;
+    }
+    return buf;
+}
+
+/* One suite: what it measures and, for a suite that sweeps sizes, its
+ * log2 sizes for each preset. */
+static void print_suite(FILE *out, const gs_bench_suite *s)
+{
+    char text[1024], a[128], b[128], c[128];
+    if (s->sizes[GS_PRESET_DEFAULT].count)
+        snprintf(text, sizeof text, "%s; sizes 2^k, k = %s (--quick %s; --full %s)", s->help,
+                 size_list(&s->sizes[GS_PRESET_DEFAULT], a, sizeof a),
+                 size_list(&s->sizes[GS_PRESET_QUICK], b, sizeof b),
+                 size_list(&s->sizes[GS_PRESET_FULL], c, sizeof c));
+    else
+        snprintf(text, sizeof text, "%s", s->help);
+    print_item(out, s->name, text, HELP_INDENT);
+}
+
+void gs_print_suites(FILE *out)
+{
+    for (int i = 0; i < gs_bench_suite_count(); ++i)
+        print_suite(out, gs_bench_suite_at(i));
+}
+
+static void print_bench_help(FILE *out)
+{
+    fputs(bench_usage, out);
+    gs_print_suites(out);
+    fputs(bench_options, out);
+}
+
+/* The demos, and the default runs of those that have runs. */
+static void print_demo_help(FILE *out)
+{
+    fputs(demo_usage, out);
+    for (int i = 0; i < gs_demo_count(); ++i)
+        print_item(out, gs_demo_at(i)->name, gs_demo_at(i)->help, DEMO_INDENT);
+    fputs(demo_options, out);
+    for (int i = 0, n = 0; i < gs_demo_count(); ++i)
+        if (gs_demo_at(i)->default_runs)
+            fprintf(out, "%s%s %ld", n++ ? ", " : "", gs_demo_at(i)->name,
+                    gs_demo_at(i)->default_runs);
+    fputs(demo_more_options, out);
+}
+
+static void print_check_help(FILE *out)
+{
+    fputs(check_usage, out);
+    for (int i = 0; i < gs_check_count(); ++i)
+        print_item(out, gs_check_at(i)->name, gs_check_at(i)->help, DEMO_INDENT);
+}
 
 int gs_print_help(FILE *out, const char *command)
 {
@@ -128,13 +209,13 @@ int gs_print_help(FILE *out, const char *command)
     if (strcmp(command, "info") == 0)
         fputs(info_help, out);
     else if (strcmp(command, "bench") == 0)
-        fputs(bench_help, out);
+        print_bench_help(out);
     else if (strcmp(command, "report") == 0)
         fputs(report_help, out);
     else if (strcmp(command, "demo") == 0)
-        fputs(demo_help, out);
+        print_demo_help(out);
     else if (strcmp(command, "check") == 0)
-        fputs(check_help, out);
+        print_check_help(out);
     else if (strcmp(command, "help") == 0)
         fputs("usage: gridsync help <command>\n", out);
     else

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../src/bench/report.h"
+#include "common/files.h"
 
 /* NULL when `dir` is a folder this process may write in, else why not. */
 static const char *unwritable_folder(const char *dir)

@@ -57,12 +57,6 @@ typedef struct gs__sgemm_args {
  * m x n x k, leading dimensions, alpha and beta. */
 gs_status gs__sgemm_tiled16(const gs__sgemm_args *p, cudaStream_t stream);
 
-/* The same kernel with both barriers removed: wrong on purpose, for the
- * missing-sync demo and the racecheck test. Never used by gs_sgemm.
- * Deprecated: the tools instantiate it themselves from
- * <gridsync/detail/sgemm_tiled16.cuh> (gs::detail::sgemm_tiled16<false>). */
-gs_status gs__sgemm_tiled16_nosync(const gs__sgemm_args *p, cudaStream_t stream);
-
 /* The register-tiled kernel: 128x128 block tiles (256 threads) or 64x64 (64
  * threads); `tile` picks 128 or 64, 0 picks by size as gs_sgemm does. */
 gs_status gs__sgemm_fast(const gs__sgemm_args *p, int tile, cudaStream_t stream);

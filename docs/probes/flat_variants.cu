@@ -1,6 +1,6 @@
 // scratch 2: flat red + relaxed polls + final acquire, with a sleep after arrival; grouped with G
 #include <cstdio>
-#include <gridsync/memory_order.cuh>
+#include <gridsync/detail/memory_order.cuh>
 __device__ __forceinline__ unsigned val(int it, unsigned b) { return it * 2654435761u + b + 1u; }
 #define SPIN(cond) for (unsigned s_ = 0; (cond) && s_ < (1u << 20); ++s_) {}
 __device__ __forceinline__ void flat(unsigned *ctr, unsigned n, unsigned rank, unsigned sleep_ns)

@@ -1,6 +1,6 @@
 // scratch: flat/grouped barrier variants, no watchdog, per-barrier latency
 #include <cstdio>
-#include <gridsync/memory_order.cuh>
+#include <gridsync/detail/memory_order.cuh>
 __device__ __forceinline__ unsigned val(int it, unsigned b) { return it * 2654435761u + b + 1u; }
 template <int V> __device__ __forceinline__ void bar_sync(unsigned *st, unsigned n, unsigned rank)
 {

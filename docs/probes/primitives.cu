@@ -1,6 +1,6 @@
 // scratch probe: latency of memory-order primitives on this GPU (cycles, one thread)
 #include <cstdio>
-#include <gridsync/memory_order.cuh>
+#include <gridsync/detail/memory_order.cuh>
 #define REPS 2000
 __global__ void probe(unsigned int *buf, unsigned long long *out)
 {

@@ -21,9 +21,3 @@ extern "C" gs_status gs__sgemm_tiled16(const gs__sgemm_args *p, cudaStream_t str
 {
     return launch((const void *)gs::detail::sgemm_tiled16<true, gs__sgemm_args>, p, stream);
 }
-
-/* Kept until the tools instantiate the twin themselves (gridsync_internal.h). */
-extern "C" gs_status gs__sgemm_tiled16_nosync(const gs__sgemm_args *p, cudaStream_t stream)
-{
-    return launch((const void *)gs::detail::sgemm_tiled16<false, gs__sgemm_args>, p, stream);
-}

@@ -39,6 +39,7 @@ expect 0 --help
 expect 0 --version
 expect 0 help info
 expect 0 help bench
+expect 0 bench --list
 expect 2
 expect 2 frobnicate
 expect 2 help frobnicate
@@ -77,6 +78,7 @@ usage_error "option '--device' needs a value" info --device
 usage_error "option '-d' needs a value" info -jd
 usage_error "option '--json' takes no value" info --json=yes
 usage_error "--suite: a value is required" bench --suite ''
+usage_error "--list takes no other arguments" bench --list reduce
 usage_error "--suite: empty item in 'reduce,'" bench --suite reduce,
 usage_error "empty item in ',dot'" bench --suite ,dot
 usage_error "suite argument: a value is required" bench ''

@@ -4,7 +4,8 @@
 # appears outside the --out folder, the canary command planted every way we
 # know (shell quotes, gnuplot system()/backticks/pipes, newlines) never runs,
 # the program exits 0, 1 or 2 (not by a signal, not hung) and report.md's
-# tables keep their shape.
+# tables keep their shape. Every results file is also summarised
+# (`--summary`, the README's tables): the same checks, nothing written.
 gs="$1"
 case "$gs" in /*) ;; *) gs="$PWD/$gs" ;; esac
 tmp=$(mktemp -d) || exit 1
@@ -88,29 +89,44 @@ tables_ok() {
          END { exit bad }' "$1"
 }
 
-# run WHAT FILE OUT: gridsync report FILE --out OUT from $cwd, and the checks.
-run() {
-    what=$1 file=$2 out=$3
-    case "$out" in /*) abs=$out ;; *) abs="$cwd/$out" ;; esac
-    before=$(listing "$abs")
-    (cd "$cwd" && ulimit -v 2000000 && exec timeout 60 "$gs" report "$file" --out "$out") \
-        >/dev/null 2>"$tmp/in/stderr"
+# run_checked WHAT KEEP STDOUT MD ARGS...: gridsync ARGS from $cwd (memory
+# and time limited), its stdout to STDOUT; then the checks: it exits 0, 1 or
+# 2; nothing new under $tmp but in the folder KEEP; the canary never ran;
+# when it exits 0, MD's tables keep their shape.
+run_checked() {
+    what=$1 keep=$2 stdout=$3 md=$4
+    shift 4
+    before=$(listing "$keep")
+    (cd "$cwd" && ulimit -v 2000000 && exec timeout 60 "$gs" "$@") >"$stdout" 2>"$tmp/in/stderr"
     rc=$?
     runs=$((runs + 1))
-    after=$(listing "$abs")
+    after=$(listing "$keep")
     if [ "$rc" != 0 ] && [ "$rc" != 1 ] && [ "$rc" != 2 ]; then
         echo "FAIL: $what: exit $rc ($(head -c 300 "$tmp/in/stderr"))"; fail=1
     fi
     if [ "$before" != "$after" ]; then
-        echo "FAIL: $what: files outside --out:"
+        echo "FAIL: $what: files outside $keep:"
         printf '%s\n' "$after" | grep -vxF -e "$before" | head -5; fail=1
     fi
     if [ -n "$(find "$tmp" -name 'PWNED*' -print)" ]; then
         echo "FAIL: $what: the canary ran"; find "$tmp" -name 'PWNED*' -exec rm -f {} +; fail=1
     fi
-    if [ "$rc" = 0 ] && ! tables_ok "$abs/report.md"; then
-        echo "FAIL: $what: report.md's tables are broken"; fail=1
+    if [ "$rc" = 0 ] && ! tables_ok "$md"; then
+        echo "FAIL: $what: the tables of $md are broken"; fail=1
     fi
+}
+
+# run WHAT FILE OUT: gridsync report FILE --out OUT, nothing outside OUT.
+run() {
+    case "$3" in /*) abs=$3 ;; *) abs="$cwd/$3" ;; esac
+    run_checked "$1" "$abs" /dev/null "$abs/report.md" report "$2" --out "$3"
+}
+
+# summarise WHAT FILE: gridsync report FILE --summary (the README's tables),
+# nothing written.
+summarise() {
+    run_checked "$1, summary" "$tmp/in" "$tmp/in/summary.md" "$tmp/in/summary.md" \
+        report "$2" --summary
 }
 
 # expect_error WHAT FILE OUT RC WORDS: exits RC with one line of error
@@ -131,6 +147,7 @@ while IFS= read -r v; do
     f="$tmp/in/planted-$i.json"
     doc "{\"gpu\": \"$v\", \"command\": \"$v\", \"$v\": \"$v\"}" "$(suites_with "$v")" >"$f"
     run "payload $i in every text cell" "$f" "out-$i"
+    summarise "payload $i in every text cell" "$f"
 done <"$tmp/in/payloads"
 
 # wrong types, odd numbers, empty and nested things
@@ -150,6 +167,7 @@ for d in "$@"; do
     i=$((i + 1))
     printf '%s\n' "$d" >"$tmp/in/odd-$i.json"
     run "odd document $i" "$tmp/in/odd-$i.json" "odd-$i"
+    summarise "odd document $i" "$tmp/in/odd-$i.json"
 done
 
 # many facets and series (more than a report plots)

@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "child_run.h"
-#include "png_image.h"
+#include "demo/child_run.h"
+#include "demo/png_image.h"
 
 static void test_png_round_trip(void **state)
 {

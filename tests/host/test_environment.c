@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "environment.h"
+#include "bench/environment.h"
 
 static void test_clock_runs_no_program(void **state)
 {

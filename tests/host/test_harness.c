@@ -1,4 +1,5 @@
-/* test_harness.c - statistics and result tables (text, CSV, JSON). */
+/* test_harness.c - statistics, host timing, CPU references, host random
+ * numbers and result tables (text, CSV, JSON). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <setjmp.h>
@@ -12,11 +13,14 @@
 
 #include <cmocka.h>
 
-#include "results.h"
-#include "stats.h"
-#include "table.h"
+#include "bench/random.h"
+#include "bench/reference.h"
+#include "bench/results.h"
+#include "bench/stats.h"
+#include "bench/table.h"
+#include "bench/timer.h"
 #ifdef GS_HAVE_MULTI
-#include "../../src/multi/nccl_device_barrier.h"
+#include "bench/peers/nccl_device_barrier.h"
 #endif
 
 static void test_stats_odd_even_empty(void **state)
@@ -127,6 +131,88 @@ static void test_table_bad_column(void **state)
     gs_table_free(t);
 }
 
+static void test_reference_reductions(void **state)
+{
+    (void)state;
+    gs_ref_reduction r;
+    double got = 0.0;
+    const int big[] = {2000000000, 2000000000, -5}; /* an int32 sum wraps */
+    gs_ref_reduce(GS_REDUCE_SUM, GS_INT32, big, 3, &r);
+    assert_true(r.ivalue == (long long)(int)(4000000000u - 5u));
+    int wrapped = (int)(4000000000u - 5u);
+    assert_true(gs_ref_reduce_ok(GS_REDUCE_SUM, GS_INT32, &r, &wrapped, &got));
+    const float x[] = {1.0f, -3.0f, 2.5f};
+    gs_ref_reduce(GS_REDUCE_MIN, GS_FLOAT32, x, 3, &r);
+    assert_true(r.value == -3.0 && r.bound == 0.0);
+    gs_ref_reduce(GS_REDUCE_SUM, GS_FLOAT32, x, 3, &r);
+    assert_true(r.value == 0.5 && r.magnitude == 6.5 && r.bound == 3 * ldexp(1.0, -24) * 6.5);
+    float near = 0.5f, far = 0.75f;
+    assert_true(gs_ref_reduce_ok(GS_REDUCE_SUM, GS_FLOAT32, &r, &near, &got) && got == 0.5);
+    assert_false(gs_ref_reduce_ok(GS_REDUCE_SUM, GS_FLOAT32, &r, &far, &got));
+    /* argmin/argmax: the first index of the extreme */
+    const long long v[] = {4, -2, 9, -2, 9};
+    gs_ref_reduce(GS_REDUCE_ARGMIN, GS_INT64, v, 5, &r);
+    assert_true(r.ivalue == -2 && r.index == 1);
+    gs_ref_reduce(GS_REDUCE_ARGMAX, GS_INT64, v, 5, &r);
+    assert_true(r.ivalue == 9 && r.index == 2);
+    gs_reduce_arg arg = {2, {.i64 = 9}};
+    assert_true(gs_ref_reduce_ok(GS_REDUCE_ARGMAX, GS_INT64, &r, &arg, &got));
+    arg.index = 4; /* the same value, not the first */
+    assert_false(gs_ref_reduce_ok(GS_REDUCE_ARGMAX, GS_INT64, &r, &arg, &got));
+    gs_ref_reduce(GS_REDUCE_ARGMIN, GS_FLOAT32, x, 0, &r);
+    assert_true(r.index == -1);
+    const double a[] = {1.0, 2.0}, b[] = {3.0, -4.0};
+    double bound = 0.0;
+    assert_true(gs_ref_dot_f64(a, b, 2, &bound) == -5.0 && bound == 3 * ldexp(1.0, -53) * 11.0);
+}
+
+static void test_reference_sgemm(void **state)
+{
+    (void)state;
+    const float a[] = {1, 2, 3, 4}, b[] = {5, 6, 7, 8}; /* 2x2 */
+    float c[] = {19, 22, 43, 50};
+    assert_int_equal(gs_ref_sgemm_out_of_bound(a, b, c, 2, 2, 2), 0);
+    c[3] = NAN;
+    c[0] = 19.5f;
+    assert_int_equal(gs_ref_sgemm_out_of_bound(a, b, c, 2, 2, 2), 2);
+}
+
+static void test_random_range(void **state)
+{
+    (void)state;
+    gs_rng a = {42}, b = {42};
+    float x[1000];
+    gs_rng_fill(&a, x, 1000);
+    for (int i = 0; i < 1000; ++i) {
+        assert_true(x[i] >= -1.0f && x[i] < 1.0f);
+        assert_true(x[i] == (float)gs_rng_uniform(&b)); /* the same sequence */
+    }
+}
+
+/* Host-timed work that counts its calls. */
+static gs_status count_call(void *ctx)
+{
+    ++*(int *)ctx;
+    return GS_SUCCESS;
+}
+
+static void test_host_timing(void **state)
+{
+    (void)state;
+    int calls = 0;
+    gs_stats s;
+    gs_timing_plan plan = {2, 5, 0};
+    assert_int_equal(gs_time_host_work(count_call, &calls, &plan, 10.0, &s), GS_SUCCESS);
+    assert_int_equal(calls, 7);
+    assert_true(s.n == 5 && s.min >= 0.0 && s.median >= s.min && s.max >= s.median);
+    plan.samples = 0;
+    assert_int_equal(gs_time_host_work(count_call, &calls, &plan, 10.0, &s),
+                     GS_ERR_INVALID_ARGUMENT);
+    double us = 0.0;
+    plan.samples = 1;
+    assert_int_equal(gs_time_calls(NULL, NULL, 0, 0, &plan, &us), GS_ERR_INVALID_ARGUMENT);
+}
+
 #ifdef GS_HAVE_MULTI
 /* NCCL's device API is inlined from its headers: the library must be the
  * very same version, patch included (2.28.9 headers on a 2.28.3 library
@@ -151,6 +237,10 @@ int main(void)
         cmocka_unit_test(test_table_text_and_csv),
         cmocka_unit_test(test_table_json_round_trip),
         cmocka_unit_test(test_table_bad_column),
+        cmocka_unit_test(test_reference_reductions),
+        cmocka_unit_test(test_reference_sgemm),
+        cmocka_unit_test(test_random_range),
+        cmocka_unit_test(test_host_timing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* test_report.c - report.md, CSV and plot scripts from a committed results
  * file; behaviour without gnuplot; bad documents; a hostile document (no
- * string of it in plots.gp or a file name; markdown escaped); the size cap.
- * report_fuzz.sh runs the real program on many more. */
+ * string of it in plots.gp or a file name; markdown escaped); the size cap;
+ * the README's summary tables and generated blocks; docs/results-schema.md's
+ * columns current. report_fuzz.sh runs the real program on many more. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <setjmp.h>
@@ -19,8 +20,11 @@
 
 #include "args.h"
 #include "commands.h"
-#include "report.h"
-#include "spawn.h"
+#include "common/spawn.h"
+#include "report/doc_block.h"
+#include "report/report.h"
+#include "report/schema.h"
+#include "report/summary.h"
 
 #ifndef GS_SOURCE_DIR
 #error "GS_SOURCE_DIR must name the source tree"
@@ -228,6 +232,113 @@ static void test_hostile_document(void **state)
     cJSON_Delete(doc);
 }
 
+/* What gs_summary_write renders of `doc`, in a static buffer. */
+static char *summary_of(const cJSON *doc, int *rc)
+{
+    static char buf[1 << 16];
+    char err[256];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    *rc = gs_summary_write(f, doc, "bench/results/x.json", err, sizeof err);
+    fclose(f);
+    return buf;
+}
+
+static void test_summary_of_committed_results(void **state)
+{
+    (void)state;
+    char err[256];
+    int rc;
+    cJSON *doc = gs_results_load(RESULTS, err, sizeof err);
+    assert_non_null(doc);
+    const char *md = summary_of(doc, &rc);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(md, "Grid barrier, microseconds per barrier (median), NVIDIA H200, "
+                               "CUDA 13.0, 2026-11-22 (`bench/results/x.json`)."));
+    /* best ours and the ratios against it */
+    assert_non_null(strstr(md, "| 256 | 1 | 1.052 | 1.479 | 1.084 | 0.067 | 0.964 | 3.740 | "
+                               "0.777 | tree | 14.31x | 11.53x |\n"));
+    assert_non_null(strstr(md, "| 256 | 1056 | 2.330 | 4.678 | 2.175 | 2.221 | 2.208 | 3.967 | "
+                               "1.419 | flip | 1.02x | 0.65x |\n"));
+    /* reduce and dot: sum / dot rows by size, GB/s and the peer's ratio */
+    assert_non_null(strstr(md, "| 2^10 | 3.64 | 4.57 | 4.14 | 1 | 1.25x |\n"));
+    assert_non_null(strstr(md, "| 2^30 | 1858.88 | 1894.69 | 53400.03 | 4621 | 1.02x |\n"));
+    assert_null(strstr(md, "| copy")); /* the copy row is not a size */
+    /* gemm by shape; multi row by row */
+    assert_non_null(strstr(md, "| 3001x2999x1537 | 35.99 | 41.62 | 7.63 | 0.86x |\n"));
+    assert_non_null(strstr(md, "| 2 | barrier | nccl allreduce 1 word | - | 12.78 | - | 1.00x |\n"));
+    assert_non_null(strstr(md, "| 2 | reduce 2^28/GPU | gs_multi_reduce_sum | - | 264.74 | 8112 | "
+                               "1.91x |\n"));
+    assert_tables_intact(md);
+    cJSON_Delete(doc);
+}
+
+static void test_summary_of_hostile_document(void **state)
+{
+    (void)state;
+    int rc;
+    cJSON *doc = cJSON_Parse(
+        "{\"schema\": \"gridsync-results/1\", \"environment\": {\"gpu\": \"A|B\\nC\", "
+        "\"date\": 5}, \"suites\": {\"multi\": {\"rows\": [{\"gpus\": \"" HOSTILE "|x\", "
+        "\"what\": \"a\\nb|\", \"method\": {\"x\": 1}, \"us\": \"%n%n\"}, 7, null]},"
+        " \"barrier\": {\"rows\": [{\"threads\": 1, \"blocks\": 2, \"method\": \"lock\", "
+        "\"us_per_barrier\": \"x\"}, {\"threads\": [], \"method\": \"tree\"}]}}}");
+    assert_non_null(doc);
+    const char *md = summary_of(doc, &rc);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(md, "A\\|B C, CUDA ?, ? ("));
+    assert_non_null(strstr(md, "| 1 | 2 | x | - |")); /* a text where a number was */
+    assert_non_null(strstr(md, "| %n%n |"));
+    assert_tables_intact(md);
+    cJSON_Delete(doc);
+    doc = cJSON_Parse("{\"schema\": \"gridsync-results/1\", \"suites\": {\"x\": {}}}");
+    summary_of(doc, &rc);
+    assert_int_equal(rc, -1); /* no suite with a summary */
+    cJSON_Delete(doc);
+}
+
+static void test_doc_block(void **state)
+{
+    (void)state;
+    char err[256], path[] = "/tmp/gs_doc_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    const char *doc = "# t\n<!-- results:begin -->\nold\n<!-- results:end -->\ntail\n";
+    assert_int_equal(write(fd, doc, strlen(doc)), (int)strlen(doc));
+    close(fd);
+    assert_int_equal(gs_doc_replace_block(path, "results", "new\nlines\n", 10, err, sizeof err), 0);
+    assert_string_equal(slurp(path),
+                        "# t\n<!-- results:begin -->\nnew\nlines\n<!-- results:end -->\ntail\n");
+    assert_int_equal(gs_doc_replace_block(path, "columns", "x\n", 2, err, sizeof err), -1);
+    assert_non_null(strstr(err, "has no <!-- columns:begin --> ... <!-- columns:end --> block"));
+    assert_non_null(strstr(slurp(path), "new\nlines\n")); /* untouched */
+    remove(path);
+    assert_int_equal(gs_doc_replace_block("/nonexistent/README.md", "results", "", 0, err,
+                                          sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "cannot open /nonexistent/README.md"));
+}
+
+/* docs/results-schema.md's columns table is what the suites describe. */
+static void test_schema_doc_current(void **state)
+{
+    (void)state;
+    static char want[1 << 15];
+    char err[256];
+    size_t len = 0, block_len = 0;
+    FILE *f = fmemopen(want, sizeof want, "w");
+    gs_schema_write(f);
+    fclose(f);
+    char *doc = gs_read_file(GS_SOURCE_DIR "/docs/results-schema.md", 1 << 20, "a document", &len,
+                             err, sizeof err);
+    assert_non_null(doc);
+    const char *block = gs_doc_find_block(doc, "columns", &block_len);
+    assert_non_null(block);
+    if (block_len != strlen(want) || strncmp(block, want, block_len) != 0)
+        fail_msg("docs/results-schema.md's columns are not the suites' descriptions: run "
+                 "`gridsync report --columns --readme docs/results-schema.md`");
+    free(doc);
+}
+
 static void test_size_cap(void **state)
 {
     (void)state;
@@ -272,6 +383,14 @@ static void test_cli(void **state)
     assert_int_equal(run_cmd(5, e), GS_EXIT_OK);
     const char *f[] = {"report", RESULTS, "--out", ""};
     assert_int_equal(run_cmd(4, f), GS_EXIT_USAGE);
+    const char *g[] = {"report", RESULTS, "--summary", "--out", dir};
+    assert_int_equal(run_cmd(5, g), GS_EXIT_USAGE);
+    const char *h[] = {"report", RESULTS, "--readme", ""};
+    assert_int_equal(run_cmd(4, h), GS_EXIT_USAGE);
+    const char *i[] = {"report", "--columns", RESULTS};
+    assert_int_equal(run_cmd(3, i), GS_EXIT_USAGE);
+    const char *j[] = {"report", "--summary"};
+    assert_int_equal(run_cmd(2, j), GS_EXIT_USAGE);
 }
 
 int main(void)
@@ -283,6 +402,10 @@ int main(void)
         cmocka_unit_test(test_md_escape),
         cmocka_unit_test(test_make_dirs_empty),
         cmocka_unit_test(test_hostile_document),
+        cmocka_unit_test(test_summary_of_committed_results),
+        cmocka_unit_test(test_summary_of_hostile_document),
+        cmocka_unit_test(test_doc_block),
+        cmocka_unit_test(test_schema_doc_current),
         cmocka_unit_test(test_size_cap),
         cmocka_unit_test(test_cli),
     };

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "spawn.h"
+#include "common/spawn.h"
 
 static void test_find_program(void **state)
 {

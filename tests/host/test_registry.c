@@ -1,0 +1,189 @@
+/* test_registry.c - every registered benchmark suite is described whole:
+ * its columns, presets, plots and README summary name only what it has; every
+ * demo and check too; `gridsync help` lists each of them. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "bench/registry.h"
+#include "check/check.h"
+#include "demo/demo.h"
+#include "commands.h"
+
+/* A name that may stand in a file name and a command line. */
+static int plain(const char *s)
+{
+    return s && *s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-") == strlen(s);
+}
+
+static void assert_column(const gs_bench_suite *s, const char *name)
+{
+    if (gs_bench_suite_column(s, name) < 0)
+        fail_msg("suite %s: '%s' is not one of its columns", s->name, name);
+}
+
+/* A format of one double: one conversion, f or g, and no other '%'. */
+static void assert_number_format(const gs_bench_suite *s, const char *format)
+{
+    if (!format || strcmp(format, "2^") == 0)
+        return;
+    const char *p = strchr(format, '%');
+    if (!p || strchr(p + 1, '%') || !strpbrk(p, "fg"))
+        fail_msg("suite %s: format '%s' is not one of a number", s->name, format);
+}
+
+static void test_suites_and_columns(void **state)
+{
+    (void)state;
+    assert_true(gs_bench_suite_count() > 0);
+    for (int i = 0; i < gs_bench_suite_count(); ++i) {
+        const gs_bench_suite *s = gs_bench_suite_at(i);
+        assert_true(plain(s->name));
+        assert_ptr_equal(gs_bench_suite_find(s->name), s);
+        assert_true(s->help[0] && s->title[0] && s->run && s->min_gpus >= 1);
+        assert_true(s->ncolumns > 0);
+        for (int c = 0; c < s->ncolumns; ++c) {
+            assert_true(plain(s->columns[c].name) && s->columns[c].unit &&
+                        s->columns[c].meaning[0]);
+            assert_int_equal(gs_bench_suite_column(s, s->columns[c].name), c);
+            assert_true(s->columns[c].decimals >= 0 && s->columns[c].decimals <= 6);
+        }
+    }
+    assert_null(gs_bench_suite_find("no such suite"));
+}
+
+static void test_presets(void **state)
+{
+    (void)state;
+    for (int i = 0; i < gs_bench_suite_count(); ++i) {
+        const gs_bench_suite *s = gs_bench_suite_at(i);
+        int sized = s->sizes[GS_PRESET_DEFAULT].count > 0;
+        for (int p = 0; p < GS_PRESET_COUNT; ++p) {
+            const gs_size_list *l = &s->sizes[p];
+            assert_int_equal(l->count > 0, sized); /* every preset, or none */
+            for (int k = 0; k < l->count; ++k) {
+                assert_true(l->log2[k] >= 0 && l->log2[k] <= 34); /* what --sizes takes */
+                assert_true(k == 0 || l->log2[k] > l->log2[k - 1]);
+            }
+        }
+    }
+}
+
+static void test_plots(void **state)
+{
+    (void)state;
+    for (int i = 0; i < gs_bench_suite_count(); ++i) {
+        const gs_bench_suite *s = gs_bench_suite_at(i);
+        for (int p = 0; p < s->nplots; ++p) {
+            const gs_plot_spec *g = &s->plots[p];
+            if (g->facet)
+                assert_column(s, g->facet);
+            assert_column(s, g->x);
+            assert_column(s, g->y);
+            assert_column(s, g->series);
+            for (const char *const *c = g->same; c && *c; ++c)
+                assert_column(s, *c);
+            assert_true(g->logx == 0 || g->logx == 2 || g->logx == 10);
+            assert_true(g->logy == 0 || g->logy == 2 || g->logy == 10);
+            assert_true(g->xlabel && g->ylabel && g->xformat);
+            assert_null(strchr(g->xlabel, '\''));
+            assert_null(strchr(g->ylabel, '\''));
+        }
+    }
+}
+
+static void test_summaries(void **state)
+{
+    (void)state;
+    for (int i = 0; i < gs_bench_suite_count(); ++i) {
+        const gs_bench_suite *s = gs_bench_suite_at(i);
+        const gs_summary_spec *m = s->summary;
+        if (!m)
+            continue;
+        assert_true(m->intro && m->ncolumns > 0);
+        assert_column(s, m->pivot);
+        for (const char *const *c = m->group_by; c && *c; ++c)
+            assert_column(s, *c);
+        if (m->filter)
+            assert_column(s, m->filter);
+        for (int c = 0; c < m->ncolumns; ++c) {
+            const gs_summary_column *col = &m->columns[c];
+            assert_true(col->header && col->header[0]);
+            assert_number_format(s, col->format);
+            if (col->kind == GS_SUMMARY_SHAPE) {
+                assert_non_null(m->group_by);
+                continue;
+            }
+            assert_column(s, col->column);
+            if (col->kind == GS_SUMMARY_VALUE || col->kind == GS_SUMMARY_RATIO)
+                assert_non_null(col->method);
+            if (col->kind == GS_SUMMARY_RATIO)
+                assert_non_null(col->over);
+            if (col->kind == GS_SUMMARY_BEST)
+                assert_non_null(m->best_of);
+        }
+    }
+}
+
+static void test_demos_and_checks(void **state)
+{
+    (void)state;
+    assert_true(gs_demo_count() > 0 && gs_check_count() > 0);
+    for (int i = 0; i < gs_demo_count(); ++i) {
+        const gs_demo *d = gs_demo_at(i);
+        assert_true(d->name[0] &&
+                    strspn(d->name, "abcdefghijklmnopqrstuvwxyz-") == strlen(d->name));
+        assert_ptr_equal(gs_demo_find(d->name), d);
+        assert_true(d->help[0] && d->run && d->default_runs >= 0);
+    }
+    assert_null(gs_demo_find("no such demo"));
+    for (int i = 0; i < gs_check_count(); ++i) {
+        const gs_check *c = gs_check_at(i);
+        assert_true(c->name[0] && strlen(c->name) <= 22 && c->help[0] && c->run);
+        for (int j = 0; j < i; ++j)
+            assert_true(strcmp(gs_check_at(j)->name, c->name) != 0);
+    }
+}
+
+/* `gridsync help COMMAND` lists `name` at the start of a line. */
+static void assert_listed(const char *command, const char *name)
+{
+    static char buf[1 << 14];
+    char line[64];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    assert_int_equal(gs_print_help(f, command), 0);
+    fclose(f);
+    snprintf(line, sizeof line, "\n  %s ", name);
+    if (!strstr(buf, line))
+        fail_msg("gridsync help %s does not list '%s'", command, name);
+}
+
+static void test_help_lists_everything(void **state)
+{
+    (void)state;
+    for (int i = 0; i < gs_bench_suite_count(); ++i)
+        assert_listed("bench", gs_bench_suite_at(i)->name);
+    for (int i = 0; i < gs_demo_count(); ++i)
+        assert_listed("demo", gs_demo_at(i)->name);
+    for (int i = 0; i < gs_check_count(); ++i)
+        assert_listed("check", gs_check_at(i)->name);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_suites_and_columns),
+        cmocka_unit_test(test_presets),
+        cmocka_unit_test(test_plots),
+        cmocka_unit_test(test_summaries),
+        cmocka_unit_test(test_demos_and_checks),
+        cmocka_unit_test(test_help_lists_everything),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,47 @@
+/* reference.h - the CPU's answers that the suites, demos and checks hold the
+ * GPU's results against, in FP64 with the FP32/FP64 error bound of each. */
+#ifndef GS_BENCH_REFERENCE_H
+#define GS_BENCH_REFERENCE_H
+
+#include "gridsync.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a reduction of n elements must give. */
+typedef struct gs_ref_reduction {
+    double value;     /* floating types: the FP64 sum, or the exact min/max */
+    long long ivalue; /* integer types: exact (an int32 sum wraps modulo 2^32) */
+    double magnitude; /* sum |x| (floating types) */
+    double bound;     /* how far a floating result may be from value:
+                       * n * unit roundoff * magnitude for a sum, 0 for min/max */
+    long long index;  /* argmin/argmax: the first index holding the extreme (-1: none) */
+} gs_ref_reduction;
+
+/* The reduction `op` of the n elements of `type` at host address x. */
+void gs_ref_reduce(gs_reduce_op op, gs_dtype type, const void *x, long long n,
+                   gs_ref_reduction *ref);
+
+/* Whether `got` is what `ref` allows: one value of `type`, or for argmin and
+ * argmax a gs_reduce_arg (its value exactly and its index); *got_value
+ * receives the value as a double (for messages). */
+int gs_ref_reduce_ok(gs_reduce_op op, gs_dtype type, const gs_ref_reduction *ref,
+                     const void *got, double *got_value);
+
+/* The FP64 dot product of x and y; *bound receives how far an FP64 result
+ * may be from it, (n + 1) * 2^-53 * sum |x y|. */
+double gs_ref_dot_f64(const double *x, const double *y, long long n, double *bound);
+
+/* Elements of c = a b (row-major, tight: a is m x k, b is k x n, c is
+ * m x n) that are outside the FP32 bound of the FP64 product:
+ * |c - ref| > gamma(k + 2) * sum |a||b|, gamma(j) = j * 2^-24. NaN counts as
+ * outside. */
+long gs_ref_sgemm_out_of_bound(const float *a, const float *b, const float *c, int m, int n,
+                               int k);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

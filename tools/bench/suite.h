@@ -1,0 +1,85 @@
+/*
+ * suite.h - a benchmark suite, described once: its name and help, its sizes
+ * for each preset, how to run it, the columns of its table, its plots and
+ * its table in the README. `gridsync bench` (suite names, --list, the
+ * presets), `gridsync help bench`, the report (report.md, CSV files, plots),
+ * the README's results section and the tests all read this description.
+ *
+ * A new suite is one file in suites/ that defines a `const gs_bench_suite
+ * gs_suite_<name>` and one line in registry.c.
+ */
+#ifndef GS_BENCH_SUITE_H
+#define GS_BENCH_SUITE_H
+
+#include "gridsync.h"
+#include "bench/plot_spec.h"
+#include "bench/summary_spec.h"
+#include "bench/table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum gs_preset {
+    GS_PRESET_DEFAULT = 0,
+    GS_PRESET_QUICK = 1, /* --quick: a short run (under 15 s on an H100/H200) */
+    GS_PRESET_FULL = 2,  /* --full: every size */
+    GS_PRESET_COUNT = 3
+} gs_preset;
+
+/* log2 of the sizes a suite sweeps (lengths, square matrix sizes). */
+typedef struct gs_size_list {
+    const int *log2;
+    int count;
+} gs_size_list;
+
+/* What `gridsync bench` was asked for; each suite reads what applies. */
+typedef struct gs_bench_params {
+    int iterations;      /* barriers (meetings) per timed kernel */
+    int samples;         /* timed samples per configuration; the median is reported */
+    int warmup;          /* untimed runs first */
+    const int *threads;  /* block sizes */
+    int nthreads;
+    const int *blocks;   /* grid sizes; NULL: the suite's own */
+    int nblocks;
+    gs_size_list sizes;  /* --sizes, else the suite's sizes for the preset */
+    int sizes_given;     /* --sizes was given */
+    gs_preset preset;
+    unsigned int tree_flat_max, tree_group; /* tree barrier tuning; 0: library default */
+    int quiet;           /* no progress lines on stderr */
+} gs_bench_params;
+
+/* Measure and add the rows to `table` (made from the suite's columns). A
+ * failure may leave the rows measured so far. */
+typedef gs_status (*gs_bench_run_fn)(const gs_bench_params *params, gs_table *table);
+
+/* A method renamed since older results files were written. */
+typedef struct gs_renamed {
+    const char *old_name, *name;
+} gs_renamed;
+
+typedef struct gs_bench_suite {
+    const char *name;                    /* `gridsync bench NAME`, the results key, file names */
+    const char *help;                    /* one paragraph: `gridsync help bench`, --list */
+    const char *title;                   /* the table's title */
+    const gs_column *columns;
+    int ncolumns;
+    gs_size_list sizes[GS_PRESET_COUNT]; /* per preset; empty: the suite sweeps no sizes */
+    int min_gpus;                        /* run without being named only with this many GPUs */
+    gs_bench_run_fn run;
+    const gs_plot_spec *plots;
+    int nplots;
+    const gs_summary_spec *summary;      /* its table in the README; NULL: none */
+    const gs_renamed *renamed;           /* ended by {NULL, NULL}; NULL: none */
+} gs_bench_suite;
+
+/* The number of elements of a static array, for the counts above. */
+#define GS_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+/* A gs_size_list of a static array. */
+#define GS_SIZES(a) {(a), GS_COUNT(a)}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

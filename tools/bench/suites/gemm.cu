@@ -1,0 +1,278 @@
+/*
+ * gemm_bench.cu - `gridsync bench gemm`: FP32 matrix multiply throughput of
+ * gs_sgemm next to cuBLAS SGEMM in pedantic FP32 mode (no TF32, no tensor
+ * cores) and the tiled matrix-multiply tutorial's 16x16 kernel
+ * (docs/tutorials.md), measured in the same run.
+ *
+ * Floor: 2*m*n*k flops; the peak is SMs x 128 FP32 lanes x 2 x the SM's
+ * maximum clock. Inputs are random in [-1, 1); before timing, gridsync's
+ * result is compared with cuBLAS's (relative Frobenius difference, which
+ * must stay under 1e-5: both are FP32 with different summation orders), so
+ * no row times a wrong or empty result.
+ */
+#include <cublas_v2.h>
+
+#include <stdio.h>
+
+#include "gridsync_internal.h"
+#include "bench/compare.h"
+#include "bench/fill.h"
+#include "bench/progress.h"
+#include "bench/suite.h"
+#include "bench/timer.h"
+
+typedef struct gemm_shape {
+    int m, n, k;
+} gemm_shape;
+
+enum method { M_GRIDSYNC, M_CUBLAS, M_TUTORIAL };
+/* The tutorial's method, as results files name it (docs/tutorials.md). */
+#define TUTORIAL "16x16 tiled (tutorial)"
+static const char *const method_names[] = {"gridsync", "cublas", TUTORIAL};
+
+typedef struct run {
+    enum method m;
+    gemm_shape s;
+    float *a, *b, *c;
+    cublasHandle_t blas;
+    int calls;
+} run;
+
+static gs_status blas_status(cublasStatus_t st, const char *call)
+{
+    return st == CUBLAS_STATUS_SUCCESS
+               ? GS_SUCCESS
+               : gs__fail(GS_ERR_CUDA, "%s failed: cuBLAS status %d", call, (int)st);
+}
+
+static gs_status one_call(void *p, cudaStream_t s)
+{
+    run *r = (run *)p;
+    const float one = 1.0f, zero = 0.0f;
+    const gemm_shape g = r->s;
+    switch (r->m) {
+    case M_GRIDSYNC:
+        return gs_sgemm(g.m, g.n, g.k, 1.0f, r->a, g.k, r->b, g.n, 0.0f, r->c, g.n, s);
+    case M_TUTORIAL:
+        return gs_sgemm_with(GS_GEMM_TILED16, g.m, g.n, g.k, 1.0f, r->a, g.k, r->b, g.n, 0.0f,
+                             r->c, g.n, s);
+    case M_CUBLAS: /* row-major C = A B is column-major C^T = B^T A^T */
+        GS_TRY(blas_status(cublasSetStream(r->blas, s), "cublasSetStream"));
+        return blas_status(cublasSgemm(r->blas, CUBLAS_OP_N, CUBLAS_OP_N, g.n, g.m, g.k, &one,
+                                       r->b, g.n, r->a, g.k, &zero, r->c, g.n),
+                           "cublasSgemm");
+    }
+    return gs__fail(GS_ERR_INTERNAL, "bench gemm: unknown method");
+}
+
+/* Run gridsync and cuBLAS once each and compare their results. */
+static gs_status cross_check(run *r, cudaStream_t s, double *rel)
+{
+    long long elems = (long long)r->s.m * r->s.n;
+    float *ref = NULL, *c = r->c;
+    GS_CUDA_TRY(cudaMalloc((void **)&ref, (size_t)elems * 4));
+    r->m = M_CUBLAS;
+    r->c = ref;
+    gs_status st = one_call(r, s);
+    r->c = c;
+    r->m = M_GRIDSYNC;
+    if (st == GS_SUCCESS)
+        st = one_call(r, s);
+    if (st == GS_SUCCESS)
+        st = gs_relative_difference(r->c, ref, elems, s, rel);
+    cudaFree(ref);
+    return st;
+}
+
+enum { C_M, C_N, C_K, C_METHOD, C_MS, C_TFLOPS, C_FRAC_PEAK, C_SPEEDUP, NCOLS };
+static const gs_column columns[NCOLS] = {
+    {"m", "", 0, "rows of A and C"},
+    {"n", "", 0, "columns of B and C"},
+    {"k", "", 0, "columns of A, rows of B"},
+    {"method", "", 0, "gridsync, cublas, " TUTORIAL},
+    {"ms_per_call", "ms", 4, "median time per call"},
+    {"tflop_s", "TFLOP/s", 2, "2mnk / time"},
+    {"frac_fp32_peak", "", 3, "of SMs x 128 x 2 x the maximum SM clock"},
+    {"speedup_vs_peer", "", 2, "cuBLAS time / this time"}};
+
+static void add_row(gs_table *t, gemm_shape g, enum method m, double us, double peak_tflops,
+                    double peer_us)
+{
+    double tflops = 2.0 * g.m * (double)g.n * g.k / (us * 1e-6) / 1e12;
+    gs_table_add_row(t);
+    gs_table_set(t, C_M, g.m);
+    gs_table_set(t, C_N, g.n);
+    gs_table_set(t, C_K, g.k);
+    gs_table_set_text(t, C_METHOD, method_names[m]);
+    gs_table_set(t, C_MS, us / 1000.0);
+    gs_table_set(t, C_TFLOPS, tflops);
+    gs_table_set(t, C_FRAC_PEAK, tflops / peak_tflops);
+    gs_table_set(t, C_SPEEDUP, peer_us / us);
+}
+
+static gs_status time_method(run *r, enum method m, const gs_bench_params *o, cudaStream_t s,
+                             double *us)
+{
+    gs_timing_plan plan = {o->warmup, o->samples, 0};
+    r->m = m;
+    return gs_time_calls(one_call, r, r->calls, s, &plan, us);
+}
+
+static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, double peak,
+                             gs_table *t)
+{
+    const gemm_shape g = r->s;
+    size_t na = (size_t)g.m * g.k, nb = (size_t)g.k * g.n, nc = (size_t)g.m * g.n;
+    size_t free_b = 0, total_b = 0;
+    GS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    if (4 * (na + nb + 2 * nc) + (64u << 20) > free_b) {
+        fprintf(stderr, "bench gemm: skipping %dx%dx%d: not enough device memory\n", g.m, g.n, g.k);
+        return GS_SUCCESS;
+    }
+    gs_status st = GS_SUCCESS;
+    cudaError_t err = cudaMalloc((void **)&r->a, na * 4);
+    if (err == cudaSuccess)
+        err = cudaMalloc((void **)&r->b, nb * 4);
+    if (err == cudaSuccess)
+        err = cudaMalloc((void **)&r->c, nc * 4);
+    if (err != cudaSuccess)
+        st = gs__cuda_fail(err, "cudaMalloc(bench gemm matrices)", __FILE__, __LINE__);
+    if (st == GS_SUCCESS) {
+        st = gs_fill_uniform(r->a, (long long)na, -1.0f, 1.0f, 777u + (unsigned int)g.m, s);
+        if (st == GS_SUCCESS)
+            st = gs_fill_uniform(r->b, (long long)nb, -1.0f, 1.0f, 999u + (unsigned int)g.n, s);
+    }
+    double flops = 2.0 * g.m * (double)g.n * g.k;
+    r->calls = flops < 1e10 ? 10 : flops < 2e11 ? 3 : 1;
+    double rel = 0.0;
+    if (st == GS_SUCCESS)
+        st = cross_check(r, s, &rel);
+    if (st == GS_SUCCESS && !(rel < 1e-5))
+        st = gs__fail(GS_ERR_INTERNAL,
+                      "bench gemm %dx%dx%d: gridsync differs from cuBLAS by %.3g (relative "
+                      "Frobenius); not timing a wrong result",
+                      g.m, g.n, g.k, rel);
+    double ours = 0, peer = 0, tutorial = 0;
+    if (st == GS_SUCCESS)
+        st = time_method(r, M_GRIDSYNC, o, s, &ours);
+    if (st == GS_SUCCESS)
+        st = time_method(r, M_CUBLAS, o, s, &peer);
+    if (st == GS_SUCCESS) {
+        int save = r->calls;
+        r->calls = 1; /* the tutorial's kernel is ~6x slower */
+        st = time_method(r, M_TUTORIAL, o, s, &tutorial);
+        r->calls = save;
+    }
+    if (st == GS_SUCCESS) {
+        add_row(t, g, M_GRIDSYNC, ours, peak, peer);
+        add_row(t, g, M_CUBLAS, peer, peak, peer);
+        add_row(t, g, M_TUTORIAL, tutorial, peak, peer);
+    }
+    cudaFree(r->a);
+    cudaFree(r->b);
+    cudaFree(r->c);
+    r->a = r->b = r->c = NULL;
+    return st;
+}
+
+/* Non-square shapes measured after the square ones: tall, wide, deep, odd. */
+static const gemm_shape extra_shapes[] = {
+    {16384, 512, 4096}, {512, 16384, 4096}, {1024, 1024, 16384}, {3001, 2999, 1537}};
+
+/* The shapes to measure: n x n x n for each log2 size up to 2^15, then the
+ * non-square ones unless --sizes or --quick was given. Returns the count. */
+static int shapes_of(const gs_bench_params *o, gemm_shape *shapes, int cap)
+{
+    int count = 0;
+    for (int i = 0; i < o->sizes.count && count < cap; ++i) {
+        int k = o->sizes.log2[i];
+        if (k > 15)
+            fprintf(stderr, "gridsync bench gemm: skipping n = 2^%d (above 2^15)\n", k);
+        else
+            shapes[count++] = (gemm_shape){1 << k, 1 << k, 1 << k};
+    }
+    for (int i = 0; !o->sizes_given && o->preset != GS_PRESET_QUICK &&
+                    i < GS_COUNT(extra_shapes) && count < cap;
+         ++i)
+        shapes[count++] = extra_shapes[i];
+    return count;
+}
+
+static gs_status run_gemm(const gs_bench_params *o, gs_table *t)
+{
+    if (o->sizes.count < 0 || o->samples < 1 || o->warmup < 0)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench gemm: bad options");
+    gemm_shape shapes[64];
+    int steps = shapes_of(o, shapes, GS_COUNT(shapes));
+    int dev = 0;
+    gs_device_info info;
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_TRY(gs_device_query(dev, &info));
+    double peak = info.sm_count * 128.0 * 2.0 * info.sm_clock_khz * 1e3 / 1e12;
+    cudaStream_t s;
+    GS_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    run r = {};
+    gs_status st = blas_status(cublasCreate(&r.blas), "cublasCreate");
+    if (st == GS_SUCCESS)
+        st = blas_status(cublasSetMathMode(r.blas, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
+    gs_progress prog;
+    if (!o->quiet)
+        gs_progress_begin(&prog, "gemm", steps);
+    for (int i = 0; i < steps && st == GS_SUCCESS; ++i) {
+        r.s = shapes[i];
+        if (!o->quiet) {
+            char what[64];
+            snprintf(what, sizeof what, "%dx%dx%d", r.s.m, r.s.n, r.s.k);
+            gs_progress_step(&prog, i, what);
+        }
+        st = bench_shape(&r, o, s, peak, t);
+    }
+    if (!o->quiet)
+        gs_progress_end(&prog);
+    if (r.blas)
+        cublasDestroy(r.blas);
+    cudaStreamDestroy(s);
+    return st;
+}
+
+/* ------------------------------------------------------ the description */
+
+static const int sizes_default[] = {9, 10, 11, 12, 13};
+static const int sizes_quick[] = {10, 12};
+static const int sizes_full[] = {8, 9, 10, 11, 12, 13, 14};
+
+static const char *const shape[] = {"m", "n", "k", NULL};
+
+static const gs_plot_spec plots[] = {
+    {NULL, "n", "tflop_s", "method", "square size n (m = n = k)", "TFLOP/s (FP32)", 2, 0, "%g",
+     shape, "square shapes"}};
+
+static const char *const pair[] = {"gridsync", "cublas", NULL};
+static const gs_summary_column summary_columns[] = {
+    {"m x n x k", GS_SUMMARY_SHAPE, NULL, NULL, NULL, NULL},
+    {"gridsync", GS_SUMMARY_VALUE, "tflop_s", "gridsync", NULL, "%.2f"},
+    {"cuBLAS", GS_SUMMARY_VALUE, "tflop_s", "cublas", NULL, "%.2f"},
+    {"tutorial 16x16", GS_SUMMARY_VALUE, "tflop_s", TUTORIAL, NULL, "%.2f"},
+    {"vs cuBLAS", GS_SUMMARY_RATIO, "tflop_s", "gridsync", "cublas", "%.2fx"}};
+
+/* What results files before the tutorials had names called it. */
+static const gs_renamed renamed[] = {{"seed tiled16", TUTORIAL}, {NULL, NULL}};
+
+static const gs_summary_spec summary = {
+    "FP32 matrix multiply, TFLOP/s (cuBLAS SGEMM in pedantic FP32 mode, no TF32; the tiled "
+    "matrix-multiply tutorial's 16x16 kernel):",
+    shape, "method", NULL, NULL, pair, NULL, summary_columns, GS_COUNT(summary_columns)};
+
+extern "C" const gs_bench_suite gs_suite_gemm = {
+    "gemm",
+    "FP32 matrix multiply, TFLOP/s: gridsync vs cuBLAS SGEMM (pedantic FP32, no TF32) and the "
+    "tiled matrix-multiply tutorial's 16x16 kernel, on square shapes (n up to 2^15) and, unless "
+    "--sizes or --quick is given, four non-square ones",
+    "gemm: FP32 C = A B (row-major), TFLOP/s; cuBLAS in pedantic FP32 mode",
+    columns, NCOLS,
+    {GS_SIZES(sizes_default), GS_SIZES(sizes_quick), GS_SIZES(sizes_full)},
+    1,
+    run_gemm,
+    plots, GS_COUNT(plots),
+    &summary,
+    renamed};

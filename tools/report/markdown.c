@@ -1,0 +1,49 @@
+/* markdown.c - escaped markdown text, cells and rules (markdown.h). */
+#include "report/markdown.h"
+
+void gs_report_md_escape(const char *in, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; *in; ++in) {
+        unsigned char ch = (unsigned char)*in;
+        if (n + (ch == '|' ? 2 : 1) >= len)
+            break;
+        if (ch == '|')
+            out[n++] = '\\';
+        out[n++] = ch < 0x20 || ch == 0x7f ? ' ' : (char)ch;
+    }
+    if (len)
+        out[n] = '\0';
+}
+
+void gs_md_text(FILE *f, const char *s)
+{
+    char buf[1024];
+    gs_report_md_escape(s, buf, sizeof buf);
+    fputs(buf, f);
+}
+
+void gs_md_cell(FILE *f, const char *s)
+{
+    fputc(' ', f);
+    gs_md_text(f, s);
+    fputs(" |", f);
+}
+
+void gs_md_rule(FILE *f, int ncols)
+{
+    fputc('|', f);
+    for (int c = 0; c < ncols; ++c)
+        fputs("---|", f);
+    fputc('\n', f);
+}
+
+void gs_value_text(const cJSON *v, char *buf, size_t len)
+{
+    if (cJSON_IsNumber(v))
+        snprintf(buf, len, "%.4g", v->valuedouble);
+    else if (cJSON_IsString(v))
+        snprintf(buf, len, "%s", v->valuestring);
+    else
+        snprintf(buf, len, "-");
+}

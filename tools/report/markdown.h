@@ -1,0 +1,38 @@
+/* markdown.h - the one markdown writer of the tools (report.md, the README's
+ * results section, docs/results-schema.md): text that stays in its table
+ * cell and on its line, table rows and rules, and results values as text. */
+#ifndef GS_REPORT_MARKDOWN_H
+#define GS_REPORT_MARKDOWN_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* `in` as text for markdown that stays in its table cell and on its line:
+ * '|' as "\|", control characters (line breaks too) as spaces; truncated
+ * to fit `len` bytes with the terminating NUL. */
+void gs_report_md_escape(const char *in, char *out, size_t len);
+
+/* `s`, escaped (at most 1023 bytes of it). */
+void gs_md_text(FILE *f, const char *s);
+
+/* " <s escaped> |": one cell of a row that the caller began with '|'. */
+void gs_md_cell(FILE *f, const char *s);
+
+/* "|---|---|\n" for `ncols` columns. */
+void gs_md_rule(FILE *f, int ncols);
+
+/* A results value as text: a number with up to 4 significant digits, a
+ * string as it is, anything else "-". */
+void gs_value_text(const cJSON *v, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,28 @@
+/* report.h - a results document as report.md, CSV files and gnuplot plots. */
+#ifndef GS_REPORT_REPORT_H
+#define GS_REPORT_REPORT_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "bench/results.h"
+#include "common/files.h"
+#include "report/markdown.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Write `dir`/report.md, `dir`/<suite>.csv, the plot data and `dir`/plots.gp,
+ * and render the plots with gnuplot when `plots` is nonzero and gnuplot is
+ * installed. Suites that are not registered (bench/registry.h) are skipped
+ * with a warning on stderr and a line in report.md. Returns 0, or -1 with a
+ * sentence in `err`. */
+int gs_report_write(const cJSON *results, const char *dir, int plots, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
