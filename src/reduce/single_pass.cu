@@ -99,7 +99,7 @@ gs_status gs__single_pass_start(const gs__single_pass_launch *launch, const void
 {
     gs__ws_lease ws = launch->ws;
     void *out = launch->out;
-    void *args[] = {(void *)inputs, &n, &ws.partials, &ws.ticket, &out};
+    void *args[] = {(void *)inputs, &n, &ws.partials, &ws.ticket, &ws.seq, &out};
     cudaLaunchAttribute attr[1];
     cudaLaunchConfig_t config = {};
     config.gridDim = dim3((unsigned int)launch->blocks);

@@ -49,7 +49,8 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
 
 /* Launch the prepared kernel on `stream`. Its parameters
  * (gridsync/detail/single_pass.cuh): the input (the array `inputs` of its
- * pointers), n, the workspace's partials and ticket, and the output. */
+ * pointers), n, the workspace's partials and ticket, the call's sequence
+ * number (workspace.h), and the output. */
 gs_status gs__single_pass_start(const gs__single_pass_launch *launch, const void *const *inputs,
                                 long long n, cudaStream_t stream);
 

@@ -1,9 +1,11 @@
 /* workspace.c - the per-stream workspaces of the single-pass reduction
  * (workspace.h): a locked cache keyed by (device, stream id). */
+#define _POSIX_C_SOURCE 200809L
 #include "workspace.h"
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "../core/error.h"
 
@@ -11,8 +13,7 @@ struct gs__reduce_ws {
     int device;
     unsigned long long stream_id;
     void *memory;              /* partials, then ticket, then the result slot */
-    cudaEvent_t done;          /* recorded after the last call that used it */
-    int used;                  /* `done` has been recorded */
+    unsigned int issued;       /* the last sequence number handed out (0: none) */
     int users;                 /* calls holding it */
     int retire;                /* free it when the last user lets go */
     unsigned long long touched;/* LRU clock */
@@ -26,6 +27,10 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static gs__reduce_ws **cache; /* entries are allocated one by one: pointers stay valid */
 static int cached, capacity;
 static unsigned long long clock_now;
+
+enum { GS_WS_MAX_DEVICES = 64 };
+static cudaStream_t readers[GS_WS_MAX_DEVICES]; /* one per device, created on first use */
+static pthread_mutex_t readers_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void fill_lease(gs__ws_lease *lease, void *memory)
 {
@@ -50,59 +55,93 @@ static gs_status create(int device, unsigned long long id, cudaStream_t stream,
     cudaError_t err = cudaMalloc(&ws->memory, WS_BYTES);
     if (err == cudaSuccess) /* ordered before the first call, on the same stream */
         err = cudaMemsetAsync(ws->memory, 0, WS_BYTES, stream);
-    if (err == cudaSuccess)
-        err = cudaEventCreateWithFlags(&ws->done, cudaEventDisableTiming);
     (void)cudaThreadExchangeStreamCaptureMode(&mode);
     if (err != cudaSuccess) {
         cudaFree(ws->memory);
         free(ws);
-        return gs__cuda_fail(err, "cudaMalloc/cudaMemset/cudaEventCreate(reduction workspace)",
-                             __FILE__, __LINE__);
+        return gs__cuda_fail(err, "cudaMalloc/cudaMemsetAsync(reduction workspace)", __FILE__,
+                             __LINE__);
     }
     *out = ws;
     return GS_SUCCESS;
 }
 
-/* Wait for its last call, then free it (on its own device). */
+/* Whether the workspace's last call has made its last access to it: the
+ * number its kernel stored (single_pass_done) is the last one handed out.
+ * Read through a stream of our own, so that nothing else is waited for.
+ * Nobody holds the workspace; the current device is the workspace's. */
+static int completed(gs__reduce_ws *ws)
+{
+    unsigned int done = 0;
+    enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    cudaError_t err = cudaSuccess;
+    if (ws->issued == 0)
+        return 1;
+    if (ws->device < 0 || ws->device >= GS_WS_MAX_DEVICES)
+        return 0;
+    (void)cudaThreadExchangeStreamCaptureMode(&mode);
+    pthread_mutex_lock(&readers_lock);
+    if (!readers[ws->device])
+        err = cudaStreamCreateWithFlags(&readers[ws->device], cudaStreamNonBlocking);
+    pthread_mutex_unlock(&readers_lock);
+    if (err == cudaSuccess)
+        err = cudaMemcpyAsync(&done, (char *)ws->memory + PARTIALS_BYTES + sizeof done,
+                              sizeof done, cudaMemcpyDeviceToHost, readers[ws->device]);
+    if (err == cudaSuccess)
+        err = cudaStreamSynchronize(readers[ws->device]);
+    (void)cudaThreadExchangeStreamCaptureMode(&mode);
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return done == ws->issued;
+}
+
+/* Wait (up to a minute) for its last call, then free it, on its own
+ * device. A workspace whose call never ends is left allocated rather than
+ * freed under a running kernel. */
 static void destroy(gs__reduce_ws *ws)
 {
-    int current = 0;
+    int current = 0, done = 0;
     cudaGetDevice(&current);
     cudaSetDevice(ws->device);
-    if (ws->used)
-        cudaEventSynchronize(ws->done);
-    cudaEventDestroy(ws->done);
-    cudaFree(ws->memory);
+    for (int tries = 0; tries < 600000 && !(done = completed(ws)); ++tries) {
+        struct timespec pause = {0, 100000}; /* 0.1 ms */
+        nanosleep(&pause, NULL);
+    }
+    if (done)
+        cudaFree(ws->memory);
     cudaSetDevice(current);
     pthread_mutex_destroy(&ws->result_lock);
     free(ws);
 }
 
-static int idle(gs__reduce_ws *ws)
+static int by_age(const void *a, const void *b)
 {
-    if (ws->users || ws->retire)
-        return 0;
-    if (!ws->used)
-        return 1;
-    cudaError_t err = cudaEventQuery(ws->done);
-    if (err != cudaSuccess && err != cudaErrorNotReady)
-        (void)cudaGetLastError();
-    return err == cudaSuccess;
+    unsigned long long x = (*(gs__reduce_ws *const *)a)->touched;
+    unsigned long long y = (*(gs__reduce_ws *const *)b)->touched;
+    return x < y ? -1 : x > y;
 }
 
-/* The least recently used idle workspace of `device`, once the cache is
- * full: its last call has finished, so its ticket is back to zero and it
- * can serve another stream. */
+/* Once the cache is full: the least recently used workspace of `device`
+ * that nobody holds and whose last call is done (so its ticket is back to
+ * zero); it can serve another stream. Candidates are read oldest first, and
+ * usually the first one is done. */
 static gs__reduce_ws *recyclable(int device)
 {
-    gs__reduce_ws *best = NULL;
-    if (cached < GS_WS_CACHE_SIZE)
+    gs__reduce_ws **candidates = NULL, *found = NULL;
+    int n = 0;
+    if (cached < GS_WS_CACHE_SIZE || !(candidates = malloc((size_t)cached * sizeof *candidates)))
         return NULL;
     for (int i = 0; i < cached; ++i)
-        if (cache[i]->device == device && (!best || cache[i]->touched < best->touched) &&
-            idle(cache[i]))
-            best = cache[i];
-    return best;
+        if (cache[i]->device == device && !cache[i]->users && !cache[i]->retire)
+            candidates[n++] = cache[i];
+    qsort(candidates, (size_t)n, sizeof *candidates, by_age);
+    for (int i = 0; i < n && !found; ++i)
+        if (completed(candidates[i]))
+            found = candidates[i];
+    free(candidates);
+    return found;
 }
 
 static gs_status append(gs__reduce_ws *ws)
@@ -138,6 +177,8 @@ static gs_status acquire_cached(int device, unsigned long long id, cudaStream_t 
     }
     ws->users++;
     ws->touched = ++clock_now;
+    if (++ws->issued == 0) /* 0 means "nothing issued": skip it when wrapping */
+        ws->issued = 1;
     *out = ws;
     return GS_SUCCESS;
 }
@@ -164,15 +205,18 @@ gs_status gs__ws_acquire(cudaStream_t stream, int capturing, gs__ws_lease *lease
     unsigned long long id = 0;
     lease->cached = NULL;
     lease->graph_block = NULL;
+    lease->seq = 0; /* a graph's own workspace: nobody reads its number */
     if (capturing)
         return acquire_in_graph(stream, lease);
     GS_CUDA_TRY(cudaGetDevice(&device));
     GS_CUDA_TRY(cudaStreamGetId(stream, &id));
     pthread_mutex_lock(&lock);
     gs_status st = acquire_cached(device, id, stream, &lease->cached);
-    pthread_mutex_unlock(&lock);
-    if (st == GS_SUCCESS)
+    if (st == GS_SUCCESS) {
         fill_lease(lease, lease->cached->memory);
+        lease->seq = lease->cached->issued;
+    }
+    pthread_mutex_unlock(&lock);
     return st;
 }
 
@@ -198,13 +242,10 @@ gs_status gs__ws_release(gs__ws_lease *lease, cudaStream_t stream, gs_status st)
         return st;
     }
     gs__reduce_ws *ws = lease->cached;
+    (void)stream; /* the kernel itself marks the call done (workspace.h) */
     if (!ws)
         return st;
-    cudaError_t err = cudaEventRecord(ws->done, stream);
-    if (err != cudaSuccess && st == GS_SUCCESS)
-        st = gs__cuda_fail(err, "cudaEventRecord(workspace done)", __FILE__, __LINE__);
     pthread_mutex_lock(&lock);
-    ws->used |= err == cudaSuccess;
     int last = --ws->users == 0 && ws->retire;
     pthread_mutex_unlock(&lock);
     if (last) /* gs_reduce_release_workspaces left it to us */

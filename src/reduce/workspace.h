@@ -5,9 +5,13 @@
  * Outside a stream capture each stream has its own, found by the stream's
  * unique id (cudaStreamGetId: never reused within a process, and each
  * thread's own stream for cudaStreamPerThread), so calls that share one are
- * ordered by their stream. A workspace records an event after each call;
- * once it has completed and nobody holds the workspace, it can be recycled
- * for another stream (the cache keeps GS_WS_CACHE_SIZE of them) or freed.
+ * ordered by their stream. Each call on a workspace gets the next sequence
+ * number, which its kernel stores into the workspace as its very last access
+ * (ticket[1]); once the stored number is the last one handed out and nobody
+ * holds the workspace, it can be recycled for another stream (the cache
+ * keeps GS_WS_CACHE_SIZE of them) or freed. The host reads that word only
+ * then: a call pays no extra operation on its stream (an event recorded
+ * after each call would stand between back-to-back kernels).
  * Inside a stream capture a call takes a workspace from the graph's memory
  * (allocation, zeroing and free become graph nodes), so replays of a graph
  * never share state with anything else.
@@ -38,7 +42,8 @@ typedef struct gs__ws_lease {
     gs__reduce_ws *cached; /* a stream's own, or NULL in a capture */
     void *graph_block;     /* in a capture: the graph-owned allocation */
     void *partials;
-    unsigned int *ticket;
+    unsigned int *ticket;  /* ticket[0]: the ticket; ticket[1]: the last call done */
+    unsigned int seq;      /* this call's sequence number */
     void *result;          /* GS_REDUCE_SLOT_BYTES for results bound to host memory */
 } gs__ws_lease;
 

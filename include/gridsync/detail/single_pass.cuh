@@ -132,21 +132,35 @@ static __device__ __forceinline__ void single_pass_begin()
 #endif
 }
 
+/* The call's last access to its workspace: ticket[1] = seq, a release
+ * store after the result and the ticket's reset. The host reads that word
+ * (rarely: only to recycle or free the workspace) to know that the call no
+ * longer touches the workspace, instead of recording an event per call. */
+static __device__ __forceinline__ void single_pass_done(unsigned int *ticket, unsigned int seq)
+{
+    gs_st_release_gpu(ticket + 1, seq);
+}
+
 /* Phase 2: thread 0 publishes the block's result `r` and takes a ticket
  * (atom.acq_rel); the block that draws the last ticket folds all partials
- * in index order into *out and resets the ticket. All threads of the block
- * must call it. (Why correct: the file comment.) */
+ * in index order into *out, resets the ticket and marks the call done
+ * (`seq`). All threads of the block must call it. (Why correct: the file
+ * comment; the other blocks' last access to the workspace is their ticket,
+ * which precedes the last block's fold, and the last block's readers are
+ * done before the block barrier inside block_reduce.) */
 template <class Op>
 static __device__ __forceinline__ void
 single_pass_finish(typename Op::accumulator r, typename Op::accumulator *partials,
-                   unsigned int *ticket, typename Op::accumulator *out,
+                   unsigned int *ticket, unsigned int seq, typename Op::accumulator *out,
                    typename Op::accumulator *smem, Op op)
 {
     typedef typename Op::accumulator acc_t;
     __shared__ int last;
     if (gridDim.x == 1u) { /* one block: no partials, no ticket */
-        if (threadIdx.x == 0)
+        if (threadIdx.x == 0) {
             *out = r;
+            single_pass_done(ticket, seq);
+        }
         return;
     }
     if (threadIdx.x == 0) {
@@ -168,22 +182,24 @@ single_pass_finish(typename Op::accumulator r, typename Op::accumulator *partial
     if (threadIdx.x == 0) {
         *out = r;
         gs_st_relaxed_gpu(ticket, 0u);
+        single_pass_done(ticket, seq);
     }
 }
 
 /* The kernel: `in` by value (the host passes the array of its pointers),
- * partials and ticket from the caller's workspace, the result to `out`. */
+ * partials, ticket and the call's sequence number from the caller's
+ * workspace, the result to `out`. */
 template <class Policy, class Op, class Input, class Transform>
 static __global__ void __launch_bounds__(Policy::threads)
     single_pass_kernel(Input in, long long n, typename Op::accumulator *partials,
-                       unsigned int *ticket, typename Op::accumulator *out)
+                       unsigned int *ticket, unsigned int seq, typename Op::accumulator *out)
 {
     __shared__ typename Op::accumulator smem[32];
     single_pass_begin();
     Op op;
     typename Op::accumulator r =
         block_reduce(single_pass_thread_fold<Policy>(in, n, op, Transform()), smem, op);
-    single_pass_finish(r, partials, ticket, out, smem, op);
+    single_pass_finish(r, partials, ticket, seq, out, smem, op);
 }
 
 } // namespace detail
