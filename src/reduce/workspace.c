@@ -165,8 +165,15 @@ static gs_status acquire_cached(int device, unsigned long long id, cudaStream_t 
     for (int i = 0; i < cached && !ws; ++i)
         if (cache[i]->device == device && cache[i]->stream_id == id && !cache[i]->retire)
             ws = cache[i];
-    if (!ws && (ws = recyclable(device)) != NULL)
+    if (!ws && (ws = recyclable(device)) != NULL) {
         ws->stream_id = id;
+        /* the ticket and the done word start from zero on the new stream,
+         * before its first call, whatever the old stream left in flight;
+         * `issued` goes on counting, so no old or zeroed word can equal the
+         * new stream's next number */
+        GS_CUDA_TRY(cudaMemsetAsync((char *)ws->memory + PARTIALS_BYTES, 0,
+                                    2 * sizeof(unsigned int), stream));
+    }
     if (!ws) {
         GS_TRY(create(device, id, stream, &ws));
         gs_status st = append(ws);
