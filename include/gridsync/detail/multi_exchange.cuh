@@ -54,7 +54,9 @@ static __device__ __noinline__ void gs__multi_exchange(gs_multi_view *v)
         if (j != v->rank)
             gs__st_relaxed_sys(v->peer_arrivals[j] + v->rank, epoch);
     unsigned long long deadline = 0;
-    for (unsigned int spins = 0;; ++spins) {
+    /* from 1: the first look at the abort word (host memory, a PCIe round
+     * trip) and the clock comes after 64 polls, never on a prompt meeting */
+    for (unsigned int spins = 1;; ++spins) {
         unsigned int missing = 0;
         for (int j = 0; j < v->size; ++j)
             if (j != v->rank && (int)(gs__ld_acquire_sys(s + GS_MULTI_ARRIVALS + j) - epoch) < 0)
