@@ -101,6 +101,18 @@
  *   of one or more blocks per SM (within a few percent) and a block
  *   barrier's speed on one block, with a watchdog and no host reset.
  */
+namespace gs {
+/* gs::grid_sync<M>(&view): the barrier of method M (a GS_BARRIER_* constant
+ * other than AUTO), fixed at compile time, exactly as gs_grid_sync_<m>: for
+ * code that is generic over the methods (the benchmark measures every
+ * method of GS_BARRIER_METHODS this way). */
+template <int Method>
+static __device__ __forceinline__ void grid_sync(gs_grid_barrier *b)
+{
+    detail::grid_sync_with<Method>(b);
+}
+} // namespace gs
+
 static __device__ __forceinline__ void gs_grid_sync_tree(gs_grid_barrier *b)
 {
     gs::detail::grid_sync_with<GS_BARRIER_TREE>(b);

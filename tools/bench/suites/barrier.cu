@@ -31,30 +31,28 @@ static __device__ __forceinline__ unsigned int slot_value(int it, unsigned int b
     return (unsigned int)it * 2654435761u + block + 1u;
 }
 
-/* The exchange with a gridsync barrier: one kernel per method, so that each
- * is measured with its own register footprint, as a user who names the
- * method gets it. */
-#define EXCHANGE_KERNEL(name, sync)                                                        \
-    static __global__ void name(gs_grid_barrier bar, unsigned int *slots,                  \
-                                unsigned int *errors, int iters)                           \
-    {                                                                                      \
-        unsigned int n = gridDim.x, b = blockIdx.x, next = b + 1u == n ? 0u : b + 1u;      \
-        unsigned int bad = 0u;                                                             \
-        for (int it = 0; it < iters; ++it) {                                               \
-            if (threadIdx.x == 0)                                                          \
-                slots[b] = slot_value(it, b);                                              \
-            sync(&bar);                                                                    \
-            if (threadIdx.x == 0)                                                          \
-                bad += slots[next] != slot_value(it, next);                                \
-            sync(&bar);                                                                    \
-        }                                                                                  \
-        if (threadIdx.x == 0 && bad)                                                       \
-            atomicAdd(errors, bad);                                                        \
+/* The exchange with a gridsync barrier: one kernel per method of the
+ * registry (GS_BARRIER_METHODS), each with its method fixed at compile time,
+ * so that each is measured with its own register footprint, as a user who
+ * names the method gets it, and a new method is measured with no change
+ * here. */
+template <int Method>
+static __global__ void exchange_method(gs_grid_barrier bar, unsigned int *slots,
+                                       unsigned int *errors, int iters)
+{
+    unsigned int n = gridDim.x, b = blockIdx.x, next = b + 1u == n ? 0u : b + 1u;
+    unsigned int bad = 0u;
+    for (int it = 0; it < iters; ++it) {
+        if (threadIdx.x == 0)
+            slots[b] = slot_value(it, b);
+        gs::grid_sync<Method>(&bar);
+        if (threadIdx.x == 0)
+            bad += slots[next] != slot_value(it, next);
+        gs::grid_sync<Method>(&bar);
     }
-EXCHANGE_KERNEL(exchange_lock, gs_grid_sync_lock)
-EXCHANGE_KERNEL(exchange_lockfree, gs_grid_sync_lockfree)
-EXCHANGE_KERNEL(exchange_flip, gs_grid_sync_flip)
-EXCHANGE_KERNEL(exchange_tree, gs_grid_sync_tree)
+    if (threadIdx.x == 0 && bad)
+        atomicAdd(errors, bad);
+}
 
 /* The same exchange with cooperative groups (peer). */
 static __global__ void exchange_cg(unsigned int *slots, unsigned int *errors, int iters)
@@ -97,11 +95,10 @@ typedef struct variant {
     const void *kernel;
 } variant;
 
+#define GS__METHOD_VARIANT(constant, name)                                                   \
+    {name, P_GRIDSYNC, constant, (const void *)exchange_method<constant>},
 static const variant variants[] = {
-    {"lock", P_GRIDSYNC, GS_BARRIER_LOCK, (const void *)exchange_lock},
-    {"lockfree", P_GRIDSYNC, GS_BARRIER_LOCKFREE, (const void *)exchange_lockfree},
-    {"flip", P_GRIDSYNC, GS_BARRIER_FLIP, (const void *)exchange_flip},
-    {"tree", P_GRIDSYNC, GS_BARRIER_TREE, (const void *)exchange_tree},
+    GS_BARRIER_METHODS(GS__METHOD_VARIANT) /* every gridsync method, in registry order */
     {"cg grid.sync", P_CG, GS_BARRIER_AUTO, (const void *)exchange_cg},
     {"relaunch", P_RELAUNCH, GS_BARRIER_AUTO, NULL},
     {"relaunch graph", P_GRAPH, GS_BARRIER_AUTO, NULL},
@@ -275,7 +272,7 @@ static gs_status measure_floor(const gs_bench_params *o, int threads, run_ctx *b
                                cudaStream_t stream, double *floor_us)
 {
     static const variant lock = {"floor", P_GRIDSYNC, GS_BARRIER_LOCK,
-                                 (const void *)exchange_lock};
+                                 (const void *)exchange_method<GS_BARRIER_LOCK>};
     run_ctx c = *base;
     measured m;
     c.v = &lock;
