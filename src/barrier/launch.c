@@ -7,23 +7,11 @@
 #include "../core/driver.h"
 #include "../core/error.h"
 
-/* Nonzero when `stream` is being captured into a graph (then nothing may
- * wait, query its id or record events that the host will query). */
-static gs_status is_capturing(cudaStream_t stream, int *capturing)
-{
-    enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
-    GS_CUDA_TRY(cudaStreamIsCapturing(stream, &cs));
-    *capturing = cs != cudaStreamCaptureStatusNone;
-    return GS_SUCCESS;
-}
-
 /* Everything about `barrier` that must hold before a launch of `blocks`
  * blocks on `stream` (its lock held). */
-static gs_status check_barrier(gs_barrier_t b, long long blocks, cudaStream_t stream,
+static gs_status check_barrier(gs_barrier_t b, int dev, long long blocks, cudaStream_t stream,
                                int capturing, unsigned long long *stream_id)
 {
-    int dev = 0;
-    GS_CUDA_TRY(cudaGetDevice(&dev));
     if (dev != b->device)
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "gs_launch: the barrier belongs to device %d but device %d is current "
@@ -56,16 +44,16 @@ static gs_status check_barrier(gs_barrier_t b, long long blocks, cudaStream_t st
 }
 
 static gs_status launch_locked(cudaFunction_t func, dim3 grid, dim3 block, size_t smem,
-                               cudaStream_t stream, void **args, gs_barrier_t barrier,
+                               cudaStream_t stream, void **args, gs_barrier_t barrier, int dev,
                                long long blocks)
 {
     const gs__driver_api *drv = NULL;
     unsigned long long stream_id = 0;
     int capturing = 0;
     GS_TRY(gs__driver(&drv));
-    GS_TRY(is_capturing(stream, &capturing));
+    GS_TRY(gs__is_capturing(stream, &capturing));
     if (barrier)
-        GS_TRY(check_barrier(barrier, blocks, stream, capturing, &stream_id));
+        GS_TRY(check_barrier(barrier, dev, blocks, stream, capturing, &stream_id));
     GS_CU_TRY(drv->launch_cooperative((CUfunction)func, grid.x, grid.y, grid.z, block.x, block.y,
                                       block.z, (unsigned int)smem, (CUstream)stream, args),
               "cuLaunchCooperativeKernel");
@@ -109,9 +97,10 @@ gs_status gs_launch_func(cudaFunction_t func, dim3 grid, dim3 block, size_t dyna
         return gs__fail(GS_ERR_NOT_SUPPORTED, "device %d does not support cooperative launches",
                         dev);
     if (!barrier)
-        return launch_locked(func, grid, block, dynamic_smem, stream, args, NULL, blocks);
+        return launch_locked(func, grid, block, dynamic_smem, stream, args, NULL, dev, blocks);
     pthread_mutex_lock(&barrier->lock);
-    gs_status st = launch_locked(func, grid, block, dynamic_smem, stream, args, barrier, blocks);
+    gs_status st =
+        launch_locked(func, grid, block, dynamic_smem, stream, args, barrier, dev, blocks);
     pthread_mutex_unlock(&barrier->lock);
     return st;
 }

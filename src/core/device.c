@@ -96,6 +96,14 @@ void gs_format_coresidency(char *buf, size_t len, long long requested, int sm_co
                  blocks_per_sm == 1 ? "" : "s", block_threads);
 }
 
+gs_status gs__is_capturing(cudaStream_t stream, int *capturing)
+{
+    enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+    GS_CUDA_TRY(cudaStreamIsCapturing(stream, &cs));
+    *capturing = cs != cudaStreamCaptureStatusNone;
+    return GS_SUCCESS;
+}
+
 gs_status gs__occupancy(cudaFunction_t func, int block_threads, size_t dynamic_smem,
                         int *sm_count, int *blocks_per_sm)
 {

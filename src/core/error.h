@@ -16,6 +16,10 @@
 extern "C" {
 #endif
 
+/* Whether `stream` is being captured into a graph (device.c): then nothing
+ * may wait, query the stream's id or record events the host will query. */
+gs_status gs__is_capturing(cudaStream_t stream, int *capturing);
+
 /* Occupancy of the kernel `func` on the current device (device.c). */
 gs_status gs__occupancy(cudaFunction_t func, int block_threads, size_t dynamic_smem,
                         int *sm_count, int *blocks_per_sm);

@@ -1,9 +1,8 @@
-/* sgemm.c - gs_sgemm: argument checks, then the kernel (gemm_internal.h). */
+/* sgemm.c - gs_sgemm: argument checks, then the kernel (gridsync_internal.h). */
 #include <limits.h>
 #include <string.h>
 
 #include "../core/error.h"
-#include "gemm_internal.h"
 
 static const char *const names[GS_GEMM_KERNEL_COUNT] = {"auto", "fast", "tiled16"};
 

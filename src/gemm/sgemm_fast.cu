@@ -34,7 +34,6 @@
 #include <gridsync/detail/tuning.h>
 
 #include "../core/error.h"
-#include "gemm_internal.h"
 
 /* The k step and the thread layout come from tuning.h; a probe may override
  * them (docs/probes/gemm_tiles.cu). GS_SGEMM_WARP_TILED 1: each warp covers

@@ -5,7 +5,6 @@
 #include <gridsync/detail/sgemm_tiled16.cuh>
 
 #include "../core/error.h"
-#include "gemm_internal.h"
 
 enum { TILE = GS_TUNE_SGEMM_TILED16_TILE };
 

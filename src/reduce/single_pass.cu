@@ -72,17 +72,15 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
                             who, i + 1);
     }
     enum cudaMemoryType out_type = cudaMemoryTypeUnregistered;
-    enum cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
     GS_TRY(memory_type(result, &out_type));
-    GS_CUDA_TRY(cudaStreamIsCapturing(stream, &capture));
-    launch->capturing = capture != cudaStreamCaptureStatusNone;
+    GS_TRY(gs__is_capturing(stream, &launch->capturing));
     launch->result_kind = result_kind(out_type);
     if (launch->capturing && launch->result_kind == GS__RESULT_HOST)
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "%s: a result in host memory needs the call to wait, which a stream "
                         "capture cannot; pass device (or managed) memory",
                         who);
-    GS_TRY(gs__ws_acquire(stream, launch->capturing, &launch->ws));
+    GS_TRY(gs__ws_acquire(stream, dev, launch->capturing, &launch->ws));
     if (launch->result_kind == GS__RESULT_HOST)
         gs__ws_lock_result(&launch->ws); /* until the copy is enqueued (finish) */
     launch->out = launch->result_kind == GS__RESULT_HOST ? launch->ws.result : result;

@@ -191,10 +191,9 @@ static gs_status acquire_cached(int device, unsigned long long id, cudaStream_t 
 }
 
 /* In a capture: one graph-owned block, its ticket zeroed by a graph node. */
-static gs_status acquire_in_graph(cudaStream_t stream, gs__ws_lease *lease)
+static gs_status acquire_in_graph(cudaStream_t stream, int device, gs__ws_lease *lease)
 {
-    int device = 0, pools = 0;
-    GS_CUDA_TRY(cudaGetDevice(&device));
+    int pools = 0;
     GS_CUDA_TRY(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device));
     if (!pools)
         return gs__fail(GS_ERR_NOT_SUPPORTED,
@@ -206,16 +205,14 @@ static gs_status acquire_in_graph(cudaStream_t stream, gs__ws_lease *lease)
     return GS_SUCCESS;
 }
 
-gs_status gs__ws_acquire(cudaStream_t stream, int capturing, gs__ws_lease *lease)
+gs_status gs__ws_acquire(cudaStream_t stream, int device, int capturing, gs__ws_lease *lease)
 {
-    int device = 0;
     unsigned long long id = 0;
     lease->cached = NULL;
     lease->graph_block = NULL;
     lease->seq = 0; /* a graph's own workspace: nobody reads its number */
     if (capturing)
-        return acquire_in_graph(stream, lease);
-    GS_CUDA_TRY(cudaGetDevice(&device));
+        return acquire_in_graph(stream, device, lease);
     GS_CUDA_TRY(cudaStreamGetId(stream, &id));
     pthread_mutex_lock(&lock);
     gs_status st = acquire_cached(device, id, stream, &lease->cached);

@@ -47,9 +47,9 @@ typedef struct gs__ws_lease {
     void *result;          /* GS_REDUCE_SLOT_BYTES for results bound to host memory */
 } gs__ws_lease;
 
-/* A workspace for one call on `stream` of the current device; `capturing`
- * says whether the stream is being captured. */
-gs_status gs__ws_acquire(cudaStream_t stream, int capturing, gs__ws_lease *lease);
+/* A workspace for one call on `stream` of `device` (the current one);
+ * `capturing` says whether the stream is being captured. */
+gs_status gs__ws_acquire(cudaStream_t stream, int device, int capturing, gs__ws_lease *lease);
 
 /* Hold the workspace's result slot while a host-bound result is copied out
  * (another call on the same stream from another thread would overwrite it
