@@ -21,6 +21,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gridsync/barrier_view.h"
+#include "gridsync/signal_view.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -43,7 +44,8 @@ typedef enum gs_status {
     GS_ERR_OUT_OF_MEMORY = 6,    /* a device or host allocation failed */
     GS_ERR_NOT_SUPPORTED = 7,    /* the device lacks a feature the call needs */
     GS_ERR_INTERNAL = 8,         /* a gridsync bug: please report it */
-    GS_ERR_BUSY = 9              /* the object is in use by unfinished work on another stream */
+    GS_ERR_BUSY = 9,             /* the object is in use by unfinished work on another stream */
+    GS_ERR_MISUSE = 10           /* a kernel used a primitive wrongly (detail says which, how) */
 } gs_status;
 
 /* Short constant name of a status, e.g. "GS_ERR_NOT_CORESIDENT". */
@@ -193,6 +195,32 @@ gs_status gs_barrier_device(gs_barrier_t barrier, unsigned int blocks,
  *   "barrier #5: 1055/1056 blocks arrived; missing: block 17".
  * After a time-out the state is re-armed so the next launch works. */
 gs_status gs_barrier_check(gs_barrier_t barrier, cudaStream_t stream);
+
+/* ------------------------------------------------------------------ signals */
+
+/* A set of 64-bit counters that blocks publish and wait on (device API:
+ * gridsync/signal.cuh). Created zeroed on the current device; the values
+ * only grow, across any number of launches, with no reset needed. */
+typedef struct gs_signals *gs_signals_t;
+
+/* `count` counters (1 .. 2^24). The time-out of every wait is the grid
+ * barrier's default (2 s; GRIDSYNC_BARRIER_TIMEOUT overrides it here too). */
+gs_status gs_signals_create(gs_signals_t *signals, unsigned int count);
+gs_status gs_signals_destroy(gs_signals_t signals);
+gs_status gs_signals_set_timeout(gs_signals_t signals, double seconds);
+
+/* The view to pass to kernels. */
+gs_status gs_signals_device(gs_signals_t signals, gs_signal_set *view);
+
+/* Zero every counter and the watchdog record, in stream order (a memset:
+ * it can be captured into a CUDA graph). */
+gs_status gs_signals_reset(gs_signals_t signals, cudaStream_t stream);
+
+/* Wait for `stream`, then report the set's watchdog: GS_SUCCESS;
+ * GS_ERR_BARRIER_TIMEOUT naming the counter, the waiting block, the value
+ * seen and the value expected; or GS_ERR_MISUSE (a store below a counter's
+ * value, an index past the set). Either error re-arms the set (zeroes it). */
+gs_status gs_signals_check(gs_signals_t signals, cudaStream_t stream);
 
 /* gs_launch for a driver function handle (see gs_max_coresident_blocks_func):
  * kernels compiled at run time (NVRTC, CuPy, numba-cuda) launch this way. */

@@ -53,6 +53,7 @@
 
 #include <gridsync/barrier_view.h>
 #include <gridsync/detail/barrier_dispatch.cuh>
+#include <gridsync/detail/barrier_split.cuh>
 #ifndef __CUDACC_RTC__
 #include <gridsync.h> /* the host API beside the device one, as before */
 #endif
@@ -178,6 +179,50 @@ static __device__ __forceinline__ void gs_grid_sync_lock(gs_grid_barrier *b)
 static __device__ __forceinline__ void gs_grid_sync_lockfree(gs_grid_barrier *b)
 {
     gs::detail::grid_sync_with<GS_BARRIER_LOCKFREE>(b);
+}
+
+/* ------------------------------------------------ split-phase grid barrier */
+
+/*
+ * gs_grid_arrive / gs_grid_wait - the grid barrier in two halves, with
+ * independent work between them:
+ *
+ *   write_halo(x);                              // what others will read
+ *   gs_grid_token t = gs_grid_arrive(&bar);     // "my writes are done"
+ *   update_interior(x);                         // needs nobody else's data
+ *   gs_grid_wait(&bar, t);                      // everybody's writes visible
+ *   update_boundary(x);                         // reads others' halos
+ *
+ * Contract: as gs_grid_sync (every thread of every block calls both, the
+ *   same number of times; reuse with no reset; the watchdog), with no
+ *   other barrier of the same view between an arrive and its wait (a token
+ *   of another step is reported as a misuse). Writes made between arrive
+ *   and wait are not covered by this barrier.
+ * How: arrive is flip's arrival (a block barrier, then thread 0's
+ *   atom.add.release on the flip counter); its old value, the token, comes
+ *   back while the block works. wait is flip's wait: thread 0 polls
+ *   (ld.acquire) until the top bit differs from the token's, then a block
+ *   barrier. It meets on the flip counter whatever method the view carries
+ *   (it is tree's counter up to flat_max blocks), so it mixes freely with
+ *   gs_grid_sync in one kernel.
+ * Why correct: flip's argument (gs_grid_sync_flip), split at the point
+ *   where the arriving block no longer needs to stand still: the release
+ *   covers the block's writes before arrive (block barrier, cumulativity);
+ *   the acquire in wait precedes the block's reads after it.
+ * When: whenever a block has work that does not depend on the others
+ *   between producing what they need and consuming what they produce. The
+ *   barrier's latency hides behind that work (`gridsync bench sync`
+ *   measures arrive + W + wait against W alone). Cooperative groups has the
+ *   same shape (grid.barrier_arrive/barrier_wait), without a watchdog.
+ */
+static __device__ __forceinline__ gs_grid_token gs_grid_arrive(gs_grid_barrier *b)
+{
+    return gs__grid_arrive(b);
+}
+
+static __device__ __forceinline__ void gs_grid_wait(gs_grid_barrier *b, gs_grid_token token)
+{
+    gs__grid_wait(b, token);
 }
 
 /* ----------------------------------------------------------- entry point */

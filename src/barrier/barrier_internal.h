@@ -50,6 +50,15 @@ int gs__parse_timeout(const char *text, unsigned long long *timeout_ns);
 void gs__format_timeout(char *buf, size_t len, unsigned int barrier_no, unsigned int blocks,
                         const unsigned int *where);
 
+/* The sentence for a GS_REC_KIND_MISUSE record (`rec` is the record's
+ * line, barrier_layout.h). Pure; exposed for tests. */
+void gs__format_misuse(char *buf, size_t len, const unsigned int *rec);
+
+/* The sentence for a GS_REC_KIND_WAIT_TIMEOUT record: "<what> <target>:
+ * block B waited for >= E but it stayed at S (time-out T s)". */
+void gs__format_wait_timeout(char *buf, size_t len, const char *what, const unsigned int *rec,
+                             double timeout_s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -33,6 +33,65 @@ void gs__format_timeout(char *buf, size_t len, unsigned int barrier_no, unsigned
         snprintf(buf + n, len - (size_t)n, " and %u more", missing - listed);
 }
 
+static unsigned long long word64(const unsigned int *lo_hi)
+{
+    return (unsigned long long)lo_hi[0] | (unsigned long long)lo_hi[1] << 32;
+}
+
+void gs__format_misuse(char *buf, size_t len, const unsigned int *rec)
+{
+    const unsigned int *a = rec + GS_REC_DETAIL + 1u;
+    unsigned int block = rec[GS_REC_OBSERVER], no = rec[GS_REC_BARRIER];
+    switch (rec[GS_REC_DETAIL]) {
+    case GS_MISUSE_NEIGHBOUR_OUTSIDE:
+        snprintf(buf, len, "block %u listed neighbour %u at barrier #%u, outside the grid of %u "
+                 "blocks", block, a[0], no, a[1]);
+        return;
+    case GS_MISUSE_SUBSET_OUTSIDE:
+        snprintf(buf, len, "block %u called a subset barrier (barrier #%u) whose member %u is "
+                 "outside the grid of %u blocks", block, no, a[0], a[1]);
+        return;
+    case GS_MISUSE_SUBSET_NOT_MEMBER:
+        snprintf(buf, len, "block %u called the subset barrier of slot %u (barrier #%u) but is "
+                 "not in its member list", block, a[0], no);
+        return;
+    case GS_MISUSE_SUBSET_TWICE:
+        snprintf(buf, len, "the member list of subset slot %u lists block %u twice (barrier #%u, "
+                 "seen by block %u): its barrier could never complete", a[1], a[0], no, block);
+        return;
+    case GS_MISUSE_SUBSET_SLOT:
+        snprintf(buf, len, "block %u used subset slot %u (barrier #%u), past the barrier's "
+                 "capacity %u", block, a[0], no, rec[GS_REC_CAPACITY]);
+        return;
+    case GS_MISUSE_SUBSET_EMPTY:
+        snprintf(buf, len, "block %u called the subset barrier of slot %u (barrier #%u) with an "
+                 "empty member list", block, a[0], no);
+        return;
+    case GS_MISUSE_TOKEN:
+        snprintf(buf, len, "block %u called gs_grid_wait at barrier #%u with the token of "
+                 "barrier #%u: another barrier of the view ran between gs_grid_arrive and "
+                 "gs_grid_wait", block, a[1], a[0]);
+        return;
+    case GS_MISUSE_SIGNAL_BACKWARDS:
+        snprintf(buf, len, "block %u stored %llu into signal %u, below its value %llu: signals "
+                 "only grow (the store was ignored)", block, word64(a + 3), a[0], word64(a + 1));
+        return;
+    case GS_MISUSE_SIGNAL_INDEX:
+        snprintf(buf, len, "block %u used signal %u of a set of %u", block, a[0], a[1]);
+        return;
+    default:
+        snprintf(buf, len, "block %u misused a primitive (code %u)", block, rec[GS_REC_DETAIL]);
+    }
+}
+
+void gs__format_wait_timeout(char *buf, size_t len, const char *what, const unsigned int *rec,
+                             double timeout_s)
+{
+    const unsigned int *a = rec + GS_REC_DETAIL;
+    snprintf(buf, len, "%s %u: block %u waited for >= %llu but it stayed at %llu (time-out %.3f "
+             "s)", what, a[0], rec[GS_REC_OBSERVER], word64(a + 3), word64(a + 1), timeout_s);
+}
+
 /* The report of a raised record (the launches have ended); re-arms. */
 static gs_status report(gs_barrier_t barrier, const unsigned int *rec)
 {
@@ -57,6 +116,21 @@ static gs_status report(gs_barrier_t barrier, const unsigned int *rec)
                         "of gridsync does not have: every block left at its first barrier and "
                         "nothing was synchronized (fill views with gs_barrier_device)",
                         blocks, (int)rec[GS_REC_METHOD]);
+    }
+    if (rec[GS_REC_KIND] == GS_REC_KIND_MISUSE) {
+        char msg[512];
+        gs__format_misuse(msg, sizeof msg, rec);
+        GS_TRY(gs__barrier_rearm(barrier));
+        return gs__fail(GS_ERR_MISUSE, "%s; the grid left the kernel", msg);
+    }
+    if (rec[GS_REC_KIND] == GS_REC_KIND_WAIT_TIMEOUT) {
+        char msg[512];
+        char what[64];
+        snprintf(what, sizeof what, "neighbour barrier #%u: the epoch of block",
+                 rec[GS_REC_BARRIER]);
+        gs__format_wait_timeout(msg, sizeof msg, what, rec, barrier->timeout_ns / 1e9);
+        GS_TRY(gs__barrier_rearm(barrier));
+        return gs__fail(GS_ERR_BARRIER_TIMEOUT, "%s%s", msg, late);
     }
     if (blocks == 0 || blocks > barrier->capacity) {
         GS_TRY(gs__barrier_rearm(barrier));

@@ -20,6 +20,7 @@ const char *gs_status_string(gs_status status)
     case GS_ERR_NOT_SUPPORTED: return "GS_ERR_NOT_SUPPORTED";
     case GS_ERR_INTERNAL: return "GS_ERR_INTERNAL";
     case GS_ERR_BUSY: return "GS_ERR_BUSY";
+    case GS_ERR_MISUSE: return "GS_ERR_MISUSE";
     }
     return "GS_ERR_UNKNOWN_STATUS";
 }

@@ -22,7 +22,8 @@ static void test_status_names(void **state)
     assert_string_equal(gs_status_string(GS_ERR_BARRIER_TIMEOUT), "GS_ERR_BARRIER_TIMEOUT");
     assert_string_equal(gs_status_string((gs_status)999), "GS_ERR_UNKNOWN_STATUS");
     assert_string_equal(gs_status_string(GS_ERR_BUSY), "GS_ERR_BUSY");
-    for (int s = GS_SUCCESS; s <= GS_ERR_BUSY; ++s)
+    assert_string_equal(gs_status_string(GS_ERR_MISUSE), "GS_ERR_MISUSE");
+    for (int s = GS_SUCCESS; s <= GS_ERR_MISUSE; ++s)
         assert_string_not_equal(gs_status_string((gs_status)s), "GS_ERR_UNKNOWN_STATUS");
 }
 

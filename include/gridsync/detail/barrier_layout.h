@@ -14,6 +14,10 @@
  *                               the watchdog fired (0: not waiting)
  *   in[capacity], out[capacity]: lock-free arrive / release flags
  *   group[capacity] lines     : tree arrival groups {count, released}
+ *   epoch[capacity] lines     : neighbour barriers: each block's epoch
+ *   subset[capacity] lines    : subset barriers: one flip counter per slot
+ *   partial[2][capacity]      : grid all-reduce: each block's partial, 8 bytes,
+ *                               two sets used alternately
  */
 #ifndef GRIDSYNC_DETAIL_BARRIER_LAYOUT_H
 #define GRIDSYNC_DETAIL_BARRIER_LAYOUT_H
@@ -31,10 +35,28 @@
 #define GS_REC_HOST_FLAG 8u /* words 8-9: address of a host-mapped word the device sets to 1
                              * with the flag, so the host sees a time-out without a copy */
 #define GS_REC_CAPACITY 10u /* the largest grid the state serves (set by the host) */
+#define GS_REC_DETAIL 11u   /* words 11..16: what a misuse or a targeted wait was about
+                             * (GS_REC_KIND_MISUSE: the GS_MISUSE_* code, then its
+                             * arguments; GS_REC_KIND_WAIT_TIMEOUT: the rank or index waited
+                             * on, then the value seen and the value expected, 64-bit each) */
+#define GS_REC_DETAIL_WORDS 6u
 
 #define GS_REC_KIND_TIMEOUT 1u   /* a wait exceeded the time-out */
 #define GS_REC_KIND_OVERSIZED 2u /* a grid larger than the state's capacity used it */
 #define GS_REC_KIND_BAD_METHOD 3u /* a view named a method this build does not have */
+#define GS_REC_KIND_MISUSE 4u     /* a primitive was called wrongly (GS_MISUSE_* in the detail) */
+#define GS_REC_KIND_WAIT_TIMEOUT 5u /* a wait on one block's epoch or one signal timed out */
+
+/* Misuse codes (word GS_REC_DETAIL), each with its arguments (the words after). */
+#define GS_MISUSE_NEIGHBOUR_OUTSIDE 1u /* a neighbour rank outside the grid: rank, blocks */
+#define GS_MISUSE_SUBSET_OUTSIDE 2u    /* a subset member outside the grid: member, blocks */
+#define GS_MISUSE_SUBSET_NOT_MEMBER 3u /* the calling block is not in the subset: slot */
+#define GS_MISUSE_SUBSET_TWICE 4u      /* a subset lists a block twice: member, slot */
+#define GS_MISUSE_SUBSET_SLOT 5u       /* a subset slot past the capacity: slot */
+#define GS_MISUSE_TOKEN 6u             /* gs_grid_wait with a token of another step: token's, view's */
+#define GS_MISUSE_SIGNAL_BACKWARDS 7u  /* a signal stored below its value: index, old lo, hi, new lo, hi */
+#define GS_MISUSE_SIGNAL_INDEX 8u      /* a signal index past the set: index, count */
+#define GS_MISUSE_SUBSET_EMPTY 9u      /* a subset of no blocks: slot */
 
 #define GS_W_LOCK (1u * GS_LINE_WORDS)
 #define GS_W_FLIP (2u * GS_LINE_WORDS)
@@ -49,7 +71,10 @@
 #define GS_W_IN(cap) (GS_W_WHERE + GS_ROUND_LINE(cap))
 #define GS_W_OUT(cap) (GS_W_IN(cap) + GS_ROUND_LINE(cap))
 #define GS_W_GROUPS(cap) (GS_W_OUT(cap) + GS_ROUND_LINE(cap))
-#define GS_STATE_WORDS(cap) (GS_W_GROUPS(cap) + GS_LINE_WORDS * (cap))
+#define GS_W_EPOCHS(cap) (GS_W_GROUPS(cap) + GS_LINE_WORDS * (cap))
+#define GS_W_SUBSETS(cap) (GS_W_EPOCHS(cap) + GS_LINE_WORDS * (cap))
+#define GS_W_PARTIALS(cap) (GS_W_SUBSETS(cap) + GS_LINE_WORDS * (cap))
+#define GS_STATE_WORDS(cap) (GS_W_PARTIALS(cap) + 4u * GS_ROUND_LINE(cap))
 
 /* tree: words of a group line */
 #define GS_GROUP_COUNT 0u    /* arrivals, monotonic (each member adds 1) */

@@ -28,6 +28,7 @@ enum {
     GS__UNTIL_NE = 2,           /* *p != ref */
     GS__UNTIL_GE64 = 3,         /* 64-bit *p >= ref */
     GS__UNTIL_DIFF_EQ = 4,      /* *p - ref == aux */
+    GS__UNTIL_REACHED = 5,      /* *p has reached ref: (int)(*p - ref) >= 0, wrap-safe */
     GS__ACQUIRE_EACH = 8        /* or-ed in: every poll is an ld.acquire (as grid.sync) */
 };
 
@@ -48,6 +49,7 @@ GS_DEVICE int gs__wait_done(const void *p, int until, unsigned long long ref, un
     case GS__UNTIL_TOPBIT_FLIPS: return ((v ^ (unsigned int)ref) & 0x80000000u) != 0u;
     case GS__UNTIL_EQ: return v == (unsigned int)ref;
     case GS__UNTIL_NE: return v != (unsigned int)ref;
+    case GS__UNTIL_REACHED: return (int)(v - (unsigned int)ref) >= 0;
     default: return v - (unsigned int)ref == aux;
     }
 }
@@ -63,12 +65,14 @@ GS_DEVICE void gs__wait_acquire(const void *p, int until)
         (void)gs_ld_acquire_gpu((const unsigned int *)p);
 }
 
-/* Claim the watchdog record (first observer wins), fill it, raise the flag
- * with release so that readers of the flag see a filled record, then set
- * the host-mapped mirror of the flag, through which gs_launch refuses to
+/* Claim the watchdog record (first observer wins), fill it (with up to
+ * GS_REC_DETAIL_WORDS words of detail when `detail` is not NULL), raise the
+ * flag with release so that readers of the flag see a filled record, then
+ * set the host-mapped mirror of the flag, through which gs_launch refuses to
  * start a grid on a barrier whose time-out nobody has collected. */
-static __device__ __noinline__ void gs__raise(unsigned int *state, unsigned int kind,
-                                              unsigned int count, unsigned int rank, int method)
+static __device__ __noinline__ void gs__raise_detail(unsigned int *state, unsigned int kind,
+                                                     unsigned int count, unsigned int rank,
+                                                     int method, const unsigned int *detail)
 {
     if (gs_atom_cas_relaxed_gpu(state + GS_REC_CLAIM, 0u, 1u) == 0u) {
         gs_st_relaxed_gpu(state + GS_REC_BARRIER, count);
@@ -76,11 +80,30 @@ static __device__ __noinline__ void gs__raise(unsigned int *state, unsigned int 
         gs_st_relaxed_gpu(state + GS_REC_OBSERVER, rank);
         gs_st_relaxed_gpu(state + GS_REC_METHOD, (unsigned int)method);
         gs_st_relaxed_gpu(state + GS_REC_KIND, kind);
+        for (unsigned int i = 0; detail && i < GS_REC_DETAIL_WORDS; ++i)
+            gs_st_relaxed_gpu(state + GS_REC_DETAIL + i, detail[i]);
         gs_st_release_gpu(state + GS_REC_FLAG, 1u);
         unsigned int *host = *(unsigned int *const *)(state + GS_REC_HOST_FLAG);
         if (host)
             asm volatile("st.relaxed.sys.global.u32 [%0], 1;" ::"l"(host) : "memory");
     }
+}
+
+static __device__ __noinline__ void gs__raise(unsigned int *state, unsigned int kind,
+                                              unsigned int count, unsigned int rank, int method)
+{
+    gs__raise_detail(state, kind, count, rank, method, 0);
+}
+
+/* A misuse: the record names it (GS_MISUSE_* and up to five arguments). */
+static __device__ __noinline__ void gs__raise_misuse(unsigned int *state, unsigned int count,
+                                                     int method, unsigned int code,
+                                                     unsigned int a0, unsigned int a1,
+                                                     unsigned int a2, unsigned int a3,
+                                                     unsigned int a4 = 0u)
+{
+    unsigned int detail[GS_REC_DETAIL_WORDS] = {code, a0, a1, a2, a3, a4};
+    gs__raise_detail(state, GS_REC_KIND_MISUSE, count, gs__block_rank(), method, detail);
 }
 
 /* A grid larger than the state's capacity would index past it (lockfree's
@@ -107,6 +130,7 @@ typedef struct gs__waiter {
     unsigned long long ref, timeout_ns;
     unsigned int aux, count, rank, late;
     int until, method;
+    unsigned int target; /* the block or signal waited on; ~0u: the whole grid */
 } gs__waiter;
 
 /*
@@ -121,7 +145,8 @@ typedef struct gs__waiter {
  */
 static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
 {
-    if (gs__grid_blocks() > gs_ld_relaxed_gpu(w->state + GS_REC_CAPACITY)) {
+    const unsigned int capacity = gs_ld_relaxed_gpu(w->state + GS_REC_CAPACITY);
+    if (w->target == ~0u && gs__grid_blocks() > capacity) {
         /* a plain launch of a grid the state cannot hold (gs__leave_oversized):
          * leave before where[rank] is written */
         gs__raise(w->state, GS_REC_KIND_OVERSIZED, w->count, w->rank, w->method);
@@ -148,11 +173,24 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
         if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) == 0u) {
             if (gs_globaltimer_ns() < deadline)
                 continue;
-            gs__raise(w->state, GS_REC_KIND_TIMEOUT, w->count, w->rank, w->method);
+            if (w->target == ~0u) {
+                gs__raise(w->state, GS_REC_KIND_TIMEOUT, w->count, w->rank, w->method);
+            } else { /* name the one it waited on, what it saw, what it expected */
+                unsigned long long seen =
+                    (w->until & ~GS__ACQUIRE_EACH) == GS__UNTIL_GE64
+                        ? *(const volatile unsigned long long *)w->p
+                        : *(const volatile unsigned int *)w->p;
+                unsigned int detail[GS_REC_DETAIL_WORDS] = {
+                    w->target, (unsigned int)seen, (unsigned int)(seen >> 32),
+                    (unsigned int)w->ref, (unsigned int)(w->ref >> 32), 0u};
+                gs__raise_detail(w->state, GS_REC_KIND_WAIT_TIMEOUT, w->count, w->rank,
+                                 w->method, detail);
+            }
         }
         break;
     }
-    gs_st_relaxed_gpu(w->state + GS_W_WHERE + w->rank, w->count);
+    if (w->rank < capacity) /* a signal's waiter may come from any grid */
+        gs_st_relaxed_gpu(w->state + GS_W_WHERE + w->rank, w->count);
     return 1;
 }
 
@@ -164,8 +202,9 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
  * condition holds, by which time its load (issued with the first poll) has
  * returned: no extra round trip on the fast path. Returns 1 when the caller
  * must leave the kernel (watchdog). */
-GS_DEVICE int gs__wait(const gs_grid_barrier *b, unsigned int rank, const void *p, int until,
-                       unsigned long long ref, unsigned int aux, unsigned int late)
+GS_DEVICE int gs__wait_on(const gs_grid_barrier *b, unsigned int rank, const void *p, int until,
+                          unsigned long long ref, unsigned int aux, unsigned int late,
+                          unsigned int target)
 {
     for (unsigned int k = 0; k < GS_TUNE_BARRIER_FAST_POLLS; ++k)
         if (gs__wait_done(p, until, ref, aux)) {
@@ -174,8 +213,16 @@ GS_DEVICE int gs__wait(const gs_grid_barrier *b, unsigned int rank, const void *
             gs__wait_acquire(p, until);
             return 0;
         }
-    gs__waiter w = {b->state, p, ref, b->timeout_ns, aux, b->count, rank, late, until, b->method};
+    gs__waiter w = {b->state, p,    ref,   b->timeout_ns, aux, b->count, rank,
+                    late,     until, b->method, target};
     return gs__wait_slow(&w);
+}
+
+/* A wait of the whole grid's barrier (no single block to name). */
+GS_DEVICE int gs__wait(const gs_grid_barrier *b, unsigned int rank, const void *p, int until,
+                       unsigned long long ref, unsigned int aux, unsigned int late)
+{
+    return gs__wait_on(b, rank, p, until, ref, aux, late, ~0u);
 }
 
 /* The record's flag, read right after arriving (never before: a load ahead

@@ -22,7 +22,8 @@ namespace gs {
 template <class T, class Op>
 static __device__ __forceinline__ T warp_reduce(T v, unsigned int lanes, Op op)
 {
-    unsigned int lane = threadIdx.x & 31u;
+    unsigned int lane; /* the hardware lane: right for 2-D and 3-D blocks too */
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
     unsigned int mask = lanes >= 32u ? 0xffffffffu : (1u << lanes) - 1u;
     for (unsigned int o = 16u; o > 0u; o >>= 1) {
         T other = detail::value_traits<T>::shuffle_down(mask, v, o);

@@ -1,0 +1,182 @@
+/*
+ * gridsync/detail/neighbour_barrier.cuh - barriers with the blocks a block
+ * depends on (internal): the neighbour barriers and the subset barrier of
+ * gridsync/neighbour.cuh. How they work, why they are correct and when to
+ * prefer them: there.
+ */
+#ifndef GRIDSYNC_DETAIL_NEIGHBOUR_BARRIER_CUH
+#define GRIDSYNC_DETAIL_NEIGHBOUR_BARRIER_CUH
+
+#include <gridsync/barrier_view.h>
+#include <gridsync/detail/barrier_wait.cuh>
+
+namespace gs {
+namespace detail {
+
+/* The neighbour lists. Each says how many neighbours a block has and the
+ * rank of the k-th; a block's own rank stands for "none here" (a grid edge
+ * without wrap-around) and is skipped. */
+struct neighbours_1d {
+    bool wrap;
+    __device__ __forceinline__ unsigned int count() const { return 2u; }
+    __device__ __forceinline__ unsigned int rank(unsigned int k, unsigned int me,
+                                                 unsigned int n) const
+    {
+        if (k == 0u)
+            return me > 0u ? me - 1u : wrap ? n - 1u : me;
+        return me + 1u < n ? me + 1u : wrap ? 0u : me;
+    }
+};
+
+struct neighbours_2d {
+    bool wrap, diagonals;
+    __device__ __forceinline__ unsigned int count() const { return diagonals ? 8u : 4u; }
+    /* (dx, dy) of neighbour k: faces first, then corners. The grid is
+     * gridDim.x x gridDim.y per z-layer; a block meets only its own layer. */
+    __device__ __forceinline__ unsigned int rank(unsigned int k, unsigned int me,
+                                                 unsigned int) const
+    {
+        /* dx + 1 and dy + 1 in two bits each, neighbour k at bits 2k:
+         * dx -1, 1, 0, 0, -1, 1, -1, 1 and dy 0, 0, -1, 1, -1, -1, 1, 1 */
+        int w = (int)gridDim.x, h = (int)gridDim.y;
+        int x = (int)blockIdx.x + (int)((0x8858u >> (2u * k)) & 3u) - 1;
+        int y = (int)blockIdx.y + (int)((0xA085u >> (2u * k)) & 3u) - 1;
+        if (wrap) {
+            x = (x + w) % w;
+            y = (y + h) % h;
+        } else if (x < 0 || x >= w || y < 0 || y >= h) {
+            return me;
+        }
+        return (unsigned int)x + gridDim.x * ((unsigned int)y + gridDim.y * blockIdx.z);
+    }
+};
+
+struct neighbours_list {
+    const unsigned int *ranks;
+    unsigned int n;
+    __device__ __forceinline__ unsigned int count() const { return n; }
+    __device__ __forceinline__ unsigned int rank(unsigned int k, unsigned int, unsigned int) const
+    {
+        return ranks[k];
+    }
+};
+
+/* Publish this block's next epoch, then wait until every neighbour's epoch
+ * has reached it. Every block of the grid calls it the same number of times
+ * (which keeps all epochs equal between launches: see gridsync/neighbour.cuh). */
+template <class Neighbours>
+static __device__ __forceinline__ void neighbour_sync(gs_grid_barrier *b, const Neighbours &nb)
+{
+    const unsigned int n = gs__grid_blocks(), rank = gs__block_rank();
+    const unsigned int tid = gs__thread_rank(), nt = gs__block_threads();
+    unsigned int *epochs = b->state + GS_W_EPOCHS(b->capacity);
+    b->count += 1u;
+    if (n > b->capacity)
+        gs__leave_oversized(b->state, b->count, b->method);
+    if (!b->epoch_known) { /* only this block writes its epoch: a relaxed load reads it */
+        b->epoch = gs_ld_relaxed_gpu(epochs + rank * GS_LINE_WORDS);
+        b->epoch_known = 1u;
+    }
+    const unsigned int e = ++b->epoch;
+    __syncthreads(); /* the block's writes happen-before thread 0's release */
+    /* Thread 0 publishes; the others give the same epoch to the ranks past
+     * the grid that this block stands in for (rank + j n, j >= 1), read only
+     * by later launches, after this kernel has ended: relaxed is enough. */
+    for (unsigned int j = tid, slot = rank + n * tid; slot < b->capacity;
+         j += nt, slot = rank + n * j) {
+        if (j == 0u)
+            gs_st_release_gpu(epochs + slot * GS_LINE_WORDS, e);
+        else
+            gs_st_relaxed_gpu(epochs + slot * GS_LINE_WORDS, e);
+    }
+    int give_up = 0;
+    const unsigned int late = gs__late(b);
+    for (unsigned int k = tid; k < nb.count() && !give_up; k += nt) {
+        unsigned int r = nb.rank(k, rank, n);
+        if (r >= n) {
+            gs__raise_misuse(b->state, b->count, b->method, GS_MISUSE_NEIGHBOUR_OUTSIDE, r, n,
+                             0u, 0u);
+            give_up = 1;
+        } else if (r != rank) {
+            give_up = gs__wait_on(b, rank, epochs + r * GS_LINE_WORDS,
+                                  GS__UNTIL_REACHED | GS__ACQUIRE_EACH, e, 0u, late, r);
+        }
+    }
+    if (__syncthreads_or(give_up)) /* the waiters' acquires before the block's reads */
+        asm volatile("exit;");
+}
+
+/* The first member listed twice, or ~0u: the diagnosis of a subset
+ * barrier that does not complete (a duplicate makes the count fall short),
+ * run only once its wait has turned slow. */
+static __device__ __noinline__ unsigned int subset_duplicate(const unsigned int *members,
+                                                             unsigned int count)
+{
+    for (unsigned int i = 0; i < count; ++i)
+        for (unsigned int j = i + 1u; j < count; ++j)
+            if (members[i] == members[j])
+                return members[i];
+    return ~0u;
+}
+
+/* The subset barrier: flip's counter on the slot's line, members[0]
+ * playing block 0's part. */
+static __device__ __forceinline__ void subset_sync(gs_grid_barrier *b, unsigned int slot,
+                                                   const unsigned int *members,
+                                                   unsigned int count)
+{
+    const unsigned int n = gs__grid_blocks(), rank = gs__block_rank(), tid = gs__thread_rank();
+    b->count += 1u;
+    __syncthreads(); /* the block's writes happen-before thread 0's release */
+    int give_up = 0;
+    if (tid < 32u) {
+        unsigned int mine = 0u, outside = 0u, which = 0u;
+        for (unsigned int i = tid; i < count; i += 32u) {
+            unsigned int m = members[i];
+            mine |= m == rank;
+            if (m >= n) {
+                outside = 1u;
+                which = m;
+            }
+        }
+        unsigned int out_lanes = __ballot_sync(0xffffffffu, outside);
+        which = __shfl_sync(0xffffffffu, which, out_lanes ? __ffs(out_lanes) - 1 : 0);
+        mine = __any_sync(0xffffffffu, mine);
+        if (tid == 0u) {
+            unsigned int code = count == 0u          ? GS_MISUSE_SUBSET_EMPTY
+                                : slot >= b->capacity ? GS_MISUSE_SUBSET_SLOT
+                                : out_lanes           ? GS_MISUSE_SUBSET_OUTSIDE
+                                : !mine               ? GS_MISUSE_SUBSET_NOT_MEMBER
+                                                      : 0u;
+            if (code) {
+                unsigned int a0 = code == GS_MISUSE_SUBSET_OUTSIDE ? which : slot;
+                gs__raise_misuse(b->state, b->count, b->method, code, a0,
+                                 code == GS_MISUSE_SUBSET_OUTSIDE ? n : 0u, 0u, 0u);
+                give_up = 1;
+            } else {
+                unsigned int *ctr = b->state + GS_W_SUBSETS(b->capacity) + slot * GS_LINE_WORDS;
+                const int until = GS__UNTIL_TOPBIT_FLIPS | GS__ACQUIRE_EACH;
+                unsigned int old = gs_atom_add_release_gpu(
+                    ctr, rank == members[0] ? 0x80000000u - (count - 1u) : 1u);
+                unsigned int late = gs__late(b), done = 0u;
+                for (unsigned int k = 0; k < GS_TUNE_BARRIER_FAST_POLLS && !done; ++k)
+                    done = gs__wait_done(ctr, until, old, 0u);
+                unsigned int twice = done ? ~0u : subset_duplicate(members, count);
+                if (twice != ~0u) {
+                    gs__raise_misuse(b->state, b->count, b->method, GS_MISUSE_SUBSET_TWICE, twice,
+                                     slot, 0u, 0u);
+                    give_up = 1;
+                } else if (!done || late) {
+                    give_up = gs__wait(b, rank, ctr, until, old, 0u, late);
+                }
+            }
+        }
+    }
+    if (__syncthreads_or(give_up)) /* thread 0's acquire before the block's reads */
+        asm volatile("exit;");
+}
+
+} // namespace detail
+} // namespace gs
+
+#endif /* GRIDSYNC_DETAIL_NEIGHBOUR_BARRIER_CUH */

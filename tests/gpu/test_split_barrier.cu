@@ -1,0 +1,104 @@
+/*
+ * test_split_barrier.cu - gs_grid_arrive / gs_grid_wait order memory across
+ * the grid: each step the last thread of every block writes its slot,
+ * arrives, works on its own (a random delay, and writes to a block-private
+ * area), waits, then two threads check two other blocks' slots; a second
+ * barrier (gs_grid_sync every other step: the two mix on one view) keeps
+ * slots from being rewritten before everyone has read them. Grid sizes 1,
+ * 2, SMs, SMs + 1 and the co-resident maximum, over 10^6 barriers.
+ */
+#include "exchange.cuh"
+#include "gpu_test.h"
+#include "grid_sizes.h"
+
+static __global__ void split_kernel(gs_grid_barrier bar, unsigned int *slots,
+                                    unsigned int *private_area, unsigned int *errors, int iters,
+                                    unsigned int seed, unsigned int max_delay_ns)
+{
+    const unsigned int n = gridDim.x, b = blockIdx.x, t = threadIdx.x, nt = blockDim.x;
+    unsigned int bad = 0u;
+    for (int it = 0; it < iters; ++it) {
+        if (t == nt - 1u)
+            slots[b] = ex_value(seed, it, b);
+        gs_grid_token token = gs_grid_arrive(&bar);
+        unsigned int h = ex_hash(seed ^ (unsigned int)it * 40503u ^ (b << 11));
+        if (max_delay_ns && t == 0u && (h & 7u) == 0u)
+            __nanosleep((h >> 3) % max_delay_ns); /* independent work of uneven length */
+        private_area[b * nt + t] += 1u;
+        gs_grid_wait(&bar, token);
+        if (t == 0u) {
+            unsigned int o = b + 1u == n ? 0u : b + 1u;
+            bad += slots[o] != ex_value(seed, it, o);
+        }
+        if (t == nt / 2u) {
+            unsigned int o = ex_hash(seed + b * 31u + (unsigned int)it) % n;
+            bad += slots[o] != ex_value(seed, it, o);
+        }
+        if (it & 1) {
+            gs_grid_sync(&bar);
+        } else {
+            gs_grid_token second = gs_grid_arrive(&bar);
+            gs_grid_wait(&bar, second);
+        }
+    }
+    if (private_area[b * nt + t] != (unsigned int)iters)
+        ++bad;
+    if (bad)
+        atomicAdd(errors, bad);
+}
+
+int main(void)
+{
+    gs_test_require_gpu("split_barrier");
+    srand((unsigned int)gs_test_seed("split_barrier"));
+    const int quick = gs_test_sanitizer();
+    gs_device_info info;
+    GS_OK(gs_device_query(0, &info));
+    const int threads = 256;
+    int max_blocks = 0;
+    GS_OK(gs_max_coresident_blocks((const void *)split_kernel, threads, 0, &max_blocks));
+    unsigned int grids[6];
+    int ngrids = gs_test_grid_sizes((unsigned int)info.sm_count, (unsigned int)max_blocks, grids);
+    const int iters = quick ? 6 : 500000 / ngrids + 1; /* two barriers each */
+
+    unsigned int *slots, *area, *errors;
+    CUDA_OK(cudaMalloc(&slots, (size_t)max_blocks * sizeof *slots));
+    CUDA_OK(cudaMalloc(&area, (size_t)max_blocks * threads * sizeof *area));
+    CUDA_OK(cudaMalloc(&errors, sizeof *errors));
+    int checks = 0;
+    long long barriers = 0;
+    const gs_barrier_method methods[] = {GS_BARRIER_AUTO, GS_BARRIER_LOCK};
+    for (int m = 0; m < 2; ++m) {
+        gs_barrier_t bar;
+        GS_OK(gs_barrier_create(&bar, methods[m]));
+        GS_OK(gs_barrier_set_timeout(bar, quick ? 30.0 : 5.0));
+        for (int g = 0; g < ngrids; ++g) {
+            unsigned int blocks = grids[g], seed = (unsigned int)rand(), bad = 0;
+            unsigned int delay = g % 2 ? 0u : 4000u;
+            int its = m == 0 ? iters : iters / 10 + 1;
+            gs_grid_barrier view;
+            GS_OK(gs_barrier_device(bar, blocks, &view));
+            CUDA_OK(cudaMemset(errors, 0, sizeof *errors));
+            CUDA_OK(cudaMemset(area, 0, (size_t)blocks * threads * sizeof *area));
+            void *args[] = {&view, &slots, &area, &errors, &its, &seed, &delay};
+            GS_OK(gs_launch((const void *)split_kernel, dim3(blocks), dim3(threads), 0, 0, args,
+                            bar));
+            gs_status st = gs_barrier_check(bar, 0);
+            EXPECT(st == GS_SUCCESS, "%s, %u blocks: %s: %s",
+                   gs_barrier_method_name(methods[m]), blocks, gs_status_string(st),
+                   gs_last_error_detail());
+            CUDA_OK(cudaMemcpy(&bad, errors, sizeof bad, cudaMemcpyDeviceToHost));
+            EXPECT(bad == 0, "view method %s, %u blocks, delay %u ns: %u wrong values in %d "
+                   "steps", gs_barrier_method_name(methods[m]), blocks, delay, bad, its);
+            barriers += 2ll * its;
+            ++checks;
+        }
+        GS_OK(gs_barrier_destroy(bar));
+    }
+    printf("split_barrier: %lld barriers over %d grid sizes (1 .. %d blocks)\n", barriers, ngrids,
+           max_blocks);
+    cudaFree(slots);
+    cudaFree(area);
+    cudaFree(errors);
+    return gs_test_finish("split_barrier", checks);
+}
