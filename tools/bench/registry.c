@@ -9,6 +9,7 @@
 /* The suites, in the order `gridsync bench` runs them. */
 #define GS_BENCH_SUITES(X) \
     X(barrier)             \
+    X(sync)                \
     X(reduce)              \
     X(dot)                 \
     X(gemm)                \

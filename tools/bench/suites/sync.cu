@@ -1,0 +1,476 @@
+/*
+ * sync.cu - `gridsync bench sync`: the scoped synchronization primitives
+ * (neighbour barriers, subset barrier, grid all-reduce, split-phase
+ * barrier) next to the full barriers a CUDA programmer has: gridsync's own
+ * (gs_grid_sync), cooperative groups grid.sync() and relaunching a kernel
+ * per step inside a CUDA graph, and, for the split-phase barrier,
+ * cooperative groups' grid.barrier_arrive()/barrier_wait().
+ *
+ * Workload (the same for every row): each step the last thread of every
+ * block writes its slot (two buffers, even and odd steps), the primitive
+ * synchronizes, and thread 0 checks the slot of a block the primitive
+ * connects it to (a neighbour, a subset member, the next block). A wrong
+ * value counts as an error. Time per step = kernel time / steps.
+ * Split-phase rows put W microseconds of independent work (every thread
+ * spins on clock64) between arrive and wait; "work alone" is the same work
+ * with no synchronization, the time the barrier should hide behind.
+ */
+#include <cooperative_groups.h>
+
+#include <gridsync/allreduce.cuh>
+#include <gridsync/barrier.cuh>
+#include <gridsync/neighbour.cuh>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <utility>
+
+#include "gridsync_internal.h"
+#include "bench/progress.h"
+#include "bench/suite.h"
+#include "bench/timer.h"
+
+namespace cg = cooperative_groups;
+
+enum prim {
+    K_NEIGHBOUR_1D, K_NEIGHBOUR_2D, K_SUBSET, K_ALLREDUCE_F32, K_ALLREDUCE_F64, K_FULL, K_CG,
+    K_GRAPH, K_WORK, K_SPLIT, K_CG_SPLIT
+};
+enum { SUBSET_SIZE = 8 };
+
+static __device__ __forceinline__ unsigned int step_value(int it, unsigned int block)
+{
+    return (unsigned int)it * 2654435761u + block + 1u;
+}
+
+/* Independent work: every thread spins for `cycles` SM clocks. */
+static __device__ __forceinline__ void spin(long long cycles)
+{
+    if (cycles <= 0)
+        return;
+    long long t0 = clock64();
+    while (clock64() - t0 < cycles) {
+    }
+}
+
+/* The block whose slot block b checks after a step of primitive P. */
+template <int P>
+static __device__ __forceinline__ unsigned int partner(unsigned int b, unsigned int n)
+{
+    if (P == K_NEIGHBOUR_1D)
+        return b > 0u ? b - 1u : n > 1u ? 1u : 0u;
+    if (P == K_NEIGHBOUR_2D) {
+        unsigned int x = blockIdx.x, w = gridDim.x;
+        return x > 0u ? b - 1u : w > 1u ? b + 1u : b;
+    }
+    if (P == K_SUBSET) {
+        unsigned int g0 = b / SUBSET_SIZE * SUBSET_SIZE, size = min(SUBSET_SIZE + 0u, n - g0);
+        return g0 + (b - g0 + 1u) % size;
+    }
+    if (P == K_WORK)
+        return b;
+    return b + 1u == n ? 0u : b + 1u;
+}
+
+template <int P>
+static __global__ void sync_kernel(gs_grid_barrier bar, unsigned int *slots,
+                                   const unsigned int *members, unsigned int *errors, int iters,
+                                   long long work_cycles)
+{
+    const unsigned int n = gridDim.x * gridDim.y, b = blockIdx.x + gridDim.x * blockIdx.y;
+    const unsigned int t = threadIdx.x, nt = blockDim.x, o = partner<P>(b, n);
+    const unsigned int g0 = b / SUBSET_SIZE * SUBSET_SIZE, gsize = min(SUBSET_SIZE + 0u, n - g0);
+    unsigned int bad = 0u;
+    for (int it = 0; it < iters; ++it) {
+        unsigned int *buf = slots + (unsigned int)(it & 1) * n;
+        if (t == nt - 1u)
+            buf[b] = step_value(it, b);
+        if constexpr (P == K_NEIGHBOUR_1D) {
+            gs_neighbour_sync_1d(&bar, 0u);
+        } else if constexpr (P == K_NEIGHBOUR_2D) {
+            gs_neighbour_sync_2d(&bar, 0u);
+        } else if constexpr (P == K_SUBSET) {
+            gs_subset_sync(&bar, g0, members + g0, gsize);
+        } else if constexpr (P == K_ALLREDUCE_F32) {
+            bad += gs_grid_allreduce_sum_f32(&bar, 1.0f) != (float)(n * nt);
+        } else if constexpr (P == K_ALLREDUCE_F64) {
+            bad += gs_grid_allreduce_sum_f64(&bar, 1.0) != (double)(n * nt);
+        } else if constexpr (P == K_FULL) {
+            gs_grid_sync(&bar);
+        } else if constexpr (P == K_CG) {
+            cg::this_grid().sync();
+        } else if constexpr (P == K_WORK) {
+            spin(work_cycles);
+        } else if constexpr (P == K_SPLIT) {
+            gs_grid_token token = gs_grid_arrive(&bar);
+            spin(work_cycles);
+            gs_grid_wait(&bar, token);
+        } else if constexpr (P == K_CG_SPLIT) {
+            cg::grid_group grid = cg::this_grid();
+            auto token = grid.barrier_arrive();
+            spin(work_cycles);
+            grid.barrier_wait(std::move(token));
+        }
+        if (t == 0u)
+            bad += buf[o] != step_value(it, o);
+    }
+    if (t == 0u && bad)
+        atomicAdd(errors, bad);
+}
+
+/* Relaunch peer: one kernel per step; the kernel boundary is the barrier. */
+static __global__ void relaunch_step(unsigned int *slots, unsigned int *errors, int it)
+{
+    const unsigned int n = gridDim.x, b = blockIdx.x, o = b + 1u == n ? 0u : b + 1u;
+    if (threadIdx.x == blockDim.x - 1u)
+        slots[(unsigned int)(it & 1) * n + b] = step_value(it, b);
+    if (threadIdx.x == 0u && it > 0 &&
+        slots[(unsigned int)((it - 1) & 1) * n + o] != step_value(it - 1, o))
+        atomicAdd(errors, 1u);
+}
+
+typedef struct variant {
+    const char *name;
+    enum prim kind;
+    double work_us;
+    const void *kernel;
+} variant;
+
+#define V(name, kind, w) {name, kind, w, (const void *)sync_kernel<kind>}
+static const variant variants[] = {
+    V("neighbour 1-D", K_NEIGHBOUR_1D, 0.0),
+    V("neighbour 2-D", K_NEIGHBOUR_2D, 0.0),
+    V("subset of 8", K_SUBSET, 0.0),
+    V("all-reduce f32", K_ALLREDUCE_F32, 0.0),
+    V("all-reduce f64", K_ALLREDUCE_F64, 0.0),
+    V("full barrier", K_FULL, 0.0),
+    V("cg grid.sync", K_CG, 0.0),
+    {"relaunch graph", K_GRAPH, 0.0, NULL},
+    V("arrive/wait", K_SPLIT, 0.0),
+    V("cg arrive/wait", K_CG_SPLIT, 0.0),
+    V("work alone, 0.5 us", K_WORK, 0.5),
+    V("arrive/wait, 0.5 us work", K_SPLIT, 0.5),
+    V("cg arrive/wait, 0.5 us work", K_CG_SPLIT, 0.5),
+    V("work alone, 1 us", K_WORK, 1.0),
+    V("arrive/wait, 1 us work", K_SPLIT, 1.0),
+    V("cg arrive/wait, 1 us work", K_CG_SPLIT, 1.0),
+    V("work alone, 2 us", K_WORK, 2.0),
+    V("arrive/wait, 2 us work", K_SPLIT, 2.0),
+    V("cg arrive/wait, 2 us work", K_CG_SPLIT, 2.0),
+};
+#undef V
+enum { NVARIANTS = sizeof variants / sizeof variants[0] };
+
+typedef struct run_ctx {
+    const variant *v;
+    dim3 grid;
+    int threads, iters;
+    long long work_cycles;
+    gs_barrier_t bar;
+    gs_grid_barrier view;
+    unsigned int *slots, *members, *errors;
+} run_ctx;
+
+static int uses_cg(enum prim k) { return k == K_CG || k == K_CG_SPLIT; }
+
+static gs_status enqueue(void *p, cudaStream_t stream)
+{
+    run_ctx *c = (run_ctx *)p;
+    dim3 block((unsigned int)c->threads);
+    if (c->v->kind == K_GRAPH) {
+        for (int it = 0; it < c->iters; ++it)
+            relaunch_step<<<c->grid, block, 0, stream>>>(c->slots, c->errors, it);
+        GS_CUDA_TRY(cudaGetLastError());
+        return GS_SUCCESS;
+    }
+    void *args[] = {&c->view, &c->slots, &c->members, &c->errors, &c->iters, &c->work_cycles};
+    if (uses_cg(c->v->kind)) {
+        GS_CUDA_TRY(cudaLaunchCooperativeKernel(c->v->kernel, c->grid, block, args, 0, stream));
+        return GS_SUCCESS;
+    }
+    return gs_launch(c->v->kernel, c->grid, block, 0, stream, args, c->bar);
+}
+
+typedef struct measured {
+    gs_stats st;
+    unsigned int errors;
+} measured;
+
+static gs_status measure(run_ctx *c, const gs_bench_params *o, cudaStream_t stream, measured *m)
+{
+    gs_timing_plan plan = {o->warmup, o->samples, c->v->kind == K_GRAPH ? 1 : 0};
+    unsigned int blocks = c->grid.x * c->grid.y;
+    gs_status st = GS_SUCCESS;
+    if (c->v->kernel && !uses_cg(c->v->kind)) {
+        GS_TRY(gs_barrier_create(&c->bar, GS_BARRIER_AUTO));
+        st = gs_barrier_device(c->bar, blocks, &c->view);
+    }
+    cudaError_t err = cudaMemsetAsync(c->errors, 0, sizeof(unsigned int), stream);
+    if (st == GS_SUCCESS && err != cudaSuccess)
+        st = gs__cuda_fail(err, "cudaMemsetAsync(errors)", __FILE__, __LINE__);
+    if (st == GS_SUCCESS)
+        st = gs_time_work(enqueue, c, stream, &plan, &m->st);
+    if (st == GS_SUCCESS && c->bar)
+        st = gs_barrier_check(c->bar, stream);
+    if (st == GS_SUCCESS) {
+        err = cudaMemcpy(&m->errors, c->errors, sizeof m->errors,
+                                     cudaMemcpyDeviceToHost);
+        if (err != cudaSuccess)
+            st = gs__cuda_fail(err, "cudaMemcpy(errors)", __FILE__, __LINE__);
+    }
+    if (c->bar) {
+        gs_barrier_destroy(c->bar);
+        c->bar = NULL;
+    }
+    m->st.median /= c->iters;
+    m->st.min /= c->iters;
+    m->st.max /= c->iters;
+    m->st.mean /= c->iters;
+    return st;
+}
+
+enum { C_THREADS, C_BLOCKS, C_PRIMITIVE, C_WORK, C_MEDIAN, C_MIN, C_MAX, C_VS_CG, C_VS_GRAPH,
+       C_X_FULL, C_X_WORK, C_ERRORS, NCOLS };
+static const gs_column columns[NCOLS] = {
+    {"threads", "", 0, "threads per block"},
+    {"blocks", "", 0, "blocks in the grid"},
+    {"primitive", "", 0, "neighbour 1-D / 2-D, subset of 8, all-reduce f32 / f64, full barrier, "
+                         "arrive/wait, work alone (gridsync's and the baseline); cg grid.sync, "
+                         "cg arrive/wait, relaunch graph (the peers)"},
+    {"work_us", "us", 1, "independent work between arrive and wait (split-phase rows)"},
+    {"us_per_step", "us", 3, "median time per step"},
+    {"min_us", "us", 3, "fastest sample, per step"},
+    {"max_us", "us", 3, "slowest sample, per step"},
+    {"speedup_vs_cg", "", 2, "the cooperative-groups counterpart's time / this time "
+                             "(grid.sync, or arrive/wait with the same work)"},
+    {"speedup_vs_graph", "", 2, "relaunch-graph time / this time"},
+    {"x_full_barrier", "", 2, "this time / gridsync's full barrier's"},
+    {"x_work", "", 2, "this time / the work alone (split-phase rows)"},
+    {"errors", "", 0, "wrong values seen by the exchange check; must be 0"}};
+
+/* Grid sizes: 1, SMs, 2 x SMs, 4 x SMs and the maximum, without repeats. */
+static int default_grids(int sms, int max_blocks, int *out)
+{
+    int cand[5] = {1, sms, 2 * sms, 4 * sms, max_blocks}, n = 0;
+    for (int i = 0; i < 5; ++i) {
+        int g = cand[i] < max_blocks ? cand[i] : max_blocks, dup = 0;
+        for (int j = 0; j < n; ++j)
+            dup |= out[j] == g;
+        if (!dup)
+            out[n++] = g;
+    }
+    return n;
+}
+
+static gs_status coresident_max(int threads, int *max_blocks)
+{
+    *max_blocks = 1 << 30;
+    for (int v = 0; v < NVARIANTS; ++v) {
+        int fit = 0;
+        if (!variants[v].kernel)
+            continue;
+        GS_TRY(gs_max_coresident_blocks(variants[v].kernel, threads, 0, &fit));
+        *max_blocks = fit < *max_blocks ? fit : *max_blocks;
+    }
+    return GS_SUCCESS;
+}
+
+/* The most nearly square w x h = blocks, for the 2-D neighbour barrier. */
+static dim3 grid_2d(unsigned int blocks)
+{
+    unsigned int h = 1u;
+    for (unsigned int d = 1u; d * d <= blocks; ++d)
+        if (blocks % d == 0u)
+            h = d;
+    return dim3(blocks / h, h);
+}
+
+static double find(const measured *m, enum prim kind, double work_us)
+{
+    for (int v = 0; v < NVARIANTS; ++v)
+        if (variants[v].kind == kind && variants[v].work_us == work_us)
+            return m[v].st.median;
+    return NAN;
+}
+
+static void add_rows(gs_table *t, int threads, unsigned int blocks, const measured *m)
+{
+    for (int v = 0; v < NVARIANTS; ++v) {
+        const variant *x = &variants[v];
+        double us = m[v].st.median;
+        int split = x->kind == K_SPLIT || x->kind == K_CG_SPLIT || x->kind == K_WORK;
+        gs_table_add_row(t);
+        gs_table_set(t, C_THREADS, threads);
+        gs_table_set(t, C_BLOCKS, blocks);
+        gs_table_set_text(t, C_PRIMITIVE, x->name);
+        if (split)
+            gs_table_set(t, C_WORK, x->work_us);
+        gs_table_set(t, C_MEDIAN, us);
+        gs_table_set(t, C_MIN, m[v].st.min);
+        gs_table_set(t, C_MAX, m[v].st.max);
+        if (!split) {
+            gs_table_set(t, C_VS_CG, find(m, K_CG, 0.0) / us);
+            gs_table_set(t, C_VS_GRAPH, find(m, K_GRAPH, 0.0) / us);
+            gs_table_set(t, C_X_FULL, us / find(m, K_FULL, 0.0));
+        } else if (x->kind != K_WORK) {
+            gs_table_set(t, C_VS_CG, find(m, K_CG_SPLIT, x->work_us) / us);
+            if (x->work_us > 0.0)
+                gs_table_set(t, C_X_WORK, us / find(m, K_WORK, x->work_us));
+        }
+        gs_table_set(t, C_ERRORS, m[v].errors);
+    }
+}
+
+static gs_status run_config(const gs_bench_params *o, int threads, unsigned int blocks,
+                            double clock_ghz, run_ctx *base, cudaStream_t stream, gs_table *t,
+                            gs_progress *prog, int *step, int *failures)
+{
+    measured m[NVARIANTS];
+    for (int v = 0; v < NVARIANTS; ++v) {
+        run_ctx c = *base;
+        c.v = &variants[v];
+        c.threads = threads;
+        c.grid = variants[v].kind == K_NEIGHBOUR_2D ? grid_2d(blocks) : dim3(blocks);
+        c.work_cycles = (long long)(variants[v].work_us * 1e3 * clock_ghz);
+        char what[96];
+        snprintf(what, sizeof what, "%d threads x %u blocks: %s", threads, blocks,
+                 variants[v].name);
+        if (!o->quiet)
+            gs_progress_step(prog, (*step)++, what);
+        GS_TRY(measure(&c, o, stream, &m[v]));
+        *failures += m[v].errors != 0u;
+    }
+    add_rows(t, threads, blocks, m);
+    return GS_SUCCESS;
+}
+
+static gs_status bench_all(const gs_bench_params *o, gs_table *t, run_ctx *base,
+                           cudaStream_t stream, int *failures)
+{
+    int dev = 0, sms = 0, clock_khz = 0;
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
+    int grids[16][16], ngrids[16], total = 0;
+    for (int i = 0; i < o->nthreads; ++i) {
+        int max_blocks = 0;
+        GS_TRY(coresident_max(o->threads[i], &max_blocks));
+        if (o->blocks) {
+            ngrids[i] = 0;
+            for (int j = 0; j < o->nblocks && j < 16; ++j) {
+                if (o->blocks[j] > max_blocks)
+                    return gs__fail(GS_ERR_NOT_CORESIDENT,
+                                    "%d blocks of %d threads cannot be co-resident: at most %d",
+                                    o->blocks[j], o->threads[i], max_blocks);
+                grids[i][ngrids[i]++] = o->blocks[j];
+            }
+        } else {
+            ngrids[i] = default_grids(sms, max_blocks, grids[i]);
+        }
+        total += ngrids[i] * NVARIANTS;
+    }
+    gs_progress prog;
+    int step = 0;
+    gs_progress_begin(&prog, "bench sync", total);
+    for (int i = 0; i < o->nthreads; ++i)
+        for (int j = 0; j < ngrids[i]; ++j)
+            GS_TRY(run_config(o, o->threads[i], (unsigned int)grids[i][j], clock_khz / 1e6, base,
+                              stream, t, &prog, &step, failures));
+    if (!o->quiet)
+        gs_progress_end(&prog);
+    return GS_SUCCESS;
+}
+
+static gs_status run_sync(const gs_bench_params *o, gs_table *table)
+{
+    if (o->nthreads < 1 || o->nthreads > 16 || o->iterations < 1 || o->samples < 1 ||
+        o->warmup < 0)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench sync: bad options");
+    run_ctx base = {};
+    base.iters = o->iterations;
+    cudaStream_t stream = NULL;
+    int failures = 0, dev = 0, sms = 0, per_sm = 0;
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
+    const size_t most = (size_t)sms * per_sm;
+    GS_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    gs_status st = GS_SUCCESS;
+    unsigned int *members = (unsigned int *)malloc(most * sizeof *members);
+    cudaError_t err = members ? cudaSuccess : cudaErrorMemoryAllocation;
+    if (err == cudaSuccess)
+        err = cudaMalloc((void **)&base.slots, 2 * most * sizeof(unsigned int));
+    if (err == cudaSuccess)
+        err = cudaMalloc((void **)&base.members, most * sizeof(unsigned int));
+    if (err == cudaSuccess)
+        err = cudaMalloc((void **)&base.errors, sizeof(unsigned int));
+    if (err == cudaSuccess) { /* groups of SUBSET_SIZE consecutive ranks, in order */
+        for (size_t i = 0; i < most; ++i)
+            members[i] = (unsigned int)i;
+        err = cudaMemcpy(base.members, members, most * sizeof *members, cudaMemcpyHostToDevice);
+    }
+    if (err != cudaSuccess)
+        st = gs__cuda_fail(err, "cudaMalloc/cudaMemcpy(bench buffers)", __FILE__, __LINE__);
+    if (st == GS_SUCCESS)
+        st = bench_all(o, table, &base, stream, &failures);
+    free(members);
+    cudaFree(base.slots);
+    cudaFree(base.members);
+    cudaFree(base.errors);
+    cudaStreamDestroy(stream);
+    if (st == GS_SUCCESS && failures)
+        st = gs__fail(GS_ERR_INTERNAL, "%d sync configuration%s saw wrong values in the check",
+                      failures, failures == 1 ? "" : "s");
+    return st;
+}
+
+/* ------------------------------------------------------ the description */
+
+static const gs_plot_spec plots[] = {
+    {"threads", "blocks", "us_per_step", "primitive", "blocks in the grid",
+     "microseconds per step (log scale)", 2, 10, "%g", NULL, NULL}};
+
+static const char *const ours[] = {"neighbour 1-D", "neighbour 2-D", "full barrier", NULL};
+static const char *const configuration[] = {"threads", "blocks", NULL};
+static const char *const no_work[] = {"neighbour 1-D", "neighbour 2-D", "subset of 8",
+                                      "all-reduce f32", "all-reduce f64", "full barrier",
+                                      "cg grid.sync", "relaunch graph", NULL};
+
+#define PER_STEP(name) {name, GS_SUMMARY_VALUE, "us_per_step", name, NULL, "%.3f"}
+static const gs_summary_column summary_columns[] = {
+    {"threads", GS_SUMMARY_FIELD, "threads", NULL, NULL, "%.0f"},
+    {"blocks", GS_SUMMARY_FIELD, "blocks", NULL, NULL, "%.0f"},
+    PER_STEP("neighbour 1-D"),
+    PER_STEP("neighbour 2-D"),
+    PER_STEP("subset of 8"),
+    PER_STEP("all-reduce f64"),
+    PER_STEP("full barrier"),
+    PER_STEP("cg grid.sync"),
+    PER_STEP("relaunch graph"),
+    {"neighbour vs grid.sync", GS_SUMMARY_RATIO, "us_per_step", "cg grid.sync", "neighbour 1-D",
+     "%.2fx"},
+    {"neighbour vs graph", GS_SUMMARY_RATIO, "us_per_step", "relaunch graph", "neighbour 1-D",
+     "%.2fx"},
+    {"all-reduce / barrier", GS_SUMMARY_RATIO, "us_per_step", "all-reduce f64", "full barrier",
+     "%.2fx"}};
+
+static const gs_summary_spec summary = {
+    "Scoped synchronization, microseconds per step (median), {run}. The neighbour barrier "
+    "against the full barriers, the all-reduce against gridsync's full barrier, same run:",
+    configuration, "primitive", "primitive", no_work, NULL, ours, summary_columns,
+    GS_COUNT(summary_columns)};
+
+extern "C" const gs_bench_suite gs_suite_sync = {
+    "sync",
+    "microseconds per step of the scoped primitives (neighbour 1-D and 2-D, subset, grid "
+    "all-reduce, split arrive/wait with 0-2 us of work between) vs gridsync's full barrier, "
+    "cooperative groups grid.sync() and barrier_arrive/wait, and relaunch in a CUDA graph",
+    "sync: microseconds per step (median)",
+    columns, NCOLS,
+    {{NULL, 0}, {NULL, 0}, {NULL, 0}},
+    1,
+    run_sync,
+    plots, GS_COUNT(plots),
+    &summary,
+    NULL};
