@@ -44,8 +44,8 @@ typedef struct gs_grid_barrier {
     unsigned int capacity;    /* largest grid the state can serve */
     unsigned int group_size;  /* tree: blocks per arrival group (0: default) */
     unsigned int flat_max;    /* tree: grids up to this size use one counter */
-    unsigned int epoch;       /* neighbour barriers: this block's epoch, once known */
-    unsigned int epoch_known; /* 0 until the block's first neighbour barrier reads it */
+    unsigned int epoch_known; /* neighbour barriers: 0 until the block's first one */
+    unsigned long long epoch; /* neighbour barriers: this block's epoch, once known */
 } gs_grid_barrier;
 
 #endif /* GRIDSYNC_BARRIER_VIEW_H */

@@ -36,14 +36,17 @@
  *   (block barrier, cumulativity); the poll that reads e, or a later value
  *   of that block's epoch, is an acquire that synchronizes with it; the
  *   closing block barrier orders it before the block's reads.
- *   Reuse with no reset: epochs only grow (compared modulo 2^32), and a
- *   block also writes its epoch into the lines of ranks rank + j n past the
- *   grid (read only by later launches, so relaxed stores), so that between
- *   launches every epoch of the state is equal and a later launch of any
- *   size starts from a common value, which each block reads from its own
- *   line at its first call.
+ *   Reuse with no reset: an epoch is 64-bit, the launch's generation
+ *   above the call's number. At its first call each block takes the
+ *   generation from the state's launch word with one atomic add (which
+ *   also counts the blocks started); the grid's last block to start moves
+ *   the generation on for the next launch. So every epoch a launch waits
+ *   for is later than any an earlier launch left, whatever its grid size
+ *   (compared as a wrap-safe 64-bit difference).
  * Misuse: a neighbour rank outside the grid (a list's) ends the launch
- *   with GS_ERR_MISUSE naming the block and the rank. A wait that times out
+ *   with GS_ERR_MISUSE naming the block and the rank; so does a launch
+ *   count left short by an earlier launch in which some block never called
+ *   a neighbour barrier. A wait that times out
  *   names the block waited on, its epoch and the one expected.
  * When: stencils and any program whose blocks exchange data only with a
  *   few others. Expect a step to cost about one release and one acquire

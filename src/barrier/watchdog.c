@@ -47,6 +47,11 @@ void gs__format_misuse(char *buf, size_t len, const unsigned int *rec)
         snprintf(buf, len, "block %u listed neighbour %u at barrier #%u, outside the grid of %u "
                  "blocks", block, a[0], no, a[1]);
         return;
+    case GS_MISUSE_NEIGHBOUR_LAUNCH:
+        snprintf(buf, len, "block %u found %u blocks counted at its first neighbour barrier, in a "
+                 "grid of %u: an earlier launch did not call the neighbour barrier from every "
+                 "block (the state was reset)", block, a[0], a[1]);
+        return;
     case GS_MISUSE_SUBSET_OUTSIDE:
         snprintf(buf, len, "block %u called a subset barrier (barrier #%u) whose member %u is "
                  "outside the grid of %u blocks", block, no, a[0], a[1]);

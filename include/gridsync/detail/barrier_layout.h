@@ -9,15 +9,17 @@
  *                              kind, late arrivals, host mirror of the flag, capacity
  *   line 1   lock counter     : 64-bit, grows by GS_LOCK_STRIDE per barrier
  *   line 2   flip counter     : 32-bit, top bit flips per barrier
- *   line 3   reserved
+ *   line 3   neighbour barriers' launch word: 64-bit {blocks started: low 32,
+ *            launch generation: high 32}
  *   where[capacity]           : barrier number each block was waiting at when
  *                               the watchdog fired (0: not waiting)
  *   in[capacity], out[capacity]: lock-free arrive / release flags
  *   group[capacity] lines     : tree arrival groups {count, released}
- *   epoch[capacity] lines     : neighbour barriers: each block's epoch
+ *   epoch[capacity] lines     : neighbour barriers: each block's 64-bit epoch
  *   subset[capacity] lines    : subset barriers: one flip counter per slot
- *   partial[2][capacity]      : grid all-reduce: each block's partial, 8 bytes,
- *                               two sets used alternately
+ *   partial[2][R][capacity]   : grid all-reduce: each block's partial, 8 bytes, in
+ *                               R = GS_ALLREDUCE_REPLICAS copies (readers spread
+ *                               over them), two sets used alternately
  */
 #ifndef GRIDSYNC_DETAIL_BARRIER_LAYOUT_H
 #define GRIDSYNC_DETAIL_BARRIER_LAYOUT_H
@@ -57,9 +59,11 @@
 #define GS_MISUSE_SIGNAL_BACKWARDS 7u  /* a signal stored below its value: index, old lo, hi, new lo, hi */
 #define GS_MISUSE_SIGNAL_INDEX 8u      /* a signal index past the set: index, count */
 #define GS_MISUSE_SUBSET_EMPTY 9u      /* a subset of no blocks: slot */
+#define GS_MISUSE_NEIGHBOUR_LAUNCH 10u /* a neighbour barrier's launch count was off: count, blocks */
 
 #define GS_W_LOCK (1u * GS_LINE_WORDS)
 #define GS_W_FLIP (2u * GS_LINE_WORDS)
+#define GS_W_NEIGHBOUR_GEN (3u * GS_LINE_WORDS)
 #define GS_W_WHERE (4u * GS_LINE_WORDS)
 
 /* The lock barrier's goal grows by this much per barrier (block 0 adds the
@@ -74,7 +78,11 @@
 #define GS_W_EPOCHS(cap) (GS_W_GROUPS(cap) + GS_LINE_WORDS * (cap))
 #define GS_W_SUBSETS(cap) (GS_W_EPOCHS(cap) + GS_LINE_WORDS * (cap))
 #define GS_W_PARTIALS(cap) (GS_W_SUBSETS(cap) + GS_LINE_WORDS * (cap))
-#define GS_STATE_WORDS(cap) (GS_W_PARTIALS(cap) + 4u * GS_ROUND_LINE(cap))
+/* Copies of each all-reduce partial: block c reads copy c % R, so that each
+ * L2 line of partials is read by a grid / R blocks, not by all of them. */
+#define GS_ALLREDUCE_REPLICAS 8u
+#define GS_PARTIAL_SET_WORDS(cap) (2u * GS_ALLREDUCE_REPLICAS * GS_ROUND_LINE(cap))
+#define GS_STATE_WORDS(cap) (GS_W_PARTIALS(cap) + 2u * GS_PARTIAL_SET_WORDS(cap))
 
 /* tree: words of a group line */
 #define GS_GROUP_COUNT 0u    /* arrivals, monotonic (each member adds 1) */

@@ -29,19 +29,20 @@ enum {
     GS__UNTIL_GE64 = 3,         /* 64-bit *p >= ref */
     GS__UNTIL_DIFF_EQ = 4,      /* *p - ref == aux */
     GS__UNTIL_REACHED = 5,      /* *p has reached ref: (int)(*p - ref) >= 0, wrap-safe */
+    GS__UNTIL_REACHED64 = 6,    /* 64-bit: (long long)(*p - ref) >= 0, wrap-safe */
     GS__ACQUIRE_EACH = 8        /* or-ed in: every poll is an ld.acquire (as grid.sync) */
 };
 
 GS_DEVICE int gs__wait_done(const void *p, int until, unsigned long long ref, unsigned int aux)
 {
     int cond = until & ~GS__ACQUIRE_EACH;
-    if (cond == GS__UNTIL_GE64) {
+    if (cond == GS__UNTIL_GE64 || cond == GS__UNTIL_REACHED64) {
         unsigned long long v;
         if (until & GS__ACQUIRE_EACH)
             v = gs_ld_acquire_gpu_u64((const unsigned long long *)p);
         else
             asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-        return v >= ref;
+        return cond == GS__UNTIL_GE64 ? v >= ref : (long long)(v - ref) >= 0;
     }
     unsigned int v = (until & GS__ACQUIRE_EACH) ? gs_ld_acquire_gpu((const unsigned int *)p)
                                                 : gs_ld_relaxed_gpu((const unsigned int *)p);
@@ -59,7 +60,8 @@ GS_DEVICE void gs__wait_acquire(const void *p, int until)
 {
     if (until & GS__ACQUIRE_EACH)
         return; /* the poll that saw it was the acquire */
-    if ((until & ~GS__ACQUIRE_EACH) == GS__UNTIL_GE64)
+    int cond = until & ~GS__ACQUIRE_EACH;
+    if (cond == GS__UNTIL_GE64 || cond == GS__UNTIL_REACHED64)
         (void)gs_ld_acquire_gpu_u64((const unsigned long long *)p);
     else
         (void)gs_ld_acquire_gpu((const unsigned int *)p);
@@ -176,8 +178,9 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
             if (w->target == ~0u) {
                 gs__raise(w->state, GS_REC_KIND_TIMEOUT, w->count, w->rank, w->method);
             } else { /* name the one it waited on, what it saw, what it expected */
+                int cond = w->until & ~GS__ACQUIRE_EACH;
                 unsigned long long seen =
-                    (w->until & ~GS__ACQUIRE_EACH) == GS__UNTIL_GE64
+                    cond == GS__UNTIL_GE64 || cond == GS__UNTIL_REACHED64
                         ? *(const volatile unsigned long long *)w->p
                         : *(const volatile unsigned int *)w->p;
                 unsigned int detail[GS_REC_DETAIL_WORDS] = {

@@ -20,11 +20,14 @@ namespace gs {
  *
  * How: the block reduces its values (warp shuffles, then warp 0 over the
  *   warps' results), thread 0 stores the block's partial in its slot of
- *   the state and arrives at flip's counter (atom.add.release), then polls
- *   it (ld.acquire) until every block has arrived. Warp 0 then reads every
- *   block's partial, lane l folding slots l, l + 32, ... in order, combines
- *   the lanes with a fixed shuffle tree and hands the result to the block
- *   through shared memory.
+ *   each of the state's GS_ALLREDUCE_REPLICAS copies and arrives at flip's
+ *   counter (atom.add.release), then polls it (ld.acquire) until every
+ *   block has arrived. Warp 0 then reads every block's partial from copy
+ *   rank % copies (so that each L2 line of partials serves a fraction of
+ *   the grid: every block reading one copy queued on its lines, 2.5x the
+ *   barrier at 528 blocks on H200), lane l folding slots l, l + 32, ... in
+ *   order, combines the lanes with a fixed shuffle tree and hands the
+ *   result to the block through shared memory.
  * Why correct: each partial is stored before its block's release and read
  *   after the reader's acquire of a value that every release contributed
  *   to, so every read sees its block's store (happens-before; the reads are
@@ -58,13 +61,17 @@ static __device__ __forceinline__ T grid_allreduce(gs_grid_barrier *b, T v, Op o
     if (warp == 0u) {
         T x = tid < nwarps ? warp_partial[tid] : Op::identity();
         x = warp_reduce(x, nwarps < 32u ? nwarps : 32u, op);
-        T *slots = (T *)(b->state + GS_W_PARTIALS(b->capacity)) +
-                   (b->count & 1u) * (2u * b->capacity * sizeof(unsigned int) / sizeof(T));
+        /* set (count & 1), copy r at words [r * 2 * round(capacity)] of it */
+        const unsigned int copy_words = 2u * GS_ROUND_LINE(b->capacity);
+        unsigned int *set = b->state + GS_W_PARTIALS(b->capacity) +
+                            (b->count & 1u) * GS_PARTIAL_SET_WORDS(b->capacity);
+        const T *mine = (const T *)(set + (gs__block_rank() % GS_ALLREDUCE_REPLICAS) * copy_words);
         if (n > 1u) {
             if (tid == 0u) {
                 unsigned int rank = gs__block_rank();
                 unsigned int *ctr = b->state + GS_W_FLIP;
-                slots[rank] = x; /* ordered before the release below */
+                for (unsigned int r = 0; r < GS_ALLREDUCE_REPLICAS; ++r)
+                    ((T *)(set + r * copy_words))[rank] = x; /* ordered before the release */
                 unsigned int old =
                     gs_atom_add_release_gpu(ctr, rank == 0u ? 0x80000000u - (n - 1u) : 1u);
                 give_up = gs__wait(b, rank, ctr, GS__UNTIL_TOPBIT_FLIPS | GS__ACQUIRE_EACH, old,
@@ -75,7 +82,7 @@ static __device__ __forceinline__ T grid_allreduce(gs_grid_barrier *b, T v, Op o
             if (!give_up) {
                 x = Op::identity();
                 for (unsigned int i = tid; i < n; i += 32u)
-                    x = op(x, slots[i]);
+                    x = op(x, mine[i]);
                 x = warp_reduce(x, n < 32u ? n : 32u, op);
             }
         }

@@ -52,6 +52,22 @@ GS_DEVICE void gs_st_release_gpu(unsigned int *p, unsigned int v)
     asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+GS_DEVICE void gs_st_release_gpu_u64(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+GS_DEVICE unsigned long long gs_atom_add_relaxed_gpu_u64(unsigned long long *p,
+                                                          unsigned long long v)
+{
+    unsigned long long old;
+    asm volatile("atom.add.relaxed.gpu.global.u64 %0, [%1], %2;"
+                 : "=l"(old)
+                 : "l"(p), "l"(v)
+                 : "memory");
+    return old;
+}
+
 /* Fire-and-forget add with release semantics: no value comes back, so the
  * thread does not wait a round trip for it. */
 GS_DEVICE void gs_red_add_release_gpu(unsigned int *p, unsigned int v)

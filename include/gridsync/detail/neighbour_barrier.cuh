@@ -62,34 +62,50 @@ struct neighbours_list {
 };
 
 /* Publish this block's next epoch, then wait until every neighbour's epoch
- * has reached it. Every block of the grid calls it the same number of times
- * (which keeps all epochs equal between launches: see gridsync/neighbour.cuh). */
+ * has reached it. Every block of the grid calls it the same number of times.
+ * Epochs are 64-bit: the launch's generation in the high half, the call's
+ * number in the low half. A block learns the generation at its first call:
+ * thread 0 adds 1 to the state's launch word {blocks started, generation};
+ * the block that completes the count (the grid's last to start) moves the
+ * generation on for the next launch and zeroes the count. Every block of a
+ * launch therefore gets the same generation, later than any epoch an earlier
+ * launch left in the state, whatever its grid size. */
 template <class Neighbours>
 static __device__ __forceinline__ void neighbour_sync(gs_grid_barrier *b, const Neighbours &nb)
 {
+    __shared__ unsigned long long launch_base;
     const unsigned int n = gs__grid_blocks(), rank = gs__block_rank();
     const unsigned int tid = gs__thread_rank(), nt = gs__block_threads();
-    unsigned int *epochs = b->state + GS_W_EPOCHS(b->capacity);
+    unsigned long long *epochs = (unsigned long long *)(b->state + GS_W_EPOCHS(b->capacity));
+    int give_up = 0;
     b->count += 1u;
     if (n > b->capacity)
         gs__leave_oversized(b->state, b->count, b->method);
-    if (!b->epoch_known) { /* only this block writes its epoch: a relaxed load reads it */
-        b->epoch = gs_ld_relaxed_gpu(epochs + rank * GS_LINE_WORDS);
+    if (n == 1u) { /* no neighbour, no epoch */
+        __syncthreads();
+        return;
+    }
+    if (!b->epoch_known && tid == 0u) {
+        unsigned long long *word = (unsigned long long *)(b->state + GS_W_NEIGHBOUR_GEN);
+        unsigned long long old = gs_atom_add_relaxed_gpu_u64(word, 1ull);
+        unsigned int started = (unsigned int)old;
+        if (started + 1u == n) /* the last to start: the next launch's generation */
+            (void)gs_atom_add_relaxed_gpu_u64(word, (1ull << 32) - n);
+        if (started >= n) { /* a launch before this one did not call it from every block */
+            gs__raise_misuse(b->state, b->count, b->method, GS_MISUSE_NEIGHBOUR_LAUNCH,
+                             started + 1u, n, 0u, 0u);
+            give_up = 1;
+        }
+        launch_base = old & 0xffffffff00000000ull;
+    }
+    __syncthreads(); /* the block's writes happen-before thread 0's release; launch_base */
+    if (!b->epoch_known) {
+        b->epoch = launch_base;
         b->epoch_known = 1u;
     }
-    const unsigned int e = ++b->epoch;
-    __syncthreads(); /* the block's writes happen-before thread 0's release */
-    /* Thread 0 publishes; the others give the same epoch to the ranks past
-     * the grid that this block stands in for (rank + j n, j >= 1), read only
-     * by later launches, after this kernel has ended: relaxed is enough. */
-    for (unsigned int j = tid, slot = rank + n * tid; slot < b->capacity;
-         j += nt, slot = rank + n * j) {
-        if (j == 0u)
-            gs_st_release_gpu(epochs + slot * GS_LINE_WORDS, e);
-        else
-            gs_st_relaxed_gpu(epochs + slot * GS_LINE_WORDS, e);
-    }
-    int give_up = 0;
+    const unsigned long long e = ++b->epoch;
+    if (tid == 0u && !give_up)
+        gs_st_release_gpu_u64(epochs + rank * (GS_LINE_WORDS / 2u), e);
     const unsigned int late = gs__late(b);
     for (unsigned int k = tid; k < nb.count() && !give_up; k += nt) {
         unsigned int r = nb.rank(k, rank, n);
@@ -98,8 +114,8 @@ static __device__ __forceinline__ void neighbour_sync(gs_grid_barrier *b, const 
                              0u, 0u);
             give_up = 1;
         } else if (r != rank) {
-            give_up = gs__wait_on(b, rank, epochs + r * GS_LINE_WORDS,
-                                  GS__UNTIL_REACHED | GS__ACQUIRE_EACH, e, 0u, late, r);
+            give_up = gs__wait_on(b, rank, epochs + r * (GS_LINE_WORDS / 2u),
+                                  GS__UNTIL_REACHED64 | GS__ACQUIRE_EACH, e, 0u, late, r);
         }
     }
     if (__syncthreads_or(give_up)) /* the waiters' acquires before the block's reads */

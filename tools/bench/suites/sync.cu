@@ -97,11 +97,12 @@ static __global__ void sync_kernel(gs_grid_barrier bar, unsigned int *slots,
         } else if constexpr (P == K_ALLREDUCE_F64) {
             bad += gs_grid_allreduce_sum_f64(&bar, 1.0) != (double)(n * nt);
         } else if constexpr (P == K_FULL) {
-            gs_grid_sync(&bar);
+            gs_grid_sync_tree(&bar); /* the method the view carries (auto), without dispatch */
         } else if constexpr (P == K_CG) {
             cg::this_grid().sync();
         } else if constexpr (P == K_WORK) {
             spin(work_cycles);
+            __syncthreads(); /* the block's own slot, written by its last thread */
         } else if constexpr (P == K_SPLIT) {
             gs_grid_token token = gs_grid_arrive(&bar);
             spin(work_cycles);
@@ -135,9 +136,12 @@ typedef struct variant {
     enum prim kind;
     double work_us;
     const void *kernel;
+    int core; /* sets the grid sizes (the others are left out where they do not fit) */
 } variant;
 
-#define V(name, kind, w) {name, kind, w, (const void *)sync_kernel<kind>}
+#define V(name, kind, w) {name, kind, w, (const void *)sync_kernel<kind>, CORE(kind)}
+#define CORE(kind) (kind == K_NEIGHBOUR_1D || kind == K_NEIGHBOUR_2D || kind == K_FULL || \
+                    kind == K_CG)
 static const variant variants[] = {
     V("neighbour 1-D", K_NEIGHBOUR_1D, 0.0),
     V("neighbour 2-D", K_NEIGHBOUR_2D, 0.0),
@@ -146,7 +150,7 @@ static const variant variants[] = {
     V("all-reduce f64", K_ALLREDUCE_F64, 0.0),
     V("full barrier", K_FULL, 0.0),
     V("cg grid.sync", K_CG, 0.0),
-    {"relaunch graph", K_GRAPH, 0.0, NULL},
+    {"relaunch graph", K_GRAPH, 0.0, NULL, 0},
     V("arrive/wait", K_SPLIT, 0.0),
     V("cg arrive/wait", K_CG_SPLIT, 0.0),
     V("work alone, 0.5 us", K_WORK, 0.5),
@@ -160,6 +164,7 @@ static const variant variants[] = {
     V("cg arrive/wait, 2 us work", K_CG_SPLIT, 2.0),
 };
 #undef V
+#undef CORE
 enum { NVARIANTS = sizeof variants / sizeof variants[0] };
 
 typedef struct run_ctx {
@@ -195,6 +200,7 @@ static gs_status enqueue(void *p, cudaStream_t stream)
 typedef struct measured {
     gs_stats st;
     unsigned int errors;
+    int skipped; /* the kernel cannot hold this grid (more registers than the core's) */
 } measured;
 
 static gs_status measure(run_ctx *c, const gs_bench_params *o, cudaStream_t stream, measured *m)
@@ -235,7 +241,8 @@ enum { C_THREADS, C_BLOCKS, C_PRIMITIVE, C_WORK, C_MEDIAN, C_MIN, C_MAX, C_VS_CG
 static const gs_column columns[NCOLS] = {
     {"threads", "", 0, "threads per block"},
     {"blocks", "", 0, "blocks in the grid"},
-    {"primitive", "", 0, "neighbour 1-D / 2-D, subset of 8, all-reduce f32 / f64, full barrier, "
+    {"primitive", "", 0, "neighbour 1-D / 2-D, subset of 8, all-reduce f32 / f64, full barrier "
+                         "(gs_grid_sync_tree), "
                          "arrive/wait, work alone (gridsync's and the baseline); cg grid.sync, "
                          "cg arrive/wait, relaunch graph (the peers)"},
     {"work_us", "us", 1, "independent work between arrive and wait (split-phase rows)"},
@@ -268,7 +275,7 @@ static gs_status coresident_max(int threads, int *max_blocks)
     *max_blocks = 1 << 30;
     for (int v = 0; v < NVARIANTS; ++v) {
         int fit = 0;
-        if (!variants[v].kernel)
+        if (!variants[v].kernel || !variants[v].core)
             continue;
         GS_TRY(gs_max_coresident_blocks(variants[v].kernel, threads, 0, &fit));
         *max_blocks = fit < *max_blocks ? fit : *max_blocks;
@@ -294,10 +301,19 @@ static double find(const measured *m, enum prim kind, double work_us)
     return NAN;
 }
 
+/* A ratio, or nothing when a side was not measured. */
+static void set_ratio(gs_table *t, int col, double num, double den)
+{
+    if (isfinite(num) && isfinite(den) && den > 0.0)
+        gs_table_set(t, col, num / den);
+}
+
 static void add_rows(gs_table *t, int threads, unsigned int blocks, const measured *m)
 {
     for (int v = 0; v < NVARIANTS; ++v) {
         const variant *x = &variants[v];
+        if (m[v].skipped)
+            continue;
         double us = m[v].st.median;
         int split = x->kind == K_SPLIT || x->kind == K_CG_SPLIT || x->kind == K_WORK;
         gs_table_add_row(t);
@@ -310,13 +326,13 @@ static void add_rows(gs_table *t, int threads, unsigned int blocks, const measur
         gs_table_set(t, C_MIN, m[v].st.min);
         gs_table_set(t, C_MAX, m[v].st.max);
         if (!split) {
-            gs_table_set(t, C_VS_CG, find(m, K_CG, 0.0) / us);
-            gs_table_set(t, C_VS_GRAPH, find(m, K_GRAPH, 0.0) / us);
-            gs_table_set(t, C_X_FULL, us / find(m, K_FULL, 0.0));
+            set_ratio(t, C_VS_CG, find(m, K_CG, 0.0), us);
+            set_ratio(t, C_VS_GRAPH, find(m, K_GRAPH, 0.0), us);
+            set_ratio(t, C_X_FULL, us, find(m, K_FULL, 0.0));
         } else if (x->kind != K_WORK) {
-            gs_table_set(t, C_VS_CG, find(m, K_CG_SPLIT, x->work_us) / us);
+            set_ratio(t, C_VS_CG, find(m, K_CG_SPLIT, x->work_us), us);
             if (x->work_us > 0.0)
-                gs_table_set(t, C_X_WORK, us / find(m, K_WORK, x->work_us));
+                set_ratio(t, C_X_WORK, us, find(m, K_WORK, x->work_us));
         }
         gs_table_set(t, C_ERRORS, m[v].errors);
     }
@@ -338,6 +354,15 @@ static gs_status run_config(const gs_bench_params *o, int threads, unsigned int 
                  variants[v].name);
         if (!o->quiet)
             gs_progress_step(prog, (*step)++, what);
+        int fit = 1 << 30;
+        m[v].skipped = 0;
+        if (variants[v].kernel)
+            GS_TRY(gs_max_coresident_blocks(variants[v].kernel, threads, 0, &fit));
+        if ((unsigned int)fit < blocks) {
+            m[v].skipped = 1;
+            m[v].st.median = NAN;
+            continue;
+        }
         GS_TRY(measure(&c, o, stream, &m[v]));
         *failures += m[v].errors != 0u;
     }
