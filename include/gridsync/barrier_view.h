@@ -46,6 +46,8 @@ typedef struct gs_grid_barrier {
     unsigned int flat_max;    /* tree: grids up to this size use one counter */
     unsigned int epoch_known; /* neighbour barriers: 0 until the block's first one */
     unsigned long long epoch; /* neighbour barriers: this block's epoch, once known */
+    unsigned int reduces;     /* grid all-reduces in this launch (picks their slot set) */
+    unsigned int reserved;
 } gs_grid_barrier;
 
 #endif /* GRIDSYNC_BARRIER_VIEW_H */

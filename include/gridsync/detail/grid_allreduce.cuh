@@ -22,52 +22,76 @@ namespace gs {
  *   warps' results), thread 0 stores the block's partial in its slot of
  *   each of the state's GS_ALLREDUCE_REPLICAS copies and arrives at flip's
  *   counter (atom.add.release), then polls it (ld.acquire) until every
- *   block has arrived. Warp 0 then reads every block's partial from copy
- *   rank % copies (so that each L2 line of partials serves a fraction of
- *   the grid: every block reading one copy queued on its lines, 2.5x the
- *   barrier at 528 blocks on H200), lane l folding slots l, l + 32, ... in
- *   order, combines the lanes with a fixed shuffle tree and hands the
- *   result to the block through shared memory.
+ *   block has arrived. Then every warp reads its share of the partials
+ *   from copy rank % copies (so that each L2 line of partials serves a
+ *   fraction of the grid), eight independent loads at a time (a chain of
+ *   dependent loads cost one L2 round trip per slot: 2.5x the barrier at
+ *   528 blocks on H200), folds them in a fixed order, and the warps'
+ *   results are folded in order through shared memory.
  * Why correct: each partial is stored before its block's release and read
  *   after the reader's acquire of a value that every release contributed
- *   to, so every read sees its block's store (happens-before; the reads are
- *   ordered after thread 0's acquire by __syncwarp). Two slot sets are used
- *   by turns (the view's count decides): a block writes set s for its
- *   (k+2)-th all-reduce only after passing barrier k+1, which no block
- *   reaches before it has read set s for all-reduce k.
+ *   to, so every read sees its block's store (happens-before; the block's
+ *   reads are ordered after thread 0's acquire by a block barrier). Two slot
+ *   sets are used by turns (the view's count of all-reduces decides): a
+ *   block writes set s for all-reduce k + 2 only after passing all-reduce
+ *   k + 1, a grid barrier no block reaches before it has read set s for
+ *   all-reduce k.
  * Deterministic: the block's order (fixed by the block's shape) and the
  *   grid's (fixed by the grid's size) do not depend on timing, so a grid of
  *   a given shape gets the same bits on every run, in every block.
- * Cost: the barrier, plus one round of loads of n partials in warp 0 and
- *   two warp reductions (measured by `gridsync bench sync`).
+ * Cost: the barrier, plus a round of loads of the n partials spread over
+ *   the block, and warp reductions and block barriers on either side
+ *   (measured by `gridsync bench sync`).
  * When: a global sum, norm or maximum that every block needs to go on (the
  *   dot products of conjugate gradient, a convergence test), instead of a
  *   grid barrier, a reduction into memory and another barrier.
  */
+/* Lane `lane` of warp `warp` folds slots warp * 32 + lane + k * stride,
+ * k = 0, 1, ... in order, its loads issued eight at a time (a dependent
+ * chain of loads would cost one L2 round trip per slot). */
+template <class T, class Op>
+static __device__ __forceinline__ T fold_slots(const T *slots, unsigned int n, unsigned int first,
+                                               unsigned int stride, Op op)
+{
+    T x = Op::identity();
+    for (unsigned int i = first; i < n; i += 8u * stride) {
+        T v[8];
+#pragma unroll
+        for (unsigned int k = 0; k < 8u; ++k)
+            v[k] = i + k * stride < n ? slots[i + k * stride] : Op::identity();
+#pragma unroll
+        for (unsigned int k = 0; k < 8u; ++k)
+            x = op(x, v[k]);
+    }
+    return x;
+}
+
 template <class T, class Op>
 static __device__ __forceinline__ T grid_allreduce(gs_grid_barrier *b, T v, Op op)
 {
     __shared__ T warp_partial[32];
     __shared__ T block_result;
     const unsigned int tid = gs__thread_rank(), nt = gs__block_threads();
-    const unsigned int warp = tid >> 5, nwarps = (nt + 31u) >> 5;
+    const unsigned int warp = tid >> 5, nwarps = (nt + 31u) >> 5, lane = tid & 31u;
     const unsigned int n = gs__grid_blocks();
-    v = warp_reduce(v, warp == nwarps - 1u ? nt - (warp << 5) : 32u, op);
-    if ((tid & 31u) == 0u)
+    const unsigned int wlanes = warp == nwarps - 1u ? nt - (warp << 5) : 32u;
+    v = warp_reduce(v, wlanes, op);
+    if (lane == 0u)
         warp_partial[warp] = v;
     b->count += 1u;
     __syncthreads(); /* warps' results; and the block's writes before the release */
+    /* set (reduces & 1), copy r at words [r * 2 * round(capacity)] of it */
+    b->reduces += 1u;
+    const unsigned int copy_words = 2u * GS_ROUND_LINE(b->capacity);
+    unsigned int *set = b->state + GS_W_PARTIALS(b->capacity) +
+                        (b->reduces & 1u) * GS_PARTIAL_SET_WORDS(b->capacity);
     int give_up = 0;
     if (warp == 0u) {
         T x = tid < nwarps ? warp_partial[tid] : Op::identity();
         x = warp_reduce(x, nwarps < 32u ? nwarps : 32u, op);
-        /* set (count & 1), copy r at words [r * 2 * round(capacity)] of it */
-        const unsigned int copy_words = 2u * GS_ROUND_LINE(b->capacity);
-        unsigned int *set = b->state + GS_W_PARTIALS(b->capacity) +
-                            (b->count & 1u) * GS_PARTIAL_SET_WORDS(b->capacity);
-        const T *mine = (const T *)(set + (gs__block_rank() % GS_ALLREDUCE_REPLICAS) * copy_words);
-        if (n > 1u) {
-            if (tid == 0u) {
+        if (tid == 0u) {
+            block_result = x; /* the answer when the block is the grid */
+            if (n > 1u) {
                 unsigned int rank = gs__block_rank();
                 unsigned int *ctr = b->state + GS_W_FLIP;
                 for (unsigned int r = 0; r < GS_ALLREDUCE_REPLICAS; ++r)
@@ -77,20 +101,27 @@ static __device__ __forceinline__ T grid_allreduce(gs_grid_barrier *b, T v, Op o
                 give_up = gs__wait(b, rank, ctr, GS__UNTIL_TOPBIT_FLIPS | GS__ACQUIRE_EACH, old,
                                    0u, gs__late(b));
             }
-            __syncwarp(); /* orders thread 0's acquire before the warp's loads */
-            give_up = __shfl_sync(0xffffffffu, give_up, 0);
-            if (!give_up) {
-                x = Op::identity();
-                for (unsigned int i = tid; i < n; i += 32u)
-                    x = op(x, mine[i]);
-                x = warp_reduce(x, n < 32u ? n : 32u, op);
-            }
         }
+    }
+    if (__syncthreads_or(give_up)) /* thread 0's acquire before every warp's loads */
+        asm volatile("exit;");
+    if (n == 1u)
+        return block_result;
+    /* every warp folds its share of the partials, in an order fixed by n and
+     * the block's size; then warp 0 folds the warps' results in order */
+    const T *mine = (const T *)(set + (gs__block_rank() % GS_ALLREDUCE_REPLICAS) * copy_words);
+    T x = fold_slots(mine, n, tid, nwarps * 32u, op);
+    x = warp_reduce(x, wlanes, op);
+    if (lane == 0u)
+        warp_partial[warp] = x;
+    __syncthreads();
+    if (warp == 0u) {
+        x = tid < nwarps ? warp_partial[tid] : Op::identity();
+        x = warp_reduce(x, nwarps < 32u ? nwarps : 32u, op);
         if (tid == 0u)
             block_result = x;
     }
-    if (__syncthreads_or(give_up))
-        asm volatile("exit;");
+    __syncthreads();
     return block_result;
 }
 

@@ -106,7 +106,10 @@ static __device__ __forceinline__ void neighbour_sync(gs_grid_barrier *b, const 
     const unsigned long long e = ++b->epoch;
     if (tid == 0u && !give_up)
         gs_st_release_gpu_u64(epochs + rank * (GS_LINE_WORDS / 2u), e);
-    const unsigned int late = gs__late(b);
+    /* No look at the watchdog's flag on arrival (every block reading one
+     * line each step costs the grid-wide traffic this barrier avoids): a
+     * block that starts after a time-out meets neighbours that did arrive,
+     * or leaves through the slow path. */
     for (unsigned int k = tid; k < nb.count() && !give_up; k += nt) {
         unsigned int r = nb.rank(k, rank, n);
         if (r >= n) {
@@ -115,7 +118,7 @@ static __device__ __forceinline__ void neighbour_sync(gs_grid_barrier *b, const 
             give_up = 1;
         } else if (r != rank) {
             give_up = gs__wait_on(b, rank, epochs + r * (GS_LINE_WORDS / 2u),
-                                  GS__UNTIL_REACHED64 | GS__ACQUIRE_EACH, e, 0u, late, r);
+                                  GS__UNTIL_REACHED64 | GS__ACQUIRE_EACH, e, 0u, 0u, r);
         }
     }
     if (__syncthreads_or(give_up)) /* the waiters' acquires before the block's reads */

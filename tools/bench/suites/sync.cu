@@ -97,7 +97,7 @@ static __global__ void sync_kernel(gs_grid_barrier bar, unsigned int *slots,
         } else if constexpr (P == K_ALLREDUCE_F64) {
             bad += gs_grid_allreduce_sum_f64(&bar, 1.0) != (double)(n * nt);
         } else if constexpr (P == K_FULL) {
-            gs_grid_sync_tree(&bar); /* the method the view carries (auto), without dispatch */
+            gs_grid_sync_flip(&bar); /* auto's (tree's) path up to flat_max blocks, inline */
         } else if constexpr (P == K_CG) {
             cg::this_grid().sync();
         } else if constexpr (P == K_WORK) {
@@ -242,7 +242,7 @@ static const gs_column columns[NCOLS] = {
     {"threads", "", 0, "threads per block"},
     {"blocks", "", 0, "blocks in the grid"},
     {"primitive", "", 0, "neighbour 1-D / 2-D, subset of 8, all-reduce f32 / f64, full barrier "
-                         "(gs_grid_sync_tree), "
+                         "(gs_grid_sync_flip: tree's path up to 2048 blocks), "
                          "arrive/wait, work alone (gridsync's and the baseline); cg grid.sync, "
                          "cg arrive/wait, relaunch graph (the peers)"},
     {"work_us", "us", 1, "independent work between arrive and wait (split-phase rows)"},
