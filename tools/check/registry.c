@@ -9,6 +9,10 @@
     X(dot)               \
     X(matmul)            \
     X(message_passing)   \
+    X(neighbour)         \
+    X(split_barrier)     \
+    X(allreduce)         \
+    X(signals)           \
     X(watchdog)
 
 #define GS_DECLARE(name) extern const gs_check gs_check_##name;

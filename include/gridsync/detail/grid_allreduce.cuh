@@ -46,7 +46,7 @@ namespace gs {
  *   dot products of conjugate gradient, a convergence test), instead of a
  *   grid barrier, a reduction into memory and another barrier.
  */
-/* Lane `lane` of warp `warp` folds slots warp * 32 + lane + k * stride,
+/* Thread `first` folds slots first + k * stride,
  * k = 0, 1, ... in order, its loads issued eight at a time (a dependent
  * chain of loads would cost one L2 round trip per slot). */
 template <class T, class Op>
@@ -110,7 +110,7 @@ static __device__ __forceinline__ T grid_allreduce(gs_grid_barrier *b, T v, Op o
     /* every warp folds its share of the partials, in an order fixed by n and
      * the block's size; then warp 0 folds the warps' results in order */
     const T *mine = (const T *)(set + (gs__block_rank() % GS_ALLREDUCE_REPLICAS) * copy_words);
-    T x = fold_slots(mine, n, tid, nwarps * 32u, op);
+    T x = fold_slots(mine, n, tid, nt, op);
     x = warp_reduce(x, wlanes, op);
     if (lane == 0u)
         warp_partial[warp] = x;

@@ -8,9 +8,11 @@
  *
  * Workload (the same for every row): each step the last thread of every
  * block writes its slot (two buffers, even and odd steps), the primitive
- * synchronizes, and thread 0 checks the slot of a block the primitive
- * connects it to (a neighbour, a subset member, the next block). A wrong
- * value counts as an error. Time per step = kernel time / steps.
+ * synchronizes, and thread 0 loads the slot of a block the primitive
+ * connects it to (a neighbour, a subset member, the next block) and checks
+ * it at the next step (so that the load's round trip overlaps the next
+ * step, as a program's independent work would). A wrong value counts as
+ * an error. Time per step = kernel time / steps.
  * Split-phase rows put W microseconds of independent work (every thread
  * spins on clock64) between arrive and wait; "work alone" is the same work
  * with no synchronization, the time the barrier should hide behind.
@@ -81,9 +83,10 @@ static __global__ void sync_kernel(gs_grid_barrier bar, unsigned int *slots,
     const unsigned int n = gridDim.x * gridDim.y, b = blockIdx.x + gridDim.x * blockIdx.y;
     const unsigned int t = threadIdx.x, nt = blockDim.x, o = partner<P>(b, n);
     const unsigned int g0 = b / SUBSET_SIZE * SUBSET_SIZE, gsize = min(SUBSET_SIZE + 0u, n - g0);
-    unsigned int bad = 0u;
+    unsigned int bad = 0u, seen = 0u, expected = 0u;
     for (int it = 0; it < iters; ++it) {
         unsigned int *buf = slots + (unsigned int)(it & 1) * n;
+        bad += seen != expected; /* last step's check: its load had a step to arrive */
         if (t == nt - 1u)
             buf[b] = step_value(it, b);
         if constexpr (P == K_NEIGHBOUR_1D) {
@@ -97,7 +100,10 @@ static __global__ void sync_kernel(gs_grid_barrier bar, unsigned int *slots,
         } else if constexpr (P == K_ALLREDUCE_F64) {
             bad += gs_grid_allreduce_sum_f64(&bar, 1.0) != (double)(n * nt);
         } else if constexpr (P == K_FULL) {
-            gs_grid_sync_flip(&bar); /* auto's (tree's) path up to flat_max blocks, inline */
+            if (n == 1u) /* auto's (tree's) paths up to flat_max blocks, inline */
+                __syncthreads();
+            else
+                gs_grid_sync_flip(&bar);
         } else if constexpr (P == K_CG) {
             cg::this_grid().sync();
         } else if constexpr (P == K_WORK) {
@@ -113,9 +119,12 @@ static __global__ void sync_kernel(gs_grid_barrier bar, unsigned int *slots,
             spin(work_cycles);
             grid.barrier_wait(std::move(token));
         }
-        if (t == 0u)
-            bad += buf[o] != step_value(it, o);
+        if (t == 0u) {
+            seen = buf[o];
+            expected = step_value(it, o);
+        }
     }
+    bad += seen != expected;
     if (t == 0u && bad)
         atomicAdd(errors, bad);
 }
