@@ -29,8 +29,23 @@
 #define SKIP 77
 
 static const char *const source =
+    "#include <gridsync/allreduce.cuh>\n"
     "#include <gridsync/barrier.cuh>\n"
+    "#include <gridsync/neighbour.cuh>\n"
     "#include <gridsync/reduce.cuh>\n"
+    "#include <gridsync/signal.cuh>\n"
+    "/* compiled, not launched: the scoped primitives build under NVRTC */\n"
+    "extern \"C\" __global__ void scoped(gs_grid_barrier bar, gs_signal_set sig, float *out,\n"
+    "                                    const unsigned int *members)\n"
+    "{\n"
+    "    gs_neighbour_sync_1d(&bar, 0);\n"
+    "    gs_neighbour_sync_2d(&bar, GS_NEIGHBOURS_DIAGONAL);\n"
+    "    gs_subset_sync(&bar, 0, members, 2);\n"
+    "    out[0] = gs_grid_allreduce_sum_f32(&bar, 1.0f) + (float)gs_grid_allreduce_max_f64(&bar, 2.0);\n"
+    "    gs_grid_wait(&bar, gs_grid_arrive(&bar));\n"
+    "    gs_block_signal_store(&sig, 0, 1);\n"
+    "    gs_block_signal_wait(&sig, 0, 1);\n"
+    "}\n"
     "extern \"C\" __global__ void grid_sum(gs_grid_barrier bar, const float *in,\n"
     "                                      float *partials, float *out, int n)\n"
     "{\n"

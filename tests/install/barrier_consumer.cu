@@ -1,26 +1,46 @@
 /* barrier_consumer.cu - a user's CUDA program against an installed gridsync:
- * a kernel with gs_grid_sync, launched with gs_launch on as many blocks as
+ * a kernel with gs_grid_sync, split arrive/wait, a neighbour barrier, a grid
+ * all-reduce and a signal, launched with gs_launch on as many blocks as
  * fit, and a reduction. Built every way a user builds it (plain nvcc with
  * its default static CUDA runtime, pkg-config, find_package, the static
  * library); exit 0 when the results are right, 77 without a GPU, 1 wrong. */
 #include <gridsync.h>
+#include <gridsync/allreduce.cuh>
 #include <gridsync/barrier.cuh>
+#include <gridsync/neighbour.cuh>
+#include <gridsync/signal.cuh>
 
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Each block writes its slot, waits, and checks the next block's slot. */
-static __global__ void ring(gs_grid_barrier bar, unsigned int *slots, unsigned int *errors,
-                            int rounds)
+/* Each block writes its slot, waits, and checks the next block's slot;
+ * then the same with a neighbour barrier, a sum every thread gets, and a
+ * signal each block stores and its left neighbour waits for. */
+static __global__ void ring(gs_grid_barrier bar, gs_signal_set sig, unsigned int *slots,
+                            unsigned int *errors, int rounds)
 {
     unsigned int n = gridDim.x, b = blockIdx.x, next = (b + 1u) % n;
     for (int r = 0; r < rounds; ++r) {
         if (threadIdx.x == 0)
             slots[b] = b * 7919u + (unsigned int)r;
-        gs_grid_sync(&bar);
+        gs_grid_token token = r % 2 ? gs_grid_arrive(&bar) : gs_grid_token{0u, 0u};
+        if (r % 2)
+            gs_grid_wait(&bar, token);
+        else
+            gs_grid_sync(&bar);
         if (threadIdx.x == 0 && slots[next] != next * 7919u + (unsigned int)r)
             atomicAdd(errors, 1u);
         gs_grid_sync(&bar);
+        if (threadIdx.x == 0)
+            slots[b] = b * 31u + (unsigned int)r;
+        gs_neighbour_sync_1d(&bar, GS_NEIGHBOURS_WRAP);
+        if (threadIdx.x == 0 && slots[next] != next * 31u + (unsigned int)r)
+            atomicAdd(errors, 1u);
+        int total = gs_grid_allreduce_sum_i32(&bar, threadIdx.x == 0 ? (int)b : 0);
+        if (total != (int)(n * (n - 1u) / 2u))
+            atomicAdd(errors, 1u);
+        gs_block_signal_store(&sig, b, (unsigned long long)r + 1ull);
+        gs_block_signal_wait(&sig, next, (unsigned long long)r + 1ull);
     }
 }
 
@@ -44,6 +64,10 @@ int main(void)
     CHECK(gs_max_coresident_blocks((const void *)ring, 256, 0, &blocks));
     gs_barrier_t bar;
     gs_grid_barrier view;
+    gs_signals_t sig;
+    gs_signal_set sig_view;
+    CHECK(gs_signals_create(&sig, (unsigned int)blocks));
+    CHECK(gs_signals_device(sig, &sig_view));
     unsigned int *slots = NULL, *errors = NULL, bad = 0;
     CHECK(gs_barrier_create(&bar, GS_BARRIER_AUTO));
     CHECK(gs_barrier_device(bar, (unsigned int)blocks, &view));
@@ -51,9 +75,11 @@ int main(void)
         cudaMalloc((void **)&errors, sizeof *errors) != cudaSuccess ||
         cudaMemset(errors, 0, sizeof *errors) != cudaSuccess)
         return 1;
-    void *args[] = {&view, &slots, &errors, &rounds};
+    void *args[] = {&view, &sig_view, &slots, &errors, &rounds};
     CHECK(gs_launch((const void *)ring, dim3((unsigned int)blocks), dim3(256), 0, 0, args, bar));
     CHECK(gs_barrier_check(bar, 0));
+    CHECK(gs_signals_check(sig, 0));
+    CHECK(gs_signals_destroy(sig));
     if (cudaMemcpy(&bad, errors, sizeof bad, cudaMemcpyDeviceToHost) != cudaSuccess)
         return 1;
 
