@@ -77,8 +77,9 @@ static __device__ __forceinline__ int out_of_line_for(const gs_grid_barrier *b)
 
 /* The methods' out-of-line parts, in one function, so that a kernel pays
  * their registers once (lock, lockfree and tree's grouped path). */
-static __device__ __noinline__ int gs__sync_out_of_line(gs_grid_barrier view)
+static __device__ __noinline__ int gs__sync_out_of_line(gs__view_core core)
 {
+    gs_grid_barrier view = gs__view_of(core);
     return gs::detail::out_of_line_for(&view);
 }
 
@@ -109,7 +110,7 @@ static __device__ __forceinline__ void grid_sync_any(gs_grid_barrier *b)
     else if (takes_path(b, n, path_flip_counter))
         give_up = gs__sync_flip(b);
     else
-        give_up = gs__sync_out_of_line(*b);
+        give_up = gs__sync_out_of_line(gs__core_of(b));
     if (give_up)
         asm volatile("exit;");
 }

@@ -64,8 +64,9 @@ GS_DEVICE int gs__sync_tree_grouped(const gs_grid_barrier *b)
     return __syncthreads_or(give_up);
 }
 
-static __device__ __noinline__ int gs__sync_grouped_call(gs_grid_barrier view)
+static __device__ __noinline__ int gs__sync_grouped_call(gs__view_core core)
 {
+    gs_grid_barrier view = gs__view_of(core);
     return gs__sync_tree_grouped(&view);
 }
 
@@ -82,7 +83,7 @@ GS_DEVICE int gs__sync_tree(const gs_grid_barrier *b)
         return gs__sync_flip(b);
     if (n > b->capacity)
         gs__leave_oversized(b->state, b->count, b->method);
-    return gs__sync_grouped_call(*b);
+    return gs__sync_grouped_call(gs__core_of(b));
 }
 
 namespace gs {

@@ -91,10 +91,22 @@ static __device__ __noinline__ void gs__raise_detail(unsigned int *state, unsign
     }
 }
 
+/* gs__raise_detail without detail, its own function (the barriers' slow
+ * paths call only this one: fewer registers for their kernels). */
 static __device__ __noinline__ void gs__raise(unsigned int *state, unsigned int kind,
                                               unsigned int count, unsigned int rank, int method)
 {
-    gs__raise_detail(state, kind, count, rank, method, 0);
+    if (gs_atom_cas_relaxed_gpu(state + GS_REC_CLAIM, 0u, 1u) == 0u) {
+        gs_st_relaxed_gpu(state + GS_REC_BARRIER, count);
+        gs_st_relaxed_gpu(state + GS_REC_BLOCKS, gridDim.x * gridDim.y * gridDim.z);
+        gs_st_relaxed_gpu(state + GS_REC_OBSERVER, rank);
+        gs_st_relaxed_gpu(state + GS_REC_METHOD, (unsigned int)method);
+        gs_st_relaxed_gpu(state + GS_REC_KIND, kind);
+        gs_st_release_gpu(state + GS_REC_FLAG, 1u);
+        unsigned int *host = *(unsigned int *const *)(state + GS_REC_HOST_FLAG);
+        if (host)
+            asm volatile("st.relaxed.sys.global.u32 [%0], 1;" ::"l"(host) : "memory");
+    }
 }
 
 /* A misuse: the record names it (GS_MISUSE_* and up to five arguments). */
@@ -124,6 +136,36 @@ gs__leave_oversized(unsigned int *state, unsigned int count, int method)
     __builtin_unreachable();
 }
 
+/* What the out-of-line barrier paths need of a view, passed to them by
+ * value: the view's fields for the scoped primitives stay behind, so that
+ * the call costs the caller no more registers than it did without them. */
+typedef struct gs__view_core {
+    unsigned int *state;
+    unsigned long long timeout_ns;
+    int method;
+    unsigned int count, capacity, group_size, flat_max;
+} gs__view_core;
+
+GS_DEVICE gs__view_core gs__core_of(const gs_grid_barrier *b)
+{
+    gs__view_core c = {b->state,    b->timeout_ns,  b->method, b->count,
+                       b->capacity, b->group_size, b->flat_max};
+    return c;
+}
+
+GS_DEVICE gs_grid_barrier gs__view_of(gs__view_core c)
+{
+    gs_grid_barrier v = {};
+    v.state = c.state;
+    v.timeout_ns = c.timeout_ns;
+    v.method = c.method;
+    v.count = c.count;
+    v.capacity = c.capacity;
+    v.group_size = c.group_size;
+    v.flat_max = c.flat_max;
+    return v;
+}
+
 /* Everything the watched wait needs, gathered in memory only when a wait
  * goes slow, so that the call costs the fast path no registers. */
 typedef struct gs__waiter {
@@ -134,6 +176,28 @@ typedef struct gs__waiter {
     int until, method;
     unsigned int target; /* the block or signal waited on; ~0u: the whole grid */
 } gs__waiter;
+
+/* A wait's time-out: the grid's barrier's record, or, for a wait on one
+ * block or signal, the one waited on, what it saw and what it expected.
+ * Out of line, so that its registers do not count against the wait. */
+static __device__ __noinline__ void gs__raise_timeout(const gs__waiter *w)
+{
+    if (w->target == ~0u) {
+        gs__raise(w->state, GS_REC_KIND_TIMEOUT, w->count, w->rank, w->method);
+        return;
+    }
+    int cond = w->until & ~GS__ACQUIRE_EACH;
+    unsigned long long seen = cond == GS__UNTIL_GE64 || cond == GS__UNTIL_REACHED64
+                                  ? *(const volatile unsigned long long *)w->p
+                                  : *(const volatile unsigned int *)w->p;
+    unsigned int detail[GS_REC_DETAIL_WORDS] = {w->target,
+                                                (unsigned int)seen,
+                                                (unsigned int)(seen >> 32),
+                                                (unsigned int)w->ref,
+                                                (unsigned int)(w->ref >> 32),
+                                                0u};
+    gs__raise_detail(w->state, GS_REC_KIND_WAIT_TIMEOUT, w->count, w->rank, w->method, detail);
+}
 
 /*
  * The watched wait (out of line): keeps polling; every 32 polls looks at the
@@ -147,8 +211,8 @@ typedef struct gs__waiter {
  */
 static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
 {
-    const unsigned int capacity = gs_ld_relaxed_gpu(w->state + GS_REC_CAPACITY);
-    if (w->target == ~0u && gs__grid_blocks() > capacity) {
+    if (w->target == ~0u &&
+        gs__grid_blocks() > gs_ld_relaxed_gpu(w->state + GS_REC_CAPACITY)) {
         /* a plain launch of a grid the state cannot hold (gs__leave_oversized):
          * leave before where[rank] is written */
         gs__raise(w->state, GS_REC_KIND_OVERSIZED, w->count, w->rank, w->method);
@@ -175,24 +239,12 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
         if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) == 0u) {
             if (gs_globaltimer_ns() < deadline)
                 continue;
-            if (w->target == ~0u) {
-                gs__raise(w->state, GS_REC_KIND_TIMEOUT, w->count, w->rank, w->method);
-            } else { /* name the one it waited on, what it saw, what it expected */
-                int cond = w->until & ~GS__ACQUIRE_EACH;
-                unsigned long long seen =
-                    cond == GS__UNTIL_GE64 || cond == GS__UNTIL_REACHED64
-                        ? *(const volatile unsigned long long *)w->p
-                        : *(const volatile unsigned int *)w->p;
-                unsigned int detail[GS_REC_DETAIL_WORDS] = {
-                    w->target, (unsigned int)seen, (unsigned int)(seen >> 32),
-                    (unsigned int)w->ref, (unsigned int)(w->ref >> 32), 0u};
-                gs__raise_detail(w->state, GS_REC_KIND_WAIT_TIMEOUT, w->count, w->rank,
-                                 w->method, detail);
-            }
+            gs__raise_timeout(w);
         }
         break;
     }
-    if (w->rank < capacity) /* a signal's waiter may come from any grid */
+    /* a signal's waiter may come from a grid larger than where[] */
+    if (w->rank < gs_ld_relaxed_gpu(w->state + GS_REC_CAPACITY))
         gs_st_relaxed_gpu(w->state + GS_W_WHERE + w->rank, w->count);
     return 1;
 }
