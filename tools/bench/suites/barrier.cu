@@ -166,7 +166,7 @@ typedef struct measured {
 static gs_status measure(run_ctx *c, const gs_bench_params *o, cudaStream_t stream,
                          measured *m)
 {
-    gs_timing_plan plan = {o->warmup, o->samples, c->v->kind == P_GRAPH ? 1 : 0};
+    gs_timing_plan plan = gs_bench_plan(o, c->v->kind == P_GRAPH ? 1 : 0);
     if (c->v->kind == P_GRIDSYNC) {
         GS_TRY(gs_barrier_create(&c->bar, c->v->method));
         GS_TRY(gs_barrier_set_tree_params(c->bar, o->tree_flat_max, o->tree_group));
@@ -186,11 +186,7 @@ static gs_status measure(run_ctx *c, const gs_bench_params *o, cudaStream_t stre
         gs_barrier_destroy(c->bar);
         c->bar = NULL;
     }
-    double per = 2.0 * c->iters;
-    m->st.median /= per;
-    m->st.min /= per;
-    m->st.max /= per;
-    m->st.mean /= per;
+    gs_stats_scale(&m->st, 1.0 / (2.0 * c->iters)); /* per barrier */
     return st;
 }
 
@@ -231,7 +227,7 @@ static void add_row(gs_table *t, int threads, unsigned int blocks, int sms, cons
     gs_table_set(t, C_BLOCKS, blocks);
     gs_table_set(t, C_PER_SM, (double)blocks / sms);
     gs_table_set_text(t, C_METHOD, name);
-    gs_table_set(t, C_MEDIAN, m->st.median);
+    gs_table_set_measured(t, C_MEDIAN, &m->st, 1.0);
     gs_table_set(t, C_MIN, m->st.min);
     gs_table_set(t, C_MAX, m->st.max);
     gs_table_set(t, C_VS_CG, cg_us / m->st.median);

@@ -95,27 +95,27 @@ static const gs_column columns[NCOLS] = {
     {"frac_fp32_peak", "", 3, "of SMs x 128 x 2 x the maximum SM clock"},
     {"speedup_vs_peer", "", 2, "cuBLAS time / this time"}};
 
-static void add_row(gs_table *t, gemm_shape g, enum method m, double us, double peak_tflops,
-                    double peer_us)
+static void add_row(gs_table *t, gemm_shape g, enum method m, const gs_stats *st,
+                    double peak_tflops, double peer_us)
 {
-    double tflops = 2.0 * g.m * (double)g.n * g.k / (us * 1e-6) / 1e12;
+    double us = st->median, tflops = 2.0 * g.m * (double)g.n * g.k / (us * 1e-6) / 1e12;
     gs_table_add_row(t);
     gs_table_set(t, C_M, g.m);
     gs_table_set(t, C_N, g.n);
     gs_table_set(t, C_K, g.k);
     gs_table_set_text(t, C_METHOD, method_names[m]);
-    gs_table_set(t, C_MS, us / 1000.0);
+    gs_table_set_measured(t, C_MS, st, 1e-3);
     gs_table_set(t, C_TFLOPS, tflops);
     gs_table_set(t, C_FRAC_PEAK, tflops / peak_tflops);
     gs_table_set(t, C_SPEEDUP, peer_us / us);
 }
 
 static gs_status time_method(run *r, enum method m, const gs_bench_params *o, cudaStream_t s,
-                             double *us)
+                             gs_stats *us)
 {
-    gs_timing_plan plan = {o->warmup, o->samples, 0};
+    gs_timing_plan plan = gs_bench_plan(o, 0);
     r->m = m;
-    return gs_time_calls(one_call, r, r->calls, s, &plan, us);
+    return gs_time_calls_stats(one_call, r, r->calls, s, &plan, us);
 }
 
 static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, double peak,
@@ -152,7 +152,7 @@ static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, d
                       "bench gemm %dx%dx%d: gridsync differs from cuBLAS by %.3g (relative "
                       "Frobenius); not timing a wrong result",
                       g.m, g.n, g.k, rel);
-    double ours = 0, peer = 0, tutorial = 0;
+    gs_stats ours = {}, peer = {}, tutorial = {};
     if (st == GS_SUCCESS)
         st = time_method(r, M_GRIDSYNC, o, s, &ours);
     if (st == GS_SUCCESS)
@@ -164,9 +164,9 @@ static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, d
         r->calls = save;
     }
     if (st == GS_SUCCESS) {
-        add_row(t, g, M_GRIDSYNC, ours, peak, peer);
-        add_row(t, g, M_CUBLAS, peer, peak, peer);
-        add_row(t, g, M_TUTORIAL, tutorial, peak, peer);
+        add_row(t, g, M_GRIDSYNC, &ours, peak, peer.median);
+        add_row(t, g, M_CUBLAS, &peer, peak, peer.median);
+        add_row(t, g, M_TUTORIAL, &tutorial, peak, peer.median);
     }
     cudaFree(r->a);
     cudaFree(r->b);

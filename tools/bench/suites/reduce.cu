@@ -245,7 +245,7 @@ static gs_status enqueue_copy(void *p, cudaStream_t s)
 static gs_status copy_bandwidth(float *a, float *b, size_t bytes, cudaStream_t s, double *gbs)
 {
     copy_job job = {a, b, bytes};
-    gs_timing_plan plan = {1, 5, 0};
+    gs_timing_plan plan = {1, 5, 0, NULL}; /* fixed: the fastest of 5, hot */
     gs_stats st;
     GS_TRY(gs_time_work(enqueue_copy, &job, s, &plan, &st));
     *gbs = 2.0 * (double)bytes / (st.min * 1e-6) / 1e9;
@@ -284,15 +284,16 @@ static const suite_def dot_suite = {
     "dot", 2, 1, {"dot"},
     {M_GS_DOT}, {M_CUBLAS_DOT}, {M_TUTORIAL_DOT}, "gridsync", "cublas", TUTORIAL_DOT, 0};
 
-static void add_row(gs_table *t, const char *op, long long n, const char *method, double us,
-                    double bytes, double copy_gbs, double spec_gbs, double peer_us)
+static void add_row(gs_table *t, const char *op, long long n, const char *method,
+                    const gs_stats *st, double bytes, double copy_gbs, double spec_gbs,
+                    double peer_us)
 {
-    double gbs = bytes / (us * 1e-6) / 1e9;
+    double us = st->median, gbs = bytes / (us * 1e-6) / 1e9;
     gs_table_add_row(t);
     gs_table_set_text(t, C_OP, op);
     gs_table_set(t, C_N, (double)n);
     gs_table_set_text(t, C_METHOD, method);
-    gs_table_set(t, C_US, us);
+    gs_table_set_measured(t, C_US, st, 1.0);
     gs_table_set(t, C_GBS, gbs);
     gs_table_set(t, C_FRAC_COPY, gbs / copy_gbs);
     gs_table_set(t, C_FRAC_SPEC, gbs / spec_gbs);
@@ -300,11 +301,11 @@ static void add_row(gs_table *t, const char *op, long long n, const char *method
 }
 
 static gs_status time_method(run *r, enum method m, const gs_bench_params *o,
-                             cudaStream_t s, double *us)
+                             cudaStream_t s, gs_stats *us)
 {
-    gs_timing_plan plan = {o->warmup, o->samples, 0};
+    gs_timing_plan plan = gs_bench_plan(o, 0);
     r->m = m;
-    return gs_time_calls(one_call, r, r->calls, s, &plan, us);
+    return gs_time_calls_stats(one_call, r, r->calls, s, &plan, us);
 }
 
 static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_table *t)
@@ -387,7 +388,7 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_
                 st = gs__cuda_fail(err, "cudaMalloc(CUB temp)", __FILE__, __LINE__);
         }
         for (int row = 0; row < def->nrows && st == GS_SUCCESS; ++row) {
-            double ours = 0.0, peer = 0.0, tutorial = 0.0;
+            gs_stats ours = {}, peer = {}, tutorial = {};
             st = time_method(&r, def->ours[row], o, s, &ours);
             if (st == GS_SUCCESS)
                 st = time_method(&r, def->peer[row], o, s, &peer);
@@ -395,15 +396,15 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_
                 st = time_method(&r, def->tutorial[0], o, s, &tutorial);
             if (st != GS_SUCCESS)
                 break;
-            add_row(t, def->op[row], n, def->ours_name, ours, (double)in_bytes, copy_gbs,
-                    info.mem_bandwidth_gbs, peer);
-            add_row(t, def->op[row], n, def->peer_name, peer, (double)in_bytes, copy_gbs,
-                    info.mem_bandwidth_gbs, peer);
+            add_row(t, def->op[row], n, def->ours_name, &ours, (double)in_bytes, copy_gbs,
+                    info.mem_bandwidth_gbs, peer.median);
+            add_row(t, def->op[row], n, def->peer_name, &peer, (double)in_bytes, copy_gbs,
+                    info.mem_bandwidth_gbs, peer.median);
             if (row == 0)
-                add_row(t, def->op[row], n, def->tutorial_name, tutorial, (double)in_bytes,
-                        copy_gbs, info.mem_bandwidth_gbs, peer);
+                add_row(t, def->op[row], n, def->tutorial_name, &tutorial, (double)in_bytes,
+                        copy_gbs, info.mem_bandwidth_gbs, peer.median);
             if (row == 0 && def->has_variant) {
-                double variant = 0.0;
+                gs_stats variant = {};
                 long long want = (n + 4095) / 4096;
                 r.bar_blocks = (int)(want < r.bar_blocks_max ? (want < 1 ? 1 : want)
                                                              : r.bar_blocks_max);
@@ -412,8 +413,8 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_
                     st = gs_barrier_check(r.bar, s);
                 if (st != GS_SUCCESS)
                     break;
-                add_row(t, def->op[row], n, "gridsync grid-barrier", variant, (double)in_bytes,
-                        copy_gbs, info.mem_bandwidth_gbs, peer);
+                add_row(t, def->op[row], n, "gridsync grid-barrier", &variant, (double)in_bytes,
+                        copy_gbs, info.mem_bandwidth_gbs, peer.median);
             }
         }
         cudaFree(r.cub_temp);
