@@ -1,9 +1,12 @@
 /*
  * suite.h - a benchmark suite, described once: its name and help, its sizes
- * for each preset, how to run it, the columns of its table, its plots and
- * its table in the README. `gridsync bench` (suite names, --list, the
- * presets), `gridsync help bench`, the report (report.md, CSV files, plots),
- * the README's results section and the tests all read this description.
+ * for each preset, how to run it, the columns of its table, its plots, its
+ * table in the README and how its results read (bench/reading.h: gridsync's
+ * methods and the peers, the figure compared, how cells print, the summary's
+ * sentences). `gridsync bench` (suite names, --list, the presets,
+ * --compare), `gridsync help bench`, the report (report.md, CSV files,
+ * plots), the README's results section and the tests all read this
+ * description.
  *
  * A new suite is one file in suites/ that defines a `const gs_bench_suite
  * gs_suite_<name>` and one line in registry.c.
@@ -13,6 +16,7 @@
 
 #include "gridsync.h"
 #include "bench/plot_spec.h"
+#include "bench/reading.h"
 #include "bench/summary_spec.h"
 #include "bench/sampling.h"
 #include "bench/table.h"
@@ -87,6 +91,7 @@ typedef struct gs_bench_suite {
     int nplots;
     const gs_summary_spec *summary;      /* its table in the README; NULL: none */
     const gs_renamed *renamed;           /* ended by {NULL, NULL}; NULL: none */
+    const gs_reading *reading;           /* how its results read (test_registry asks for it) */
 } gs_bench_suite;
 
 /* The number of elements of a static array, for the counts above. */

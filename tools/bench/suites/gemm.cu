@@ -244,8 +244,13 @@ static const int sizes_full[] = {8, 9, 10, 11, 12, 13, 14};
 static const char *const shape[] = {"m", "n", "k", NULL};
 
 static const gs_plot_spec plots[] = {
-    {NULL, "n", "tflop_s", "method", "square size n (m = n = k)", "TFLOP/s (FP32)", 2, 0, "%g",
-     shape, "square shapes"}};
+    {NULL, NULL, "tflop_s", "method", "m x n x k", "throughput relative to cuBLAS", 0, 0, "%g",
+     NULL, NULL, "speedup", "gemm: throughput relative to cuBLAS (pedantic FP32)",
+     GS_PLOT_RATIO, "cublas", 1, GS_STYLE_BARS, shape, "x", NULL, NULL, 0, 0, NULL, NULL, NULL,
+     NULL, NULL},
+    {NULL, "n", "tflop_s", "method", "square size n (m = n = k)", "TFLOP/s (FP32)", 2, 0,
+     "2^%L", shape, "square shapes", "tflops", "gemm: TFLOP/s on square shapes", GS_PLOT_VALUE,
+     NULL, 1, GS_STYLE_LINES, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL}};
 
 static const char *const pair[] = {"gridsync", "cublas", NULL};
 static const gs_summary_column summary_columns[] = {
@@ -263,6 +268,19 @@ static const gs_summary_spec summary = {
     "matrix-multiply tutorial's 16x16 kernel):",
     shape, "method", NULL, NULL, pair, NULL, summary_columns, GS_COUNT(summary_columns)};
 
+static const char *const ours[] = {"gridsync", NULL};
+static const char *const peers[] = {"cublas", TUTORIAL, NULL};
+static const char *const key[] = {"m", "n", "k", "method", NULL};
+static const gs_headline headlines[] = {
+    {"cublas", "tflop_s", 1, shape, shape, NULL, NULL, "shapes", 0, NULL}};
+static const gs_column_style styles[] = {
+    {"ms_per_call", "time per call", GS_CELL_AUTO},
+    {"tflop_s", "throughput", GS_CELL_AUTO},
+    {"frac_fp32_peak", "of FP32 peak", GS_CELL_PERCENT},
+    {"speedup_vs_peer", "vs cuBLAS", GS_CELL_RATIO}};
+static const gs_reading reading = {"method", ours, peers, key, "ms_per_call", 0, headlines,
+                                   GS_COUNT(headlines), styles, GS_COUNT(styles)};
+
 extern "C" const gs_bench_suite gs_suite_gemm = {
     "gemm",
     "FP32 matrix multiply, TFLOP/s: gridsync vs cuBLAS SGEMM (pedantic FP32, no TF32) and the "
@@ -275,4 +293,5 @@ extern "C" const gs_bench_suite gs_suite_gemm = {
     run_gemm,
     plots, GS_COUNT(plots),
     &summary,
-    renamed};
+    renamed,
+    &reading};

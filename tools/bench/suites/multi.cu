@@ -339,6 +339,43 @@ static const gs_summary_spec summary = {
     "in microseconds per call at 2^28 floats per GPU):",
     NULL, "method", NULL, NULL, NULL, NULL, summary_columns, GS_COUNT(summary_columns)};
 
+static const char *const ours[] = {"gridsync p2p", "gs_reduce_sum, 1 GPU", "gs_multi_reduce_sum",
+                                   NULL};
+static const char *const peers[] = {"nccl lsa barrier (device API)", "nccl allreduce 1 word",
+                                    "host stream sync", NULL};
+static const char *const key[] = {"gpus", "what", "method", "blocks_per_gpu", NULL};
+static const char *const barrier_what[] = {"barrier", NULL};
+static const char *const reduce_what[] = {"reduce 2^28/GPU", NULL};
+static const char *const group[] = {"gpus", "what", NULL};
+static const char *const where_barrier[] = {"gpus", "blocks_per_gpu", NULL};
+static const char *const where_reduce[] = {"gpus", NULL};
+static const char *const p2p[] = {"gridsync p2p", NULL};
+static const char *const all_gpus[] = {"gs_multi_reduce_sum", NULL};
+static const char *const method_and_grid[] = {"method", "blocks_per_gpu", NULL};
+static const char *const method_only[] = {"method", NULL};
+static const gs_headline headlines[] = {
+    {"nccl allreduce 1 word", "us", 0, group, where_barrier, "what", barrier_what,
+     "meetings", 1, p2p},
+    {"gs_reduce_sum, 1 GPU", "gb_per_s", 1, group, where_reduce, "what", reduce_what,
+     "GPU counts", 1, all_gpus}};
+static const gs_column_style styles[] = {
+    {"gpus", "GPUs", GS_CELL_AUTO},
+    {"blocks_per_gpu", "blocks/GPU", GS_CELL_AUTO},
+    {"us", "time", GS_CELL_AUTO},
+    {"gb_per_s", "bandwidth", GS_CELL_AUTO},
+    {"speedup", "vs peer", GS_CELL_RATIO}};
+static const gs_reading reading = {"method", ours, peers, key, "us", 0, headlines,
+                                   GS_COUNT(headlines), styles, GS_COUNT(styles)};
+
+static const gs_plot_spec plots[] = {
+    {"gpus", NULL, "us", NULL, "method (blocks per GPU)", "microseconds per barrier", 0, 0, "%g",
+     NULL, NULL, "barrier", "multi: time for all GPUs to meet", GS_PLOT_VALUE, NULL, 0,
+     GS_STYLE_BARS, method_and_grid, NULL, "what", barrier_what, 0, 0, NULL, NULL, NULL, NULL,
+     NULL},
+    {"gpus", NULL, "gb_per_s", NULL, "method", "GB/s read, all GPUs", 0, 0, "%g", NULL, NULL,
+     "reduce", "multi: sum of 2^28 floats per GPU", GS_PLOT_VALUE, NULL, 1, GS_STYLE_BARS,
+     method_only, NULL, "what", reduce_what, 0, 0, NULL, NULL, NULL, NULL, NULL}};
+
 extern "C" const gs_bench_suite gs_suite_multi = {
     "multi",
     "several GPUs (2 or more; built with NCCL): cross-GPU barrier latency vs an NCCL all-reduce "
@@ -349,6 +386,7 @@ extern "C" const gs_bench_suite gs_suite_multi = {
     {{NULL, 0}, {NULL, 0}, {NULL, 0}},
     2,
     run_multi,
-    NULL, 0,
+    plots, GS_COUNT(plots),
     &summary,
-    NULL};
+    NULL,
+    &reading};
