@@ -69,6 +69,10 @@ static void test_cells(void **state)
     char buf[64];
     gs_format_significant(0.000123456, 3, buf, sizeof buf);
     assert_string_equal(buf, "0.000123");
+    gs_format_significant(0.99998, 4, buf, sizeof buf); /* rounded up a decade */
+    assert_string_equal(buf, "1.000");
+    gs_format_significant(9.99996, 4, buf, sizeof buf);
+    assert_string_equal(buf, "10.00");
     gs_format_significant(1e-30, 4, buf, sizeof buf); /* at most 12 decimals */
     assert_string_equal(buf, "0.000000000000");
     cJSON *d = cJSON_CreateString("2026-11-22T08:45:19Z");

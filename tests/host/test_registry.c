@@ -184,6 +184,7 @@ static void test_readings(void **state)
             assert_column(s, r->styles[k].column);
             assert_true(r->styles[k].label && r->styles[k].label[0] &&
                         strlen(r->styles[k].label) < 64);
+            assert_script_text(s, r->styles[k].label); /* --compare's axis labels */
         }
         for (int g = 0; g < 5; ++g) /* the measured rows' fields are no column's names */
             assert_int_equal(gs_bench_suite_column(s, generic[g]), -1);

@@ -7,6 +7,7 @@
  * report_fuzz.sh runs the real program on many more. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,7 +24,10 @@
 #include "args.h"
 #include "commands.h"
 #include "common/spawn.h"
+#include "bench/registry.h"
+#include "report/compare.h"
 #include "report/doc_block.h"
+#include "report/outputs.h"
 #include "report/report.h"
 #include "report/schema.h"
 #include "report/summary.h"
@@ -35,6 +39,8 @@
  * method names of that time): the expected cells below are its figures, so
  * newer results files leave this test alone. */
 #define RESULTS GS_SOURCE_DIR "/tests/host/fixtures/results-h200-85451d5.json"
+/* The committed run the docs are made of (its figures are not checked). */
+#define COMMITTED GS_SOURCE_DIR "/bench/results/h200-2026-11-22.json"
 
 static void assert_tables_intact(const char *md);
 
@@ -482,6 +488,135 @@ static void test_size_cap(void **state)
     assert_string_equal(err, "/dev/zero is larger than 64 MiB: not a gridsync results file");
 }
 
+/* Two runs of the reduce suite: the new one faster beyond the noise, the
+ * same within it, slower, a row only in each. */
+static const char old_run[] =
+    "{\"schema\": \"gridsync-results/1\", \"environment\": {\"gpu\": \"G\", \"date\": "
+    "\"2026-01-01T00:00:00Z\"}, \"suites\": {\"reduce\": {\"columns\": [\"op\", \"n\", "
+    "\"method\", \"us_per_call\"], \"rows\": ["
+    "{\"op\": \"sum\", \"n\": 1024, \"method\": \"gridsync\", \"us_per_call\": 4, \"noise\": 0.01},"
+    "{\"op\": \"sum\", \"n\": 1024, \"method\": \"seed 001\", \"us_per_call\": 5, \"noise\": 0.05},"
+    "{\"op\": \"sum\", \"n\": 1024, \"method\": \"cub\", \"us_per_call\": 8},"
+    "{\"op\": \"sum\", \"n\": 2048, \"method\": \"cub\", \"us_per_call\": 8},"
+    "{\"op\": \"copy\", \"n\": null, \"method\": \"cudaMemcpy D2D (read+write)\", "
+    "\"us_per_call\": null}]}, \"gemm\": {\"rows\": []}}}";
+static const char new_run[] =
+    "{\"schema\": \"gridsync-results/1\", \"environment\": {\"gpu\": \"G\", \"date\": "
+    "\"2026-02-01T00:00:00Z\"}, \"suites\": {\"reduce\": {\"columns\": [\"op\", \"n\", "
+    "\"method\", \"us_per_call\"], \"rows\": ["
+    "{\"op\": \"sum\", \"n\": 1024, \"method\": \"gridsync\", \"us_per_call\": 2, \"noise\": 0.02},"
+    "{\"op\": \"sum\", \"n\": 1024, \"method\": \"threadfence single pass (tutorial)\", "
+    "\"us_per_call\": 5.1, \"noise\": 0.01},"
+    "{\"op\": \"sum\", \"n\": 1024, \"method\": \"cub\", \"us_per_call\": 9},"
+    "{\"op\": \"sum\", \"n\": 4096, \"method\": \"cub\", \"us_per_call\": 8}]}}}";
+
+static void test_compare(void **state)
+{
+    (void)state;
+    cJSON *a = cJSON_Parse(old_run), *b = cJSON_Parse(new_run);
+    assert_non_null(a);
+    assert_non_null(b);
+    const gs_bench_suite *reduce = gs_bench_suite_find("reduce");
+    gs_comparison *c = NULL;
+    int only_old = 0, only_new = 0;
+    int n = gs_compare_suite(reduce, gs_results_suite(a, "reduce"), gs_results_suite(b, "reduce"),
+                             &c, &only_old, &only_new);
+    assert_int_equal(n, 3);
+    assert_int_equal(only_old, 1); /* 2048 */
+    assert_int_equal(only_new, 1); /* 4096 */
+    assert_true(c[0].ratio == 2.0 && c[0].verdict == GS_FASTER && c[0].noise_known);
+    assert_true(c[0].threshold == 0.02); /* the larger of the two rows' noise */
+    /* "seed 001" is the tutorial's old name: the same row; 2% slower, within 5% */
+    assert_true(fabs(c[1].ratio - 5.0 / 5.1) < 1e-12 && c[1].verdict == GS_SAME);
+    /* no noise recorded: 2% assumed, and 8/9 is beyond it */
+    assert_true(!c[2].noise_known && c[2].threshold == GS_COMPARE_NOISE);
+    assert_int_equal(c[2].verdict, GS_SLOWER);
+    free(c);
+    /* as markdown, and in a folder with a plot */
+    char dir[64], md[128], err[256];
+    temp_dir(dir, sizeof dir);
+    snprintf(md, sizeof md, "%s/c.md", dir);
+    gs_compare_options o = {"old.json", "new|x.json", dir, 1, md};
+    assert_int_equal(gs_compare_write(a, b, &o, err, sizeof err), 0);
+    char *text = slurp(md);
+    assert_non_null(strstr(text, "- old: `old.json` (G, 2026-01-01, commit ?)\n"));
+    assert_non_null(strstr(text, "- new: `new\\|x.json` (G, 2026-02-01, commit ?)\n"));
+    assert_non_null(strstr(text, "| [reduce](#reduce) | 3 | 1 | 1 | 1 | "));
+    assert_non_null(strstr(text, "Not compared: 1 rows only in the old run, 1 only in the new."));
+    assert_non_null(strstr(text, "| op | n | method | old time per call | new time per call | "
+                                 "ratio | noise (old / new) | new is |"));
+    assert_non_null(strstr(text, "| sum | 2^10 = 1024 | gridsync | 4.000 us | 2.000 us | "
+                                 "2.000x | 1.00% / 2.00% | faster |"));
+    assert_non_null(strstr(text, "| sum | 2^10 = 1024 | cub | 8.000 us | 9.000 us | 0.889x | "
+                                 "not recorded | slower |"));
+    assert_null(strstr(text, "| gemm")); /* no row in common: not a suite of the table */
+    assert_tables_intact(text);
+    assert_non_null(strstr(slurp_in(dir, "compare.md"), "## reduce"));
+    char *dat = slurp_in(dir, "reduce-compare.dat");
+    assert_non_null(dat);
+    assert_non_null(strstr(dat, "\"old run = 1\""));
+    /* not results documents; nothing in common */
+    cJSON *junk = cJSON_Parse("{\"schema\": 1}");
+    o.dir = NULL;
+    o.md = NULL;
+    assert_int_equal(gs_compare_write(junk, b, &o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "old.json is not a gridsync results document"));
+    cJSON *other = cJSON_Parse("{\"schema\": \"gridsync-results/1\", \"suites\": {\"dot\": {}}}");
+    assert_int_equal(gs_compare_write(a, other, &o, err, sizeof err), -1);
+    assert_string_equal(err, "the two results files have no suite in common");
+    cJSON_Delete(junk);
+    cJSON_Delete(other);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
+/* --md -, --json - and --csv -: the formats on standard output. */
+static void test_outputs(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *doc = gs_results_load(RESULTS, err, sizeof err);
+    assert_non_null(doc);
+    static char buf[1 << 18];
+    const char *formats[] = {"md", "json", "csv"};
+    for (int i = 0; i < 3; ++i) {
+        FILE *tmp = tmpfile();
+        fflush(stdout);
+        int saved = dup(1);
+        dup2(fileno(tmp), 1);
+        int rc = gs_output_results(doc, "-", formats[i], err, sizeof err);
+        fflush(stdout);
+        dup2(saved, 1);
+        close(saved);
+        rewind(tmp);
+        size_t n = fread(buf, 1, sizeof buf - 1, tmp);
+        buf[n] = '\0';
+        fclose(tmp);
+        assert_int_equal(rc, 0);
+        if (i == 0) {
+            assert_true(strncmp(buf, "# gridsync benchmark report: NVIDIA H200\n", 41) == 0);
+            assert_non_null(strstr(buf, "| sum | 2^16 = 65536 | gridsync | "));
+            assert_null(strstr(buf, "## Plots"));
+            assert_tables_intact(buf);
+        } else if (i == 1) {
+            cJSON *back = cJSON_Parse(buf);
+            assert_non_null(back);
+            assert_non_null(gs_results_suite(back, "multi"));
+            cJSON_Delete(back);
+        } else {
+            assert_true(strncmp(buf, "suite,threads,blocks,blocks_per_sm,method,", 42) == 0);
+            assert_non_null(strstr(buf, "\n\nsuite,op,n,method,us_per_call,"));
+            assert_non_null(strstr(buf, "\nreduce,sum,1024,gridsync,"));
+        }
+    }
+    assert_true(gs_output_is_stdout("-") && gs_output_is_stdout("stdout"));
+    assert_true(gs_output_is_stream("stderr") && !gs_output_is_stdout("stderr"));
+    assert_false(gs_output_is_stream("-x"));
+    assert_int_equal(gs_output_results(doc, "/nonexistent/r.md", "md", err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot write /nonexistent/r.md"));
+    cJSON_Delete(doc);
+}
+
 static int run_cmd(int argc, const char **argv)
 {
     char *copy[8];
@@ -516,6 +651,28 @@ static void test_cli(void **state)
     assert_int_equal(run_cmd(3, i), GS_EXIT_USAGE);
     const char *j[] = {"report", "--summary"};
     assert_int_equal(run_cmd(2, j), GS_EXIT_USAGE);
+    const char *k[] = {"report", "--compare", RESULTS};
+    assert_int_equal(run_cmd(3, k), GS_EXIT_USAGE);
+    const char *l[] = {"report", "--compare", RESULTS, "/nonexistent.json"};
+    assert_int_equal(run_cmd(4, l), GS_EXIT_USAGE);
+    const char *m[] = {"report", RESULTS, "--md", ""};
+    assert_int_equal(run_cmd(4, m), GS_EXIT_USAGE);
+    const char *n[] = {"report", RESULTS, "--summary", "--md", "-"};
+    assert_int_equal(run_cmd(5, n), GS_EXIT_USAGE);
+    char md[128];
+    snprintf(md, sizeof md, "%s/r.md", dir);
+    const char *o[] = {"report", RESULTS, "--md", md};
+    assert_int_equal(run_cmd(4, o), GS_EXIT_OK);
+    assert_non_null(strstr(slurp(md), "## Summary"));
+    const char *p[] = {"report", "--compare", RESULTS, COMMITTED, "--md", md};
+    assert_int_equal(run_cmd(6, p), GS_EXIT_OK);
+    assert_non_null(strstr(slurp(md), "# gridsync comparison: the new run against the old"));
+    const char *q[] = {"bench", "--compare", RESULTS, COMMITTED, "--md", md};
+    assert_int_equal(gs_cmd_bench(6, (char **)q), GS_EXIT_OK);
+    const char *r[] = {"bench", "--compare", RESULTS, COMMITTED, "--threads", "256"};
+    assert_int_equal(gs_cmd_bench(6, (char **)r), GS_EXIT_USAGE);
+    const char *t[] = {"bench", "--compare", RESULTS};
+    assert_int_equal(gs_cmd_bench(3, (char **)t), GS_EXIT_USAGE);
 }
 
 int main(void)
@@ -524,6 +681,8 @@ int main(void)
         cmocka_unit_test(test_report_from_committed_results),
         cmocka_unit_test(test_plots_with_and_without_gnuplot),
         cmocka_unit_test(test_report_of_measured_rows),
+        cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_outputs),
         cmocka_unit_test(test_bad_documents),
         cmocka_unit_test(test_md_escape),
         cmocka_unit_test(test_make_dirs_empty),

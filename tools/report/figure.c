@@ -561,12 +561,9 @@ static void name_figure(const plot *p, int index, gs_figure *f, const cJSON *fac
         snprintf(f->title, sizeof f->title, "%s", title);
 }
 
-int gs_figures_build(const gs_bench_suite *suite, int index, const cJSON *table,
-                     const cJSON *env, gs_figure **figures)
+static int build(const gs_bench_suite *suite, const gs_plot_spec *spec, int index,
+                 const cJSON *table, const cJSON *env, gs_figure **figures)
 {
-    *figures = NULL;
-    if (index < 0 || index >= suite->nplots)
-        return 0;
     plot *p = calloc(1, sizeof *p);
     gs_figure *out = calloc(GS_FIG_FACETS, sizeof *out);
     if (!p || !out) {
@@ -575,7 +572,7 @@ int gs_figures_build(const gs_bench_suite *suite, int index, const cJSON *table,
         return -1;
     }
     p->suite = suite;
-    p->spec = &suite->plots[index];
+    p->spec = spec;
     p->table = table;
     collect(p, table);
     /* the facet values, first seen first */
@@ -616,4 +613,20 @@ int gs_figures_build(const gs_bench_suite *suite, int index, const cJSON *table,
     }
     *figures = out;
     return n;
+}
+
+int gs_figures_build(const gs_bench_suite *suite, int index, const cJSON *table,
+                     const cJSON *env, gs_figure **figures)
+{
+    *figures = NULL;
+    if (index < 0 || index >= suite->nplots)
+        return 0;
+    return build(suite, &suite->plots[index], index, table, env, figures);
+}
+
+int gs_figures_of_spec(const gs_bench_suite *suite, const gs_plot_spec *spec,
+                       const cJSON *table, const cJSON *env, gs_figure **figures)
+{
+    *figures = NULL;
+    return build(suite, spec, 0, table, env, figures);
 }

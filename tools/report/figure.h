@@ -88,6 +88,10 @@ typedef struct gs_figure {
 int gs_figures_build(const gs_bench_suite *suite, int index, const cJSON *table,
                      const cJSON *env, gs_figure **figures);
 
+/* The same for a plot description that is not the suite's (--compare's). */
+int gs_figures_of_spec(const gs_bench_suite *suite, const gs_plot_spec *spec,
+                       const cJSON *table, const cJSON *env, gs_figure **figures);
+
 /* Whether `method` is one of gridsync's in `suite` (renamed methods by
  * their current name). */
 int gs_method_is_ours(const gs_bench_suite *suite, const char *method);

@@ -66,6 +66,10 @@ void gs_format_significant(double v, int significant, char *buf, size_t len)
     if (v != 0.0) {
         int magnitude = (int)floor(log10(fabs(v))); /* 242.6: 2; 0.0697: -2 */
         decimals = significant - 1 - magnitude;
+        /* 0.99998 to 4 digits is 1.000, not 1.0000: rounding moved it up a decade */
+        double scale = pow(10.0, decimals > 12 ? 12 : decimals);
+        if (fabs(round(v * scale) / scale) >= pow(10.0, magnitude + 1))
+            --decimals;
     }
     decimals = decimals < 0 ? 0 : decimals > 12 ? 12 : decimals;
     snprintf(buf, len, "%.*f", decimals, v);

@@ -91,7 +91,10 @@ static void plan_layout(const gs_figure *f, layout *l)
     if (spec->logy) {
         l->y0 = f->ymin / (spec->logy == 2 ? 1.3 : 1.6);
         l->y1 = f->ymax * (spec->logy == 2 ? 1.3 : 1.6);
-        l->base = spec->kind == GS_PLOT_RATIO ? 1.0 : l->y0;
+        l->base = l->y0; /* a ratio's bars start at its line at 1 */
+        for (int i = 0; i < f->nlines; ++i)
+            if (f->lines[i].kind == GS_LINE_REFERENCE)
+                l->base = f->lines[i].y;
     } else {
         l->y0 = f->ymin < 0 ? f->ymin * 1.1 : 0.0;
         l->y1 = f->ymax > 0 ? f->ymax * 1.1 : 1.0;
@@ -163,13 +166,25 @@ static int write_data(const gs_figure *f, const layout *l, const char *subtitle,
     return fclose(d) == 0 ? 0 : -1;
 }
 
+/* A round step near `span` / 6: 1, 2, 2.5 or 5 times a power of ten. */
+static double nice_step(double span)
+{
+    double raw = span / 6.0, p = pow(10.0, floor(log10(raw))), m = raw / p;
+    return (m < 1.5 ? 1.0 : m < 2.25 ? 2.0 : m < 3.5 ? 2.5 : m < 7.5 ? 5.0 : 10.0) * p;
+}
+
 /* Tick values of a log axis of base `base` within [lo, hi]: powers of 2,
- * or 1-2-5 steps of each decade. */
+ * or 1-2-5 steps of each decade; round steps when the range is narrower
+ * than a factor of 3 (two runs that differ by a few percent). */
 static void log_ticks(FILE *gp, char axis, int base, double lo, double hi, int ratio)
 {
     double v[64];
     int n = 0;
-    if (base == 2) {
+    if (hi / lo < 3.0) {
+        double step = nice_step(hi - lo);
+        for (double t = ceil(lo / step) * step; t <= hi && n < 64; t += step)
+            v[n++] = round(t / step) * step;
+    } else if (base == 2) {
         for (int k = -12; k <= 12 && n < 64; ++k)
             if (ldexp(1.0, k) >= lo && ldexp(1.0, k) <= hi)
                 v[n++] = ldexp(1.0, k);
@@ -228,7 +243,9 @@ static void x_ticks(FILE *gp, const gs_figure *f)
 static void write_axes(FILE *gp, const gs_figure *f, const layout *l)
 {
     const gs_plot_spec *spec = f->spec;
-    int ratio = spec->kind == GS_PLOT_RATIO;
+    int ratio = 0; /* ticks as "2x": a ratio, or a plot with a line at 1 */
+    for (int i = 0; i < f->nlines; ++i)
+        ratio |= f->lines[i].kind == GS_LINE_REFERENCE;
     fprintf(gp, "set xlabel '%s'\nset ylabel '%s'\n", spec->xlabel ? spec->xlabel : "",
             spec->ylabel ? spec->ylabel : "");
     fprintf(gp, "set xrange [%.17g:%.17g]\nset yrange [%.17g:%.17g]\n", l->x0, l->x1, l->y0,

@@ -19,7 +19,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,14 +33,6 @@
 #include "report/headline.h"
 #include "report/markdown.h"
 #include "report/tables.h"
-
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-}
 
 static const cJSON *field(const cJSON *o, const char *key)
 {
@@ -313,7 +304,7 @@ static void write_summary(FILE *md, const section *sections, int n, const cJSON 
               md);
 }
 
-static void write_contents(FILE *md, const section *sections, int n)
+static void write_contents(FILE *md, const section *sections, int n, int plots)
 {
     int k = 0;
     fputs("Contents:", md);
@@ -321,7 +312,8 @@ static void write_contents(FILE *md, const section *sections, int n)
         if (sections[i].known && !sections[i].skipped)
             fprintf(md, "%s [%s](#%s)", k++ ? " ·" : "", sections[i].known->name,
                     sections[i].known->name);
-    fprintf(md, "%s [environment](#environment) · [plots](#plots)\n\n", k ? " ·" : "");
+    fprintf(md, "%s [environment](#environment)%s\n\n", k ? " ·" : "",
+            plots ? " · [plots](#plots)" : "");
 }
 
 /* One suite: what it measures, how it was timed, its plots, its table. */
@@ -396,6 +388,63 @@ static void write_plots_section(FILE *md, int npictures, int plots, int gnuplot_
                                                       : "gnuplot is not installed");
 }
 
+/* Everything of report.md but its plots section. */
+static void write_body(FILE *md, const cJSON *suites, const cJSON *env, const section *sections,
+                       int n, int rendered, int plots)
+{
+    write_header(md, env);
+    write_summary(md, sections, n, env);
+    write_contents(md, sections, n, plots);
+    int i = 0;
+    const cJSON *suite;
+    cJSON_ArrayForEach(suite, suites) write_section(md, suite, &sections[i++], rendered);
+    if (cJSON_IsObject(env)) {
+        fputs("## Environment\n\n", md);
+        write_environment(md, env);
+        fputc('\n', md);
+    }
+}
+
+/* Whether `results` is a results document; else a sentence in err. */
+static int check_document(const cJSON *results, char *err, size_t errlen)
+{
+    const cJSON *schema = field(results, "schema"), *suites = field(results, "suites");
+    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, GS_RESULTS_SCHEMA) != 0 ||
+        !cJSON_IsObject(suites)) {
+        gs_errorf(err, errlen, "not a gridsync results document (schema %s expected)",
+                GS_RESULTS_SCHEMA);
+        return -1;
+    }
+    return 0;
+}
+
+int gs_report_markdown(FILE *md, const cJSON *results, char *err, size_t errlen)
+{
+    if (check_document(results, err, errlen) != 0)
+        return -1;
+    const cJSON *suites = field(results, "suites"), *suite;
+    int n = cJSON_GetArraySize(suites), i = 0;
+    section *sections = calloc((size_t)n + 1, sizeof *sections);
+    if (!sections) {
+        gs_errorf(err, errlen, "out of memory");
+        return -1;
+    }
+    cJSON_ArrayForEach(suite, suites)
+    {
+        section *s = &sections[i++];
+        s->table = suite;
+        s->known = gs_bench_suite_find(suite->string ? suite->string : "");
+        s->skipped = skip_reason(suites, suite, s->known);
+    }
+    write_body(md, suites, field(results, "environment"), sections, n, 0, 0);
+    free(sections);
+    if (ferror(md)) {
+        gs_errorf(err, errlen, "cannot write the markdown: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 /* The sections of the results' suites, with their plots in `gp`. */
 static int plan_sections(const cJSON *suites, const cJSON *env, const char *dir, FILE *gp,
                          section *sections, int *npictures, char *err, size_t errlen)
@@ -414,12 +463,12 @@ static int plan_sections(const cJSON *suites, const cJSON *env, const char *dir,
         FILE *csv = gs_path_of(path, sizeof path, "%s/%s.csv", dir, s->known->name) == 0
                         ? fopen(path, "w")
                         : NULL;
-        if (!csv || gs_csv_results_table(csv, suite) != 0 || fclose(csv) != 0) {
-            set_err(err, errlen, "cannot write %s", path);
+        if (!csv || gs_csv_results_table(csv, suite, NULL) != 0 || fclose(csv) != 0) {
+            gs_errorf(err, errlen, "cannot write %s", path);
             rc = -1;
         }
         if (plot_suite(s, env, dir, gp) != 0) {
-            set_err(err, errlen, "cannot write plot data in %s", dir);
+            gs_errorf(err, errlen, "cannot write plot data in %s", dir);
             rc = -1;
         }
         *npictures += s->npictures;
@@ -429,16 +478,11 @@ static int plan_sections(const cJSON *suites, const cJSON *env, const char *dir,
 
 int gs_report_write(const cJSON *results, const char *dir, int plots, char *err, size_t errlen)
 {
-    const cJSON *schema = field(results, "schema"), *suites = field(results, "suites");
-    const cJSON *env = field(results, "environment");
-    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, GS_RESULTS_SCHEMA) != 0 ||
-        !cJSON_IsObject(suites)) {
-        set_err(err, errlen, "not a gridsync results document (schema %s expected)",
-                GS_RESULTS_SCHEMA);
+    const cJSON *suites = field(results, "suites"), *env = field(results, "environment");
+    if (check_document(results, err, errlen) != 0)
         return -1;
-    }
     if (gs_make_dirs(dir) != 0) {
-        set_err(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+        gs_errorf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }
     char path[1024];
@@ -446,7 +490,7 @@ int gs_report_write(const cJSON *results, const char *dir, int plots, char *err,
     int n = cJSON_GetArraySize(suites), npictures = 0;
     section *sections = calloc((size_t)n + 1, sizeof *sections);
     if (!gp || !sections) {
-        set_err(err, errlen, "cannot write in %s: %s", dir, strerror(errno));
+        gs_errorf(err, errlen, "cannot write in %s: %s", dir, strerror(errno));
         if (gp)
             fclose(gp);
         free(sections);
@@ -462,23 +506,13 @@ int gs_report_write(const cJSON *results, const char *dir, int plots, char *err,
         fprintf(stderr, "gridsync: gnuplot warned while drawing: see %s/gnuplot.log\n", dir);
     FILE *md = gs_path_of(path, sizeof path, "%s/report.md", dir) == 0 ? fopen(path, "w") : NULL;
     if (!md) {
-        set_err(err, errlen, "cannot write in %s: %s", dir, strerror(errno));
+        gs_errorf(err, errlen, "cannot write in %s: %s", dir, strerror(errno));
         rc = -1;
     } else {
-        write_header(md, env);
-        write_summary(md, sections, n, env);
-        write_contents(md, sections, n);
-        int i = 0;
-        const cJSON *suite;
-        cJSON_ArrayForEach(suite, suites) write_section(md, suite, &sections[i++], rendered);
-        if (cJSON_IsObject(env)) {
-            fputs("## Environment\n\n", md);
-            write_environment(md, env);
-            fputc('\n', md);
-        }
+        write_body(md, suites, env, sections, n, rendered, 1);
         write_plots_section(md, npictures, plots, found, rendered, warned);
         if (fclose(md) != 0 || !closed) {
-            set_err(err, errlen, "cannot write in %s: %s", dir, strerror(errno));
+            gs_errorf(err, errlen, "cannot write in %s: %s", dir, strerror(errno));
             rc = -1;
         }
     }

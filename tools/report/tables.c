@@ -97,12 +97,14 @@ static void csv_value(gs_csv_row *row, const cJSON *v)
     gs_csv_field(row, v && !cJSON_IsNull(v) ? buf : NULL);
 }
 
-int gs_csv_results_table(FILE *out, const cJSON *table)
+int gs_csv_results_table(FILE *out, const cJSON *table, const char *suite)
 {
     const cJSON *cols = field(table, "columns"), *c, *r;
     int extra[2];
     gs_csv_row row;
     gs_csv_row_begin(&row, out);
+    if (suite)
+        gs_csv_field(&row, "suite");
     cJSON_ArrayForEach(c, cols) if (column(c)) gs_csv_field(&row, column(c));
     for (int g = 0; g < 2; ++g)
         if ((extra[g] = rows_have(table, generic[g])) != 0)
@@ -111,6 +113,8 @@ int gs_csv_results_table(FILE *out, const cJSON *table)
     cJSON_ArrayForEach(r, field(table, "rows"))
     {
         gs_csv_row_begin(&row, out);
+        if (suite)
+            gs_csv_field(&row, suite);
         cJSON_ArrayForEach(c, cols) if (column(c)) csv_value(&row, field(r, column(c)));
         for (int g = 0; g < 2; ++g)
             if (extra[g])

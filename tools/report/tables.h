@@ -27,9 +27,10 @@ int gs_results_ncolumns(const cJSON *table);
 void gs_md_results_table(FILE *md, const gs_bench_suite *suite, const cJSON *table);
 
 /* The table as CSV: the columns' names, then noise and samples when rows
- * carry them; numbers at full precision, null empty. 0, or -1 on a write
- * error. */
-int gs_csv_results_table(FILE *out, const cJSON *table);
+ * carry them; numbers at full precision, null empty. With `suite` (not
+ * NULL) a first column "suite" holds it on every row, so that tables of
+ * several suites can follow each other. 0, or -1 on a write error. */
+int gs_csv_results_table(FILE *out, const cJSON *table, const char *suite);
 
 /* How the table's figures were timed, as a sentence: hot or cold (or the
  * host's clock), how many samples, until what noise, the largest noise;

@@ -355,7 +355,7 @@ static const char *const method_and_grid[] = {"method", "blocks_per_gpu", NULL};
 static const char *const method_only[] = {"method", NULL};
 static const gs_headline headlines[] = {
     {"nccl allreduce 1 word", "us", 0, group, where_barrier, "what", barrier_what,
-     "meetings", 1, p2p},
+     "grids", 1, p2p},
     {"gs_reduce_sum, 1 GPU", "gb_per_s", 1, group, where_reduce, "what", reduce_what,
      "GPU counts", 1, all_gpus}};
 static const gs_column_style styles[] = {
