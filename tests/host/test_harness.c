@@ -333,6 +333,17 @@ static gs_status count_call(void *ctx)
     return GS_SUCCESS;
 }
 
+/* Host-timed work of 10 or 30 microseconds, in turn: noise that no
+ * sample count brings under a small target. */
+static gs_status uneven_call(void *ctx)
+{
+    int *calls = ctx;
+    double until = gs_now_seconds() + (++*calls % 2 ? 10e-6 : 30e-6);
+    while (gs_now_seconds() < until)
+        ;
+    return GS_SUCCESS;
+}
+
 static void test_host_timing(void **state)
 {
     (void)state;
@@ -343,16 +354,18 @@ static void test_host_timing(void **state)
     assert_int_equal(calls, 7);
     assert_true(s.n == 5 && s.min >= 0.0 && s.median >= s.min && s.max >= s.median);
     assert_true(s.timing == GS_TIMING_HOST && s.stop == GS_STOP_COUNT);
-    /* with a rule: a noise target it can never meet stops at the time-out */
-    gs_sampling rule = {3, 1000000, 0.0, 1e-300, 0.05, 1};
+    /* with a rule: a noise target it can never meet stops at the time-out,
+     * or once the noise has settled */
+    gs_sampling rule = {3, 1000000, 0.0, 0.001, 0.05, 1};
     plan.sampling = &rule;
     calls = 0;
-    assert_int_equal(gs_time_host_work(count_call, &calls, &plan, 1.0, &s), GS_SUCCESS);
+    assert_int_equal(gs_time_host_work(uneven_call, &calls, &plan, 1.0, &s), GS_SUCCESS);
     assert_true(s.n >= 3 && (s.stop == GS_STOP_TIMEOUT || s.stop == GS_STOP_STABLE));
+    assert_true(s.noise > 0.001);
     assert_int_equal(calls, (int)s.n + 2);
     assert_true(s.timing == GS_TIMING_HOST); /* cold does not apply to the host's clock */
     rule.max_noise = 1e300; /* any noise will do: min_samples */
-    assert_int_equal(gs_time_host_work(count_call, &calls, &plan, 1.0, &s), GS_SUCCESS);
+    assert_int_equal(gs_time_host_work(uneven_call, &calls, &plan, 1.0, &s), GS_SUCCESS);
     assert_true(s.n == 3 && s.stop == GS_STOP_NOISE);
     plan.sampling = NULL;
     plan.samples = 0;
