@@ -263,7 +263,8 @@ static const gs_column columns[NCOLS] = {
                       "also gridsync grid-barrier (the persistent variant)"},
     {"us_per_call", "us", 3, "median time per call, back-to-back calls"},
     {"gb_per_s", "GB/s", 1, "bytes read / time"},
-    {"frac_copy_bw", "", 3, "of a device-to-device copy in the same run (read + write)"},
+    {"frac_copy_bw", "", 3, "this bandwidth over a device-to-device copy's in the same run "
+                            "(read + write); a pass that only reads can pass 1"},
     {"frac_spec_bw", "", 3, "of the datasheet bandwidth"},
     {"speedup_vs_peer", "", 2, "the peer's time / this time"}};
 
