@@ -161,7 +161,8 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         {"tree-group", required_argument, 0, O_TREE_GROUP},
         {"tree-flat-max", required_argument, 0, O_TREE_FLAT},
         {"sizes", required_argument, 0, 's'},       {"suite", required_argument, 0, O_SUITE},
-        {"list", no_argument, 0, O_LIST},           {"min-samples", required_argument, 0, O_MIN_SAMPLES},
+        {"list", no_argument, 0, O_LIST},
+        {"min-samples", required_argument, 0, O_MIN_SAMPLES},
         {"min-time", required_argument, 0, O_MIN_TIME},
         {"max-noise", required_argument, 0, O_MAX_NOISE},
         {"timeout", required_argument, 0, O_TIMEOUT},
@@ -187,19 +188,6 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         if (gs_for_each_item(argv[i], "suite argument", mark_suite, suites, err, sizeof err) != 0)
             return gs_usage_error("bench", err);
     return 0;
-}
-
-/* `path` of device number `k` of `n`: itself for one device, else
- * "r.json" -> "r-dev1.json" (the device's ordinal `ordinal`). */
-static int device_path(const char *path, int ordinal, int n, char *buf, size_t len)
-{
-    if (n <= 1)
-        return snprintf(buf, len, "%s", path) < (int)len ? 0 : -1;
-    const char *slash = strrchr(path, '/'), *dot = strrchr(path, '.');
-    if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : path))
-        dot = path + strlen(path);
-    int w = snprintf(buf, len, "%.*s-dev%d%s", (int)(dot - path), path, ordinal, dot);
-    return w >= 0 && w < (int)len ? 0 : -1;
 }
 
 /* --csv's three forms: a stream, one file (*.csv), or a prefix of one file
@@ -275,7 +263,8 @@ static gs_bench_params params_for(const gs_bench_suite *s, const bench_cli *o)
         .tree_group = (unsigned int)o->tree_group, .quiet = o->quiet,
         .sampling = sampling_of(o),
         /* a suite of several GPUs takes the listed ones, when there are several */
-        .devices = o->ndevices > 1 ? o->devices : NULL, .ndevices = o->ndevices > 1 ? o->ndevices : 0};
+        .devices = o->ndevices > 1 ? o->devices : NULL,
+        .ndevices = o->ndevices > 1 ? o->ndevices : 0};
     if (o->nsizes)
         p.sizes = (gs_size_list){o->sizes, o->nsizes};
     return p;
@@ -408,7 +397,7 @@ static int write_output(const cJSON *results, const char *target, const char *fo
     char path[1100], err[1200];
     if (!target)
         return GS_EXIT_OK;
-    if (device_path(target, ordinal, n, path, sizeof path) != 0) {
+    if (gs_path_for_device(target, ordinal, n, path, sizeof path) != 0) {
         fprintf(stderr, "gridsync bench: %s: path too long\n", target);
         return GS_EXIT_FAILURE;
     }

@@ -202,7 +202,8 @@ static void print_suite(FILE *out, const gs_bench_suite *s)
     char text[2048], a[128], b[128], c[128], ours[512], peers[512];
     int n = snprintf(text, sizeof text, "%s", s->help);
     if (s->sizes[GS_PRESET_DEFAULT].count && n < (int)sizeof text)
-        n += snprintf(text + n, sizeof text - (size_t)n, "; sizes 2^k, k = %s (--quick %s; --full %s)",
+        n += snprintf(text + n, sizeof text - (size_t)n,
+                      "; sizes 2^k, k = %s (--quick %s; --full %s)",
                       size_list(&s->sizes[GS_PRESET_DEFAULT], a, sizeof a),
                       size_list(&s->sizes[GS_PRESET_QUICK], b, sizeof b),
                       size_list(&s->sizes[GS_PRESET_FULL], c, sizeof c));

@@ -15,6 +15,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "paths.h"
 
 static void test_parse_long_accepts(void **state)
 {
@@ -79,6 +80,25 @@ static void test_parse_double_and_devices(void **state)
     assert_string_equal(err, "--devices: device 1 named twice");
     assert_int_equal(gs_parse_devices("ALL", "--devices", d, 8, &n, &all, err, sizeof err), -1);
     assert_int_equal(gs_parse_devices("", "--devices", d, 8, &n, &all, err, sizeof err), -1);
+}
+
+static void test_path_for_device(void **state)
+{
+    (void)state;
+    char buf[64];
+    assert_int_equal(gs_path_for_device("r.json", 3, 1, buf, sizeof buf), 0);
+    assert_string_equal(buf, "r.json");
+    assert_int_equal(gs_path_for_device("r.json", 1, 2, buf, sizeof buf), 0);
+    assert_string_equal(buf, "r-dev1.json");
+    assert_int_equal(gs_path_for_device("out/r", 0, 2, buf, sizeof buf), 0);
+    assert_string_equal(buf, "out/r-dev0");
+    assert_int_equal(gs_path_for_device("d.x/r", 2, 4, buf, sizeof buf), 0);
+    assert_string_equal(buf, "d.x/r-dev2");
+    assert_int_equal(gs_path_for_device("d/.md", 2, 4, buf, sizeof buf), 0);
+    assert_string_equal(buf, "d/.md-dev2");
+    assert_int_equal(gs_path_for_device("a.tar.gz", 5, 6, buf, sizeof buf), 0);
+    assert_string_equal(buf, "a.tar-dev5.gz");
+    assert_int_equal(gs_path_for_device("r.json", 1, 2, buf, 8), -1); /* does not fit */
 }
 
 static void test_parse_list(void **state)
@@ -367,6 +387,7 @@ int main(void)
         cmocka_unit_test(test_parse_long_accepts), cmocka_unit_test(test_parse_long_rejects),
         cmocka_unit_test(test_parse_list),         cmocka_unit_test(test_parse_long_list_whole),
         cmocka_unit_test(test_parse_double_and_devices),
+        cmocka_unit_test(test_path_for_device),
         cmocka_unit_test(test_bad_options_exit_2), cmocka_unit_test(test_bench_suites),
         cmocka_unit_test(test_option_messages),    cmocka_unit_test(test_help_with_arguments),
         cmocka_unit_test(test_output_paths),

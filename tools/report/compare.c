@@ -301,7 +301,8 @@ static int plot_suite(compared *c, const cJSON *new_doc, const char *dir, FILE *
         gs_column_view view; /* the registry's labels: "threads (blocks)" */
         gs_column_view_of(c->suite, *k, &view);
         if (w < sizeof xlabel)
-            w += (size_t)snprintf(xlabel + w, sizeof xlabel - w, "%s%s", nc == 0 ? "" : nc == 1 ? " (" : ", ", view.label);
+            w += (size_t)snprintf(xlabel + w, sizeof xlabel - w, "%s%s",
+                                  nc == 0 ? "" : nc == 1 ? " (" : ", ", view.label);
         categories[nc++] = *k;
     }
     if (nc > 1 && w + 1 < sizeof xlabel)
