@@ -375,9 +375,10 @@ static void write_plots_section(FILE *md, int npictures, int plots, int gnuplot_
     else if (rendered)
         fprintf(md,
                 "%d plots drawn by gnuplot from `plots.gp` and the `*.dat` files beside this "
-                "report%s. In every plot gridsync's methods are blues and greens (solid "
-                "lines), the peers oranges and reds (dashed); a speedup is the peer's time "
-                "over gridsync's, so above the line at 1.0 gridsync is faster.\n",
+                "report%s. In every plot gridsync's methods are blues and greens, the peers "
+                "oranges and reds (in line plots, solid and dashed); a speedup is the peer's "
+                "time over gridsync's, so above the line at 1.0 gridsync is faster; bars on a "
+                "point or a bar run from its fastest to its slowest sample.\n",
                 npictures, warned ? " (gnuplot's warnings: `gnuplot.log`)" : "");
     else
         fprintf(md,
