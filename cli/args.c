@@ -41,6 +41,61 @@ int gs_parse_long(const char *text, const char *name, long min, long max, long *
     return 0;
 }
 
+/* A plain decimal number: digits with at most one '.', at least one digit. */
+static int is_plain_number(const char *text)
+{
+    int digits = 0, points = 0;
+    for (const char *p = text; *p; ++p) {
+        if (*p == '.')
+            ++points;
+        else if (*p >= '0' && *p <= '9')
+            ++digits;
+        else
+            return 0;
+    }
+    return digits > 0 && points <= 1;
+}
+
+int gs_parse_double(const char *text, const char *name, double min, double max, double *out,
+                    char *err, size_t errlen)
+{
+    if (!text || !*text) {
+        snprintf(err, errlen, "%s: a value is required", name);
+        return -1;
+    }
+    if (!is_plain_number(text)) {
+        snprintf(err, errlen, "%s: '%s' is not a number", name, text);
+        return -1;
+    }
+    double v = strtod(text, NULL);
+    if (!(v >= min && v <= max)) {
+        snprintf(err, errlen, "%s: %s is out of range (%g..%g)", name, text, min, max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int gs_parse_devices(const char *text, const char *name, int *out, int cap, int *count,
+                     int *all, char *err, size_t errlen)
+{
+    *all = 0;
+    *count = 0;
+    if (text && strcmp(text, "all") == 0) {
+        *all = 1;
+        return 0;
+    }
+    if (gs_parse_long_list(text, name, 0, 1023, out, cap, count, err, errlen) != 0)
+        return -1;
+    for (int i = 0; i < *count; ++i)
+        for (int j = 0; j < i; ++j)
+            if (out[i] == out[j]) {
+                snprintf(err, errlen, "%s: device %d named twice", name, out[i]);
+                return -1;
+            }
+    return 0;
+}
+
 int gs_for_each_item(const char *text, const char *name, gs_item_fn fn, void *ctx, char *err,
                      size_t errlen)
 {

@@ -19,6 +19,12 @@ enum gs_exit {
 int gs_parse_long(const char *text, const char *name, long min, long max, long *out, char *err,
                   size_t errlen);
 
+/* Parse a plain decimal number (digits with at most one '.', like "0.5",
+ * "15", ".25"; no sign, exponent or space) in [min, max] for option `name`.
+ * On error returns -1 with e.g. "--min-time: 'x' is not a number" in err. */
+int gs_parse_double(const char *text, const char *name, double min, double max, double *out,
+                    char *err, size_t errlen);
+
 /* Called by gs_for_each_item for each item; 0, or -1 with a message in err. */
 typedef int (*gs_item_fn)(const char *item, void *ctx, char *err, size_t errlen);
 
@@ -31,6 +37,11 @@ int gs_for_each_item(const char *text, const char *name, gs_item_fn fn, void *ct
 /* Parse "a,b,c" (each in [min, max], at most `cap` values; no empty item). */
 int gs_parse_long_list(const char *text, const char *name, long min, long max, int *out,
                        int cap, int *count, char *err, size_t errlen);
+
+/* Parse a device list for option `name`: "all" (*all = 1, *count = 0), or
+ * ordinals "0,2" (each in [0, 1023], none twice, at most `cap`). */
+int gs_parse_devices(const char *text, const char *name, int *out, int cap, int *count,
+                     int *all, char *err, size_t errlen);
 
 /* The message for getopt_long's return `c`: ':' (an option without its
  * value) or '?' (an unknown option, or a value for a long option that takes

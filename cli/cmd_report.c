@@ -1,13 +1,15 @@
 /* cmd_report.c - `gridsync report FILE.json [--out DIR] [--no-plots]`:
  * rebuild the report and plots from saved results (no GPU needed);
- * `--summary` / `--readme FILE`: the README's summary tables instead;
- * `--columns [--readme FILE]`: every suite's columns. */
+ * `--md FILE|-`: the report's text alone; `--compare OLD NEW`: two runs
+ * side by side; `--summary` / `--readme FILE`: the README's summary tables
+ * instead; `--columns [--readme FILE]`: every suite's columns. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "report/doc_block.h"
+#include "report/outputs.h"
 #include "report/report.h"
 #include "report/schema.h"
 #include "report/summary.h"
@@ -54,30 +56,53 @@ static int write_markdown(enum report_mode mode, const char *file, const char *r
     return GS_EXIT_OK;
 }
 
+/* --md FILE|-: the report's text of `file`. */
+static int markdown(const char *file, const char *md)
+{
+    char err[1024];
+    cJSON *doc = gs_results_load(file, err, sizeof err);
+    if (!doc) {
+        fprintf(stderr, "gridsync report: %s\n", err);
+        return GS_EXIT_USAGE;
+    }
+    int rc = gs_output_results(doc, md, "md", err, sizeof err);
+    cJSON_Delete(doc);
+    if (rc != 0) {
+        fprintf(stderr, "gridsync report: %s\n", err);
+        return GS_EXIT_FAILURE;
+    }
+    return GS_EXIT_OK;
+}
+
 int gs_cmd_report(int argc, char **argv)
 {
-    enum { O_SUMMARY = 256, O_README, O_COLUMNS };
+    enum { O_SUMMARY = 256, O_README, O_COLUMNS, O_MD, O_COMPARE };
     static const struct option opts[] = {{"out", required_argument, 0, 'o'},
                                          {"no-plots", no_argument, 0, 'n'},
                                          {"summary", no_argument, 0, O_SUMMARY},
                                          {"readme", required_argument, 0, O_README},
                                          {"columns", no_argument, 0, O_COLUMNS},
+                                         {"md", required_argument, 0, O_MD},
+                                         {"markdown", required_argument, 0, O_MD},
+                                         {"compare", no_argument, 0, O_COMPARE},
                                          {"help", no_argument, 0, 'h'},
                                          {0, 0, 0, 0}};
-    const char *out = "report", *readme = NULL;
+    const char *out = NULL, *readme = NULL, *md = NULL;
     enum report_mode mode = REPORT_FOLDER;
-    int plots = 1, c, folder_options = 0;
+    int plots = 1, c, compare_mode = 0;
     char err[512];
     static const char shortopts[] = ":o:nh";
     optind = 0; /* a fresh start: glibc keeps its place in a group otherwise */
     opterr = 0;
     while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
         switch (c) {
-        case 'o': out = optarg, folder_options = 1; break;
-        case 'n': plots = 0, folder_options = 1; break;
+        case 'o': out = optarg; break;
+        case 'n': plots = 0; break;
         case O_SUMMARY: mode = mode == REPORT_COLUMNS ? mode : REPORT_SUMMARY; break;
         case O_COLUMNS: mode = REPORT_COLUMNS; break;
         case O_README: readme = optarg; break;
+        case O_MD: md = optarg; break;
+        case O_COMPARE: compare_mode = 1; break;
         case 'h': return gs_help_only("report", argc);
         default:
             return gs_option_usage_error("report", c, argv, shortopts);
@@ -85,31 +110,48 @@ int gs_cmd_report(int argc, char **argv)
     }
     if (readme && mode == REPORT_FOLDER)
         mode = REPORT_SUMMARY;
-    if (mode != REPORT_FOLDER && folder_options)
-        return gs_usage_error("report", "--out and --no-plots write a report folder, not "
+    int folder_options = out != NULL || !plots;
+    if (compare_mode && (mode != REPORT_FOLDER || readme))
+        return gs_usage_error("report", "--compare goes without --summary, --readme and "
+                                        "--columns");
+    if (mode != REPORT_FOLDER && (folder_options || md))
+        return gs_usage_error("report", "--out, --no-plots and --md write a report, not "
                                         "--summary, --readme or --columns");
     if (readme && !readme[0])
         return gs_usage_error("report", "--readme needs a file name");
+    if (md && !md[0])
+        return gs_usage_error("report", "--md needs a file name or '-'");
+    if (out && !out[0])
+        return gs_usage_error("report", "--out needs a folder name");
     if (mode == REPORT_COLUMNS)
         return optind == argc ? write_markdown(mode, NULL, readme)
                               : gs_usage_error("report", "--columns takes no results file");
+    if (compare_mode)
+        return optind == argc - 2
+                   ? gs_run_compare("report", argv[optind], argv[optind + 1], out, plots, md)
+                   : gs_usage_error("report", "--compare needs two results files: OLD.json "
+                                              "NEW.json");
     if (optind != argc - 1)
         return gs_usage_error("report", "expected one results file");
     if (mode == REPORT_SUMMARY)
         return write_markdown(mode, argv[optind], readme);
-    if (!out[0])
-        return gs_usage_error("report", "--out needs a folder name");
+    if (md && !out)
+        return markdown(argv[optind], md);
+    if (md && markdown(argv[optind], md) != GS_EXIT_OK)
+        return GS_EXIT_FAILURE;
     cJSON *doc = gs_results_load(argv[optind], err, sizeof err);
     if (!doc) {
         fprintf(stderr, "gridsync report: %s\n", err);
         return GS_EXIT_USAGE;
     }
-    int rc = gs_report_write(doc, out, plots, err, sizeof err);
+    const char *dir = out ? out : "report";
+    int rc = gs_report_write(doc, dir, plots, err, sizeof err);
     cJSON_Delete(doc);
     if (rc != 0) {
         fprintf(stderr, "gridsync report: %s\n", err);
         return GS_EXIT_FAILURE;
     }
-    printf("report: %s/report.md\n", out);
+    if (!gs_output_is_stdout(md))
+        printf("report: %s/report.md\n", dir);
     return GS_EXIT_OK;
 }

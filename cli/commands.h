@@ -38,6 +38,12 @@ int gs_help_only(const char *command, int argc);
  * argv with `shortopts` (see gs_option_error); returns GS_EXIT_USAGE. */
 int gs_option_usage_error(const char *command, int c, char *const *argv, const char *shortopts);
 
+/* `gridsync <command> --compare OLD NEW`: the two results files compared
+ * (report/compare.h) as markdown on `md` (NULL: stdout unless `dir`), and
+ * in `dir` (NULL: none) with plots. Returns the exit code. */
+int gs_run_compare(const char *command, const char *old_path, const char *new_path,
+                   const char *dir, int plots, const char *md);
+
 /* Exit code for a failed status, after printing "gridsync <cmd>: <detail>". */
 int gs_report_failure(const char *command, gs_status st);
 

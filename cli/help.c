@@ -44,38 +44,72 @@ static const char bench_usage[] =
 static const char bench_options[] =
     "(no suite: all of them; those for several GPUs only where there are)\n"
     "\n"
-    "options:\n"
-    "  -d, --device N        GPU ordinal (default 0)\n"
+    "what runs:\n"
+    "  -d, --devices LIST    GPUs to run on, e.g. 0 or 0,1 or all (default 0): the\n"
+    "                        suites of one GPU run on each in turn, one results file\n"
+    "                        each; a suite of several GPUs uses the listed ones\n"
+    "                        (--device is the same option)\n"
     "      --suite LIST      the suites to run, e.g. reduce,dot (as naming them)\n"
-    "      --list            print the suites and what each measures\n"
+    "      --list            print the suites (sizes, gridsync's methods, the peers)\n"
+    "                        and the GPUs, and run nothing\n"
     "  -t, --threads LIST    block sizes, e.g. 256,1024 (default 256,1024)\n"
     "  -b, --blocks LIST     grid sizes (default 1, 1/SM, 2/SM, co-resident maximum)\n"
     "  -i, --iterations N    exchange iterations per kernel, 2 barriers each (1000)\n"
-    "  -r, --repeat N        timed samples per configuration (15); the median is reported\n"
-    "  -w, --warmup N        untimed runs first (2)\n"
     "  -s, --sizes LIST      log2 of the sizes the suites sweep (defaults: above)\n"
     "      --quick           a short run (under 15 s): fewer iterations, samples, sizes\n"
     "      --full            every size of every suite (above)\n"
-    "  -o, --out DIR         write DIR/results.json, DIR/bench-<suite>.csv and\n"
-    "                        DIR/report.md with plots (see gridsync help report)\n"
-    "  -j, --json FILE       write results as JSON\n"
-    "      --csv PREFIX      write each suite's table as PREFIX-<suite>.csv\n"
+    "\n"
+    "how each figure is measured (the median of its samples is reported, with\n"
+    "their noise: the relative standard deviation):\n"
+    "  -r, --repeat N        exactly N samples (default 15; 5 with --quick)\n"
+    "      --min-samples N   NVBench's rule instead: at least N samples (10) ...\n"
+    "      --min-time S      ... and S seconds of timed work (0.5) ...\n"
+    "      --max-noise P     ... then until the noise is below P percent (0.5), or\n"
+    "                        stops going down ...\n"
+    "      --timeout S       ... or S seconds have passed (15)\n"
+    "      --cold            flush the L2 cache before every sample (NVBench's cold\n"
+    "                        measurement; one call per sample); default hot: the L2\n"
+    "                        as the previous sample left it. Reports say which.\n"
+    "  -w, --warmup N        untimed runs first (2)\n"
+    "\n"
+    "what is written (FILE '-' or stdout: standard output, stderr: standard error;\n"
+    "with several devices FILE gets -dev<N> before its extension):\n"
+    "  -j, --json FILE       the results document (docs/results-schema.md)\n"
+    "      --csv FILE        every suite's table, one block per suite; a name not\n"
+    "                        ending in .csv is a prefix: PREFIX-<suite>.csv\n"
+    "      --md FILE         the report's text: summary, tables, environment\n"
+    "                        (--markdown is the same option)\n"
+    "  -o, --out DIR         DIR/results.json, DIR/bench-<suite>.csv and DIR/report.md\n"
+    "                        with plots (see gridsync help report)\n"
     "  -q, --quiet           no progress lines on stderr\n"
-    "      --tree-group N    tree method: blocks per arrival group (tuning)\n"
-    "      --tree-flat-max N tree method: largest grid that uses one counter (tuning)\n";
+    "\n"
+    "  --compare OLD.json NEW.json\n"
+    "                        measure nothing: NEW against OLD, row by row, as markdown\n"
+    "                        on stdout (or --md FILE; --out DIR: compare.md and plots)\n"
+    "\n"
+    "tuning:\n"
+    "      --tree-group N    tree method: blocks per arrival group\n"
+    "      --tree-flat-max N tree method: largest grid that uses one counter\n";
 
 static const char report_help[] =
     "usage: gridsync report FILE.json [--out DIR] [--no-plots]\n"
+    "       gridsync report FILE.json --md FILE|-\n"
+    "       gridsync report --compare OLD.json NEW.json [--out DIR] [--md FILE|-]\n"
     "       gridsync report FILE.json --summary | --readme README.md\n"
     "       gridsync report --columns [--readme FILE.md]\n"
     "\n"
     "Rebuild the report of a saved benchmark run (gridsync bench --json): writes\n"
-    "DIR/report.md with the environment and every suite's table, DIR/<suite>.csv,\n"
-    "and plots rendered by gnuplot (DIR/*.png; without gnuplot the report says\n"
-    "how to get them). No GPU needed.\n"
+    "DIR/report.md (a summary of gridsync against its peers from the data, every\n"
+    "suite's plots and formatted table, the environment), DIR/<suite>.csv, and the\n"
+    "plots, drawn by gnuplot (DIR/*.png; without gnuplot the report says how to get\n"
+    "them). No GPU needed.\n"
     "\n"
     "  -o, --out DIR       output folder (default ./report)\n"
-    "  -n, --no-plots      write the plot scripts but do not run gnuplot\n"
+    "  -n, --no-plots      write the plot data and script but do not run gnuplot\n"
+    "      --md FILE       the report's text without plots to FILE ('-': stdout)\n"
+    "      --compare       two results files, OLD then NEW: each suite's rows side by\n"
+    "                      side, the ratio and whether it is beyond the noise; on\n"
+    "                      stdout, or --md FILE; --out DIR: compare.md and plots\n"
     "      --summary       print each suite's summary table (the README's results)\n"
     "      --readme FILE   write them between FILE's <!-- results:begin --> and\n"
     "                      <!-- results:end --> lines instead\n"
@@ -151,18 +185,34 @@ static const char *size_list(const gs_size_list *l, char *buf, size_t len)
     return buf;
 }
 
-/* One suite: what it measures and, for a suite that sweeps sizes, its
- * log2 sizes for each preset. */
+/* `list` (NULL-ended) joined by " / " into buf (names may hold commas). */
+static const char *joined(const char *const *list, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (; list && *list && n < len; ++list)
+        n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " / " : "", *list);
+    return buf;
+}
+
+/* One suite: what it measures, its log2 sizes for each preset (for a suite
+ * that sweeps sizes), gridsync's methods and the peers, the GPUs it needs. */
 static void print_suite(FILE *out, const gs_bench_suite *s)
 {
-    char text[1024], a[128], b[128], c[128];
-    if (s->sizes[GS_PRESET_DEFAULT].count)
-        snprintf(text, sizeof text, "%s; sizes 2^k, k = %s (--quick %s; --full %s)", s->help,
-                 size_list(&s->sizes[GS_PRESET_DEFAULT], a, sizeof a),
-                 size_list(&s->sizes[GS_PRESET_QUICK], b, sizeof b),
-                 size_list(&s->sizes[GS_PRESET_FULL], c, sizeof c));
-    else
-        snprintf(text, sizeof text, "%s", s->help);
+    char text[2048], a[128], b[128], c[128], ours[512], peers[512];
+    int n = snprintf(text, sizeof text, "%s", s->help);
+    if (s->sizes[GS_PRESET_DEFAULT].count && n < (int)sizeof text)
+        n += snprintf(text + n, sizeof text - (size_t)n,
+                      "; sizes 2^k, k = %s (--quick %s; --full %s)",
+                      size_list(&s->sizes[GS_PRESET_DEFAULT], a, sizeof a),
+                      size_list(&s->sizes[GS_PRESET_QUICK], b, sizeof b),
+                      size_list(&s->sizes[GS_PRESET_FULL], c, sizeof c));
+    if (s->reading && n < (int)sizeof text)
+        n += snprintf(text + n, sizeof text - (size_t)n, "; gridsync: %s; peers: %s",
+                      joined(s->reading->ours, ours, sizeof ours),
+                      joined(s->reading->peers, peers, sizeof peers));
+    if (s->min_gpus > 1 && n < (int)sizeof text)
+        snprintf(text + n, sizeof text - (size_t)n, "; needs %d or more GPUs", s->min_gpus);
     print_item(out, s->name, text, HELP_INDENT);
 }
 

@@ -77,3 +77,15 @@ int gs_prepare_output_dir(const char *dir, const char *name, char *err, size_t e
         snprintf(err, errlen, "%s '%s': %s", name, dir, why);
     return why ? -1 : 0;
 }
+
+int gs_path_for_device(const char *path, int ordinal, int n, char *buf, size_t len)
+{
+    if (n <= 1)
+        return snprintf(buf, len, "%s", path) < (int)len ? 0 : -1;
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base) /* no extension, or a name like ".hidden" */
+        dot = base + strlen(base);
+    int w = snprintf(buf, len, "%.*s-dev%d%s", (int)(dot - path), path, ordinal, dot);
+    return w >= 0 && w < (int)len ? 0 : -1;
+}

@@ -93,6 +93,42 @@ usage_error "--threads: '+256' is not a whole number" bench --threads +256
 usage_error "--repeat: '+5' is not a whole number" bench --repeat +5
 usage_error "--repeat: -5 is out of range" bench --repeat -5
 usage_error "--device: ' 0' is not a whole number" info --device ' 0'
+# NVBench's options: numbers, device lists, stdout targets, --compare
+usage_error "--min-time: 'x' is not a number" bench --min-time x
+usage_error "--min-time: '1e3' is not a number" bench --min-time 1e3
+usage_error "--max-noise: 200 is out of range" bench --max-noise 200
+usage_error "--timeout: '-1' is not a number" bench --timeout -1
+usage_error "--min-samples: 0 is out of range" bench --min-samples 0
+usage_error "--repeat N takes exactly N samples" bench --repeat 5 --max-noise 1
+usage_error "--devices: device 0 named twice" bench --devices 0,0
+usage_error "--devices: 'x' is not a whole number" bench -d x
+usage_error "only one of --json, --csv and --md can write to stdout" bench --json - --md stdout
+usage_error "several devices write one file each" bench --devices all --md -
+usage_error "several devices write one file each" bench --devices 0,1 --json -
+usage_error "--compare needs two results files" bench --compare x.json
+usage_error "--compare measures nothing" bench --compare a.json b.json --cold
+usage_error "--compare needs two results files" report --compare x.json
+usage_error "--md needs a file name or '-'" report x.json --md ''
+usage_error "--md: a value is required" bench --md ''
+usage_error "--json '/nonexistent/x': folder '/nonexistent' does not exist" bench --json /nonexistent/x --min-samples 5
+# --list: every suite, its sizes, gridsync's methods and the peers
+list=$("$gs" bench --list 2>/dev/null | tr "\n" " " | tr -s " ") # as one line
+for want in barrier reduce dot gemm multi "peers: cg grid.sync / relaunch / relaunch graph" \
+    "gridsync: lock / lockfree / flip / tree" "k = 10,13,16,19,22,25,28,30" "devices:"; do
+    case "$list" in
+        *"$want"*) echo "ok: bench --list names '$want'" ;;
+        *) echo "FAIL: bench --list does not name '$want'"; fail=1 ;;
+    esac
+done
+# the flags are in gridsync help bench
+helptext=$("$gs" help bench)
+for flag in --devices --min-samples --min-time --max-noise --timeout --cold --json --csv --md \
+    --list --compare --repeat --out; do
+    case "$helptext" in
+        *"$flag"*) ;;
+        *) echo "FAIL: gridsync help bench does not mention $flag"; fail=1 ;;
+    esac
+done
 expect 0 help demo
 expect 0 help check
 expect 2 demo
@@ -129,10 +165,15 @@ assert d["devices"] == 0 and d["error"].startswith("no "), d' 2>/dev/null; then
     expect 3 demo bitmap
     expect 3 demo divergent-barrier
     expect 3 check
+    # --md -: nothing on stdout without a GPU, the reason on stderr
+    out=$("$gs" bench barrier --quiet --md - 2>/dev/null); got=$?
+    if [ "$got" = 3 ] && [ -z "$out" ]; then echo "ok: bench --md - without a GPU -> 3, stdout empty"
+    else echo "FAIL: bench --md - without a GPU: exit $got, stdout '$out'"; fail=1; fi
     # the output paths are checked before the GPU, and nothing is left behind
     tmp=$(mktemp -d)
     expect 3 bench barrier --quiet --json "$tmp/r.json" --csv "$tmp/t"
     expect 3 bench barrier --quiet --out "$tmp/o"
+    expect 3 bench barrier --quiet --md "$tmp/r.md" --csv "$tmp/r.csv" --cold --max-noise 1
     left=$(find "$tmp" -type f)
     if [ -n "$left" ]; then echo "FAIL: files left by bench without a GPU: $left"; fail=1; fi
     rm -rf "$tmp"

@@ -5,7 +5,9 @@
 # know (shell quotes, gnuplot system()/backticks/pipes, newlines) never runs,
 # the program exits 0, 1 or 2 (not by a signal, not hung) and report.md's
 # tables keep their shape. Every results file is also summarised
-# (`--summary`, the README's tables): the same checks, nothing written.
+# (`--summary`, the README's tables) and written as markdown (`--md -`):
+# the same checks, nothing written; and compared with a plain one
+# (`--compare`, plots on): nothing outside its folder.
 gs="$1"
 case "$gs" in /*) ;; *) gs="$PWD/$gs" ;; esac
 tmp=$(mktemp -d) || exit 1
@@ -129,6 +131,21 @@ summarise() {
         report "$2" --summary
 }
 
+# markdown WHAT FILE: gridsync report FILE --md - (the report's text on
+# stdout), nothing written.
+markdown() {
+    run_checked "$1, markdown" "$tmp/in" "$tmp/in/report-stdout.md" "$tmp/in/report-stdout.md" \
+        report "$2" --md -
+}
+
+# compare WHAT OLD NEW OUT: gridsync report --compare OLD NEW --out OUT,
+# nothing outside OUT.
+compare() {
+    case "$4" in /*) abs=$4 ;; *) abs="$cwd/$4" ;; esac
+    run_checked "$1, compare" "$abs" /dev/null "$abs/compare.md" report --compare "$2" "$3" \
+        --out "$4"
+}
+
 # expect_error WHAT FILE OUT RC WORDS: exits RC with one line of error
 # holding WORDS.
 expect_error() {
@@ -148,6 +165,17 @@ while IFS= read -r v; do
     doc "{\"gpu\": \"$v\", \"command\": \"$v\", \"$v\": \"$v\"}" "$(suites_with "$v")" >"$f"
     run "payload $i in every text cell" "$f" "out-$i"
     summarise "payload $i in every text cell" "$f"
+    markdown "payload $i in every text cell" "$f"
+done <"$tmp/in/payloads"
+
+# each planted file against a plain one, both ways (the plain one first,
+# so that the suites are in common)
+doc "$env_ok" "$(suites_with plain)" >"$tmp/in/plain-old.json"
+i=0
+while IFS= read -r v; do
+    i=$((i + 1))
+    compare "payload $i" "$tmp/in/plain-old.json" "$tmp/in/planted-$i.json" "cmp-$i"
+    compare "payload $i, reversed" "$tmp/in/planted-$i.json" "$tmp/in/plain-old.json" "pmc-$i"
 done <"$tmp/in/payloads"
 
 # wrong types, odd numbers, empty and nested things
@@ -168,6 +196,7 @@ for d in "$@"; do
     printf '%s\n' "$d" >"$tmp/in/odd-$i.json"
     run "odd document $i" "$tmp/in/odd-$i.json" "odd-$i"
     summarise "odd document $i" "$tmp/in/odd-$i.json"
+    markdown "odd document $i" "$tmp/in/odd-$i.json"
 done
 
 # many facets and series (more than a report plots)

@@ -15,6 +15,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "paths.h"
 
 static void test_parse_long_accepts(void **state)
 {
@@ -47,6 +48,57 @@ static void test_parse_long_rejects(void **state)
     gs_parse_long("+42", "--repeat", 1, 100, &v, err, sizeof err);
     assert_string_equal(err, "--repeat: '+42' is not a whole number");
     assert_int_equal(gs_parse_long(NULL, "--n", 1, 100, &v, err, sizeof err), -1);
+}
+
+static void test_parse_double_and_devices(void **state)
+{
+    (void)state;
+    double v = -1;
+    char err[128];
+    assert_int_equal(gs_parse_double("0.5", "--min-time", 0, 10, &v, err, sizeof err), 0);
+    assert_true(v == 0.5);
+    assert_int_equal(gs_parse_double(".25", "--min-time", 0, 10, &v, err, sizeof err), 0);
+    assert_true(v == 0.25);
+    assert_int_equal(gs_parse_double("15", "--timeout", 0, 100, &v, err, sizeof err), 0);
+    assert_true(v == 15.0);
+    const char *bad[] = {"", ".", "1.2.3", "-1", "+1", "1e3", " 1", "1 ", "nan", "inf", "0x1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        v = 7;
+        assert_int_equal(gs_parse_double(bad[i], "--min-time", 0, 1e9, &v, err, sizeof err), -1);
+        assert_true(v == 7);
+    }
+    gs_parse_double("x", "--max-noise", 0, 100, &v, err, sizeof err);
+    assert_string_equal(err, "--max-noise: 'x' is not a number");
+    gs_parse_double("101", "--max-noise", 0, 100, &v, err, sizeof err);
+    assert_string_equal(err, "--max-noise: 101 is out of range (0..100)");
+    int d[8], n = 0, all = 0;
+    assert_int_equal(gs_parse_devices("all", "--devices", d, 8, &n, &all, err, sizeof err), 0);
+    assert_true(all && n == 0);
+    assert_int_equal(gs_parse_devices("2,0", "--devices", d, 8, &n, &all, err, sizeof err), 0);
+    assert_true(!all && n == 2 && d[0] == 2 && d[1] == 0);
+    assert_int_equal(gs_parse_devices("1,1", "--devices", d, 8, &n, &all, err, sizeof err), -1);
+    assert_string_equal(err, "--devices: device 1 named twice");
+    assert_int_equal(gs_parse_devices("ALL", "--devices", d, 8, &n, &all, err, sizeof err), -1);
+    assert_int_equal(gs_parse_devices("", "--devices", d, 8, &n, &all, err, sizeof err), -1);
+}
+
+static void test_path_for_device(void **state)
+{
+    (void)state;
+    char buf[64];
+    assert_int_equal(gs_path_for_device("r.json", 3, 1, buf, sizeof buf), 0);
+    assert_string_equal(buf, "r.json");
+    assert_int_equal(gs_path_for_device("r.json", 1, 2, buf, sizeof buf), 0);
+    assert_string_equal(buf, "r-dev1.json");
+    assert_int_equal(gs_path_for_device("out/r", 0, 2, buf, sizeof buf), 0);
+    assert_string_equal(buf, "out/r-dev0");
+    assert_int_equal(gs_path_for_device("d.x/r", 2, 4, buf, sizeof buf), 0);
+    assert_string_equal(buf, "d.x/r-dev2");
+    assert_int_equal(gs_path_for_device("d/.md", 2, 4, buf, sizeof buf), 0);
+    assert_string_equal(buf, "d/.md-dev2");
+    assert_int_equal(gs_path_for_device("a.tar.gz", 5, 6, buf, sizeof buf), 0);
+    assert_string_equal(buf, "a.tar-dev5.gz");
+    assert_int_equal(gs_path_for_device("r.json", 1, 2, buf, 8), -1); /* does not fit */
 }
 
 static void test_parse_list(void **state)
@@ -334,6 +386,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_long_accepts), cmocka_unit_test(test_parse_long_rejects),
         cmocka_unit_test(test_parse_list),         cmocka_unit_test(test_parse_long_list_whole),
+        cmocka_unit_test(test_parse_double_and_devices),
+        cmocka_unit_test(test_path_for_device),
         cmocka_unit_test(test_bad_options_exit_2), cmocka_unit_test(test_bench_suites),
         cmocka_unit_test(test_option_messages),    cmocka_unit_test(test_help_with_arguments),
         cmocka_unit_test(test_output_paths),

@@ -1,5 +1,6 @@
-/* test_harness.c - statistics, host timing, CPU references, host random
- * numbers and result tables (text, CSV, JSON). */
+/* test_harness.c - statistics, the stopping rule (--min-samples,
+ * --min-time, --max-noise, --timeout), host timing, CPU references, host
+ * random numbers and result tables (text, CSV, JSON; measured rows). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <setjmp.h>
@@ -16,6 +17,7 @@
 #include "bench/random.h"
 #include "bench/reference.h"
 #include "bench/results.h"
+#include "bench/sampling.h"
 #include "bench/stats.h"
 #include "bench/table.h"
 #include "bench/timer.h"
@@ -39,6 +41,102 @@ static void test_stats_odd_even_empty(void **state)
     const double one[] = {0.75};
     gs_stats_compute(one, 1, &s);
     assert_true(s.median == 0.75 && s.min == 0.75 && s.max == 0.75);
+    assert_true(s.stddev == 0.0 && isnan(s.noise)); /* no noise from one sample */
+}
+
+static void test_stats_noise_and_scale(void **state)
+{
+    (void)state;
+    gs_stats s;
+    const double x[] = {9.0, 11.0, 10.0, 10.0}; /* mean 10, sample stddev sqrt(2/3) */
+    assert_int_equal(gs_stats_compute(x, 4, &s), 0);
+    assert_true(fabs(s.stddev - sqrt(2.0 / 3.0)) < 1e-12);
+    assert_true(fabs(s.noise - sqrt(2.0 / 3.0) / 10.0) < 1e-12);
+    gs_stats_scale(&s, 0.5); /* per barrier: everything but the relative noise halves */
+    assert_true(s.median == 5.0 && s.min == 4.5 && s.max == 5.5 && s.mean == 5.0);
+    assert_true(fabs(s.stddev - 0.5 * sqrt(2.0 / 3.0)) < 1e-12);
+    assert_true(fabs(s.noise - sqrt(2.0 / 3.0) / 10.0) < 1e-12);
+}
+
+/* Feed `rule` samples value(i) of `dt` seconds each, wall time advancing by
+ * `wall` per sample; the number taken when it stops, and why in *why. */
+static int run_rule(const gs_sampling *rule, double (*value)(int), double dt, double wall,
+                    gs_stop_reason *why)
+{
+    gs_sample_tally t;
+    memset(&t, 0, sizeof t);
+    for (int i = 0; i < 1000000; ++i) {
+        gs_tally_add(&t, value(i), dt);
+        *why = gs_sampling_check(rule, &t, (i + 1) * wall);
+        if (*why != GS_STOP_NOT_YET)
+            return t.n;
+    }
+    return -1;
+}
+
+static double steady(int i) { (void)i; return 2.0; }
+static double alternating(int i) { return i % 2 ? 1.1 : 0.9; } /* 10% noise for ever */
+static double settling(int i) { return i < 5 ? 2.02 : 2.0; } /* 1% off at first, then flat */
+
+static void test_sampling_rule(void **state)
+{
+    (void)state;
+    gs_stop_reason why;
+    /* --repeat N: exactly N, whatever the noise */
+    gs_sampling fixed = gs_sampling_fixed(15);
+    assert_int_equal(run_rule(&fixed, alternating, 1e-3, 1e-3, &why), 15);
+    assert_int_equal(why, GS_STOP_COUNT);
+    /* NVBench's defaults: steady samples of 1 ms stop once 0.5 s are timed */
+    gs_sampling nv = gs_sampling_nvbench();
+    assert_int_equal(run_rule(&nv, steady, 1e-3, 1e-3, &why), 500);
+    assert_int_equal(why, GS_STOP_NOISE);
+    /* long samples: --min-samples decides */
+    assert_int_equal(run_rule(&nv, steady, 1.0, 1.0, &why), 10);
+    assert_int_equal(why, GS_STOP_NOISE);
+    /* a noisy start: the noise must come down below 0.5% first */
+    nv.min_time_s = 0.0;
+    int n = run_rule(&nv, settling, 1e-3, 1e-3, &why);
+    assert_int_equal(why, GS_STOP_NOISE);
+    assert_true(n > 10);
+    /* 10% noise for ever: it settles (checked every 16 samples once 64 noise
+     * values are in), long before the time-out */
+    n = run_rule(&nv, alternating, 1e-3, 1e-3, &why);
+    assert_int_equal(why, GS_STOP_STABLE);
+    assert_true(n >= GS_NOISE_WINDOW && n % 16 == 0 && n < 15000);
+    /* max_samples bounds it */
+    gs_sampling capped = nv;
+    capped.max_samples = 40;
+    assert_int_equal(run_rule(&capped, alternating, 1e-3, 1e-3, &why), 40);
+    assert_int_equal(why, GS_STOP_MAX_SAMPLES);
+    /* the time-out: wall time, even before min_samples */
+    gs_sampling slow = gs_sampling_nvbench();
+    slow.min_samples = 100;
+    assert_int_equal(run_rule(&slow, steady, 1.0, 5.0, &why), 3); /* 15 s at 5 s a sample */
+    assert_int_equal(why, GS_STOP_TIMEOUT);
+    /* --min-time without a noise target: time decides, then the count */
+    gs_sampling timed = {3, 1000, 0.01, 0.0, 0.0, 0};
+    assert_int_equal(run_rule(&timed, alternating, 1e-3, 1e-3, &why), 10);
+    assert_int_equal(why, GS_STOP_COUNT);
+    /* the tally's noise is gs_stats's */
+    gs_sample_tally t;
+    memset(&t, 0, sizeof t);
+    const double x[] = {9.0, 11.0, 10.0, 10.0};
+    for (int i = 0; i < 4; ++i)
+        gs_tally_add(&t, x[i], 0.0);
+    gs_stats s;
+    gs_stats_compute(x, 4, &s);
+    assert_true(fabs(t.noise - s.noise) < 1e-12);
+    assert_int_equal(gs_sampling_check(&fixed, &(gs_sample_tally){0}, 99.0), GS_STOP_NOT_YET);
+    /* rules that make no sense */
+    gs_sampling bad = gs_sampling_fixed(0);
+    assert_int_equal(gs_sampling_valid(&bad), -1);
+    bad = gs_sampling_nvbench();
+    bad.max_samples = 5;
+    assert_int_equal(gs_sampling_valid(&bad), -1);
+    bad = gs_sampling_nvbench();
+    bad.max_noise = -1.0;
+    assert_int_equal(gs_sampling_valid(&bad), -1);
+    assert_string_equal(gs_stop_reason_name(GS_STOP_STABLE), "stable");
 }
 
 static gs_table *sample_table(void)
@@ -114,6 +212,45 @@ static void test_table_json_round_trip(void **state)
                         "cg, grid.sync");
     cJSON_Delete(back);
     cJSON_Delete(results);
+    gs_table_free(t);
+}
+
+static void test_table_measured_rows(void **state)
+{
+    (void)state;
+    const gs_column cols[] = {{"method", "", 0, "m"}, {"us", "us", 3, "t"}};
+    gs_table *t = gs_table_new_columns("m", 2, cols);
+    const double x[] = {9.0, 11.0, 10.0, 10.0};
+    gs_stats s;
+    gs_stats_compute(x, 4, &s);
+    s.timing = GS_TIMING_COLD;
+    gs_table_add_row(t);
+    gs_table_set_text(t, 0, "tree");
+    assert_int_equal(gs_table_set_measured(t, 1, &s, 0.1), 0); /* 10 -> 1.000 */
+    gs_table_add_row(t);
+    gs_table_set_text(t, 0, "copy"); /* not measured: no noise, no samples */
+    gs_sampling rule = gs_sampling_nvbench();
+    rule.cold = 1;
+    gs_table_set_sampling(t, &rule);
+    const char *csv = render(gs_table_write_csv, t);
+    assert_string_equal(csv, "method,us,noise,samples\ntree,1.000,0.081650,4\ncopy,,,\n");
+    const char *txt = render(print_wrap, t);
+    assert_non_null(strstr(txt, "noise  samples"));
+    assert_non_null(strstr(txt, "8.16%"));
+    cJSON *j = gs_table_to_json(t);
+    cJSON *r0 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 0);
+    assert_true(cJSON_GetObjectItem(r0, "us")->valuedouble == 1.0);
+    assert_true(cJSON_GetObjectItem(r0, GS_ROW_SAMPLES)->valuedouble == 4.0);
+    assert_true(fabs(cJSON_GetObjectItem(r0, GS_ROW_NOISE)->valuedouble - s.noise) < 1e-12);
+    assert_true(cJSON_GetObjectItem(r0, GS_ROW_REL_MIN)->valuedouble == 0.9);
+    assert_true(cJSON_GetObjectItem(r0, GS_ROW_REL_MAX)->valuedouble == 1.1);
+    assert_string_equal(cJSON_GetObjectItem(r0, GS_ROW_TIMING)->valuestring, "cold");
+    cJSON *r1 = cJSON_GetArrayItem(cJSON_GetObjectItem(j, "rows"), 1);
+    assert_null(cJSON_GetObjectItem(r1, GS_ROW_SAMPLES));
+    cJSON *sampling = cJSON_GetObjectItem(j, "sampling");
+    assert_string_equal(cJSON_GetObjectItem(sampling, "mode")->valuestring, "cold");
+    assert_true(cJSON_GetObjectItem(sampling, "max_noise")->valuedouble == 0.005);
+    cJSON_Delete(j);
     gs_table_free(t);
 }
 
@@ -196,15 +333,41 @@ static gs_status count_call(void *ctx)
     return GS_SUCCESS;
 }
 
+/* Host-timed work of 10 or 30 microseconds, in turn: noise that no
+ * sample count brings under a small target. */
+static gs_status uneven_call(void *ctx)
+{
+    int *calls = ctx;
+    double until = gs_now_seconds() + (++*calls % 2 ? 10e-6 : 30e-6);
+    while (gs_now_seconds() < until)
+        ;
+    return GS_SUCCESS;
+}
+
 static void test_host_timing(void **state)
 {
     (void)state;
     int calls = 0;
     gs_stats s;
-    gs_timing_plan plan = {2, 5, 0};
+    gs_timing_plan plan = {2, 5, 0, NULL};
     assert_int_equal(gs_time_host_work(count_call, &calls, &plan, 10.0, &s), GS_SUCCESS);
     assert_int_equal(calls, 7);
     assert_true(s.n == 5 && s.min >= 0.0 && s.median >= s.min && s.max >= s.median);
+    assert_true(s.timing == GS_TIMING_HOST && s.stop == GS_STOP_COUNT);
+    /* with a rule: a noise target it can never meet stops at the time-out,
+     * or once the noise has settled */
+    gs_sampling rule = {3, 1000000, 0.0, 0.001, 0.05, 1};
+    plan.sampling = &rule;
+    calls = 0;
+    assert_int_equal(gs_time_host_work(uneven_call, &calls, &plan, 1.0, &s), GS_SUCCESS);
+    assert_true(s.n >= 3 && (s.stop == GS_STOP_TIMEOUT || s.stop == GS_STOP_STABLE));
+    assert_true(s.noise > 0.001);
+    assert_int_equal(calls, (int)s.n + 2);
+    assert_true(s.timing == GS_TIMING_HOST); /* cold does not apply to the host's clock */
+    rule.max_noise = 1e300; /* any noise will do: min_samples */
+    assert_int_equal(gs_time_host_work(uneven_call, &calls, &plan, 1.0, &s), GS_SUCCESS);
+    assert_true(s.n == 3 && s.stop == GS_STOP_NOISE);
+    plan.sampling = NULL;
     plan.samples = 0;
     assert_int_equal(gs_time_host_work(count_call, &calls, &plan, 10.0, &s),
                      GS_ERR_INVALID_ARGUMENT);
@@ -234,6 +397,9 @@ int main(void)
         cmocka_unit_test(test_nccl_device_api_version_guard),
 #endif
         cmocka_unit_test(test_stats_odd_even_empty),
+        cmocka_unit_test(test_stats_noise_and_scale),
+        cmocka_unit_test(test_sampling_rule),
+        cmocka_unit_test(test_table_measured_rows),
         cmocka_unit_test(test_table_text_and_csv),
         cmocka_unit_test(test_table_json_round_trip),
         cmocka_unit_test(test_table_bad_column),

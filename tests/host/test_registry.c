@@ -1,6 +1,7 @@
 /* test_registry.c - every registered benchmark suite is described whole:
- * its columns, presets, plots and README summary name only what it has; every
- * demo and check too; `gridsync help` lists each of them. */
+ * its columns, presets, plots, README summary and reading (methods, key,
+ * metric, headlines, column styles) name only what it has; every demo and
+ * check too; `gridsync help` lists each of them. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include "bench/registry.h"
+#include "bench/table.h"
 #include "check/check.h"
 #include "demo/demo.h"
 #include "commands.h"
@@ -75,26 +77,117 @@ static void test_presets(void **state)
     }
 }
 
+/* A registry text that goes into gnuplot's script: no quote, no line break. */
+static void assert_script_text(const gs_bench_suite *s, const char *text)
+{
+    if (text && strpbrk(text, "'\n\r\\"))
+        fail_msg("suite %s: '%s' cannot stand in a gnuplot string", s->name, text);
+}
+
 static void test_plots(void **state)
 {
     (void)state;
     for (int i = 0; i < gs_bench_suite_count(); ++i) {
         const gs_bench_suite *s = gs_bench_suite_at(i);
+        assert_true(s->nplots > 0); /* every suite is plotted */
         for (int p = 0; p < s->nplots; ++p) {
             const gs_plot_spec *g = &s->plots[p];
             if (g->facet)
                 assert_column(s, g->facet);
-            assert_column(s, g->x);
+            if (g->categories) {
+                for (const char *const *c = g->categories; *c; ++c)
+                    assert_column(s, *c);
+            } else {
+                assert_column(s, g->x);
+            }
             assert_column(s, g->y);
-            assert_column(s, g->series);
+            if (g->series)
+                assert_column(s, g->series);
+            else
+                assert_true(g->style == GS_STYLE_BARS && g->categories != NULL);
             for (const char *const *c = g->same; c && *c; ++c)
                 assert_column(s, *c);
+            if (g->filter) {
+                assert_column(s, g->filter);
+                assert_non_null(g->filter_values);
+            }
+            assert_true((g->low == NULL) == (g->high == NULL));
+            if (g->low) {
+                assert_column(s, g->low);
+                assert_column(s, g->high);
+            }
+            if (g->kind == GS_PLOT_RATIO)
+                assert_true(g->baseline && g->baseline[0]);
+            if (g->env_ceiling)
+                assert_non_null(g->env_ceiling_label);
             assert_true(g->logx == 0 || g->logx == 2 || g->logx == 10);
             assert_true(g->logy == 0 || g->logy == 2 || g->logy == 10);
-            assert_true(g->xlabel && g->ylabel && g->xformat);
-            assert_null(strchr(g->xlabel, '\''));
-            assert_null(strchr(g->ylabel, '\''));
+            assert_true(g->xlabel && g->ylabel && g->xformat && g->title);
+            assert_true(plain(g->name) && strlen(g->name) <= 24);
+            for (int q = 0; q < p; ++q) /* one file name per plot */
+                assert_true(strcmp(s->plots[q].name, g->name) != 0);
+            assert_script_text(s, g->xlabel);
+            assert_script_text(s, g->ylabel);
         }
+    }
+}
+
+/* Every entry of a NULL-ended list is a method (non-empty), none twice. */
+static void assert_methods(const gs_bench_suite *s, const char *const *list)
+{
+    assert_non_null(list);
+    assert_non_null(list[0]);
+    for (const char *const *m = list; *m; ++m) {
+        assert_true((*m)[0] != '\0');
+        for (const char *const *o = list; o < m; ++o)
+            if (strcmp(*o, *m) == 0)
+                fail_msg("suite %s: method '%s' listed twice", s->name, *m);
+    }
+}
+
+static void test_readings(void **state)
+{
+    (void)state;
+    static const char *const generic[] = {GS_ROW_SAMPLES, GS_ROW_NOISE, GS_ROW_REL_MIN,
+                                          GS_ROW_REL_MAX, GS_ROW_TIMING};
+    for (int i = 0; i < gs_bench_suite_count(); ++i) {
+        const gs_bench_suite *s = gs_bench_suite_at(i);
+        const gs_reading *r = s->reading;
+        if (!r)
+            fail_msg("suite %s describes no reading (bench/reading.h)", s->name);
+        assert_column(s, r->method);
+        assert_methods(s, r->ours);
+        assert_methods(s, r->peers);
+        for (const char *const *m = r->ours; *m; ++m)
+            for (const char *const *p = r->peers; *p; ++p)
+                assert_true(strcmp(*m, *p) != 0); /* ours or a peer, never both */
+        int has_method = 0;
+        for (const char *const *k = r->key; k && *k; ++k) {
+            assert_column(s, *k);
+            has_method |= strcmp(*k, r->method) == 0;
+        }
+        assert_true(has_method);
+        assert_column(s, r->metric);
+        for (int h = 0; h < r->nheadlines; ++h) {
+            const gs_headline *l = &r->headlines[h];
+            assert_true(l->peer && l->peer[0]);
+            assert_column(s, l->metric);
+            for (const char *const *c = l->group_by; c && *c; ++c)
+                assert_column(s, *c);
+            for (const char *const *c = l->describe; c && *c; ++c)
+                assert_column(s, *c);
+            if (l->filter)
+                assert_column(s, l->filter);
+        }
+        assert_true(r->nheadlines > 0);
+        for (int k = 0; k < r->nstyles; ++k) {
+            assert_column(s, r->styles[k].column);
+            assert_true(r->styles[k].label && r->styles[k].label[0] &&
+                        strlen(r->styles[k].label) < 64);
+            assert_script_text(s, r->styles[k].label); /* --compare's axis labels */
+        }
+        for (int g = 0; g < 5; ++g) /* the measured rows' fields are no column's names */
+            assert_int_equal(gs_bench_suite_column(s, generic[g]), -1);
     }
 }
 
@@ -181,6 +274,7 @@ int main(void)
         cmocka_unit_test(test_suites_and_columns),
         cmocka_unit_test(test_presets),
         cmocka_unit_test(test_plots),
+        cmocka_unit_test(test_readings),
         cmocka_unit_test(test_summaries),
         cmocka_unit_test(test_demos_and_checks),
         cmocka_unit_test(test_help_lists_everything),

@@ -1,10 +1,13 @@
-/* test_report.c - report.md, CSV and plot scripts from a committed results
- * file; behaviour without gnuplot; bad documents; a hostile document (no
- * string of it in plots.gp or a file name; markdown escaped); the size cap;
- * the README's summary tables and generated blocks; docs/results-schema.md's
- * columns current. report_fuzz.sh runs the real program on many more. */
+/* test_report.c - report.md (summary from the data, formatted tables, plots
+ * embedded), CSV and plot scripts from a committed results file, and from
+ * one with measured rows (noise, samples, cold timing); behaviour without
+ * gnuplot; bad documents; a hostile document (no string of it in plots.gp or
+ * a file name; markdown escaped); the size cap; the README's summary tables
+ * and generated blocks; docs/results-schema.md's columns current.
+ * report_fuzz.sh runs the real program on many more. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,7 +24,10 @@
 #include "args.h"
 #include "commands.h"
 #include "common/spawn.h"
+#include "bench/registry.h"
+#include "report/compare.h"
 #include "report/doc_block.h"
+#include "report/outputs.h"
 #include "report/report.h"
 #include "report/schema.h"
 #include "report/summary.h"
@@ -33,10 +39,14 @@
  * method names of that time): the expected cells below are its figures, so
  * newer results files leave this test alone. */
 #define RESULTS GS_SOURCE_DIR "/tests/host/fixtures/results-h200-85451d5.json"
+/* The committed run the docs are made of (its figures are not checked). */
+#define COMMITTED GS_SOURCE_DIR "/bench/results/h200-2026-11-22.json"
+
+static void assert_tables_intact(const char *md);
 
 static char *slurp(const char *path)
 {
-    static char buf[1 << 16];
+    static char buf[1 << 18];
     FILE *f = fopen(path, "r");
     if (!f)
         return NULL;
@@ -58,53 +68,96 @@ static void temp_dir(char *dir, size_t len)
     assert_non_null(mkdtemp(dir));
 }
 
+/* `name` in the folder `dir`, read whole (a static buffer: one at a time). */
+static char *slurp_in(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return slurp(path);
+}
+
+/* Every picture the committed fixture makes: a plot for every suite. */
+static const char *const pictures[] = {
+    "barrier-speedup-256", "barrier-speedup-1024", "barrier-time-256", "barrier-time-1024",
+    "reduce-speedup-1",    "reduce-speedup-2",     "reduce-speedup-3", "reduce-latency",
+    "reduce-bandwidth",    "dot-speedup",          "dot-latency",      "dot-bandwidth",
+    "gemm-speedup",        "gemm-tflops",          "multi-barrier-2",  "multi-reduce-2"};
+enum { NPICTURES = sizeof pictures / sizeof pictures[0] };
+
 static void test_report_from_committed_results(void **state)
 {
     (void)state;
-    char err[256], dir[64], path[256];
+    char err[256], dir[64];
     cJSON *doc = gs_results_load(RESULTS, err, sizeof err);
     assert_non_null(doc);
     temp_dir(dir, sizeof dir);
     assert_int_equal(gs_report_write(doc, dir, 0, err, sizeof err), 0);
-    snprintf(path, sizeof path, "%s/report.md", dir);
-    char *md = slurp(path);
+    char *md = slurp_in(dir, "report.md");
     assert_non_null(md);
-    assert_non_null(strstr(md, "# gridsync benchmark report: NVIDIA H200"));
-    assert_non_null(strstr(md, "## barrier"));
-    assert_non_null(strstr(md, "| threads | blocks |"));
-    assert_non_null(strstr(md, "| 256 | 1056 | 8 | tree |"));
-    assert_non_null(strstr(md, "Plots were not rendered (--no-plots)"));
-    snprintf(path, sizeof path, "%s/barrier.csv", dir);
-    char *csv = slurp(path);
+    assert_non_null(strstr(md, "# gridsync benchmark report: NVIDIA H200\n\nNVIDIA H200 "
+                               "(compute capability 9.0, 132 SMs), CUDA 13.0"));
+    /* the summary, from the data */
+    assert_non_null(strstr(md, "## Summary\n\nOn this NVIDIA H200, in this run:\n\n"));
+    assert_non_null(strstr(md, "- [reduce](#reduce): **gridsync** is up to **2.70x faster** "
+                               "than **cub** (n = 2^16); over the 8 sizes measured, from "));
+    assert_non_null(strstr(md, "- [barrier](#barrier): gridsync's **tree** is up to "));
+    assert_non_null(strstr(md, "- [gemm](#gemm): **gridsync** reaches at best **0."));
+    assert_non_null(strstr(md, "- [multi](#multi): **gridsync p2p** is up to "));
+    /* sections with formatted cells and units */
+    assert_non_null(strstr(md, "## barrier\n\nWhat it measures: Microseconds per grid"));
+    assert_non_null(strstr(md, "| threads | blocks | blocks/SM | method | time per barrier |"));
+    assert_non_null(strstr(md, "| 256 | 1056 | 8.00 | tree | "));
+    assert_non_null(strstr(md, "| 256 | 1 | 0.0076 | lock | "));
+    assert_non_null(strstr(md, "| sum | 2^16 = 65536 | gridsync | "));
+    assert_non_null(strstr(md, " us | "));
+    assert_non_null(strstr(md, " GB/s | "));
+    assert_non_null(strstr(md, "% | ")); /* of the copy, of the datasheet */
+    assert_null(strstr(md, "e+0"));      /* no exponents */
+    /* renamed methods by their name now */
+    assert_non_null(strstr(md, "| threadfence single pass (tutorial) |"));
+    assert_null(strstr(md, "seed 001"));
+    /* the old file's timing, said as it is known */
+    assert_non_null(strstr(md, "Timing: hot (the L2 cache as the previous sample left it): "
+                               "this results file was written before"));
+    assert_non_null(strstr(md, "| property | value |\n|---|---|\n| GPU | NVIDIA H200 |"));
+    assert_non_null(strstr(md, "Plots were not drawn (--no-plots)"));
+    assert_non_null(strstr(md, "- `barrier-speedup-256.png`: barrier: speedup over "));
+    assert_null(strstr(md, "![")); /* nothing embedded that was not drawn */
+    assert_tables_intact(md);
+    char *csv = slurp_in(dir, "barrier.csv");
     assert_non_null(csv);
     assert_true(strncmp(csv, "threads,blocks,blocks_per_sm,method,us_per_barrier", 50) == 0);
-    snprintf(path, sizeof path, "%s/plots.gp", dir);
-    char *gp = slurp(path);
+    char *gp = slurp_in(dir, "plots.gp");
     assert_non_null(gp);
-    assert_non_null(strstr(gp, "barrier-256.png"));
-    assert_non_null(strstr(gp, "barrier-1024.png"));
-    snprintf(path, sizeof path, "%s/barrier-256.dat", dir);
-    char *dat = slurp(path);
+    for (int i = 0; i < NPICTURES; ++i) {
+        char line[128];
+        snprintf(line, sizeof line, "set output '%s.png'", pictures[i]);
+        if (!strstr(gp, line))
+            fail_msg("plots.gp draws no %s.png", pictures[i]);
+    }
+    assert_null(strstr(gp, "NVIDIA")); /* the results' texts are data */
+    assert_null(strstr(gp, "cg grid.sync'"));
+    assert_non_null(strstr(gp, "set xtics ('2^10' 1024, '2^13' 8192"));
+    assert_non_null(strstr(gp, "set key below"));
+    /* a speedup: the baseline's time over each method's, per grid */
+    char *dat = slurp_in(dir, "barrier-speedup-256.dat");
     assert_non_null(dat);
-    assert_non_null(strstr(dat, "\"cg grid.sync\"\n1 "));
-    /* every suite of the file: reduce/dot GB/s on powers-of-two axes, gemm
-     * TFLOP/s of the square shapes only (slurp reuses one buffer: re-read) */
-    snprintf(path, sizeof path, "%s/report.md", dir);
-    assert_non_null(strstr(slurp(path), "## gemm"));
-    snprintf(path, sizeof path, "%s/plots.gp", dir);
-    gp = slurp(path);
-    assert_non_null(strstr(gp, "reduce-sum.png"));
-    assert_non_null(strstr(gp, "dot-dot.png"));
-    assert_non_null(strstr(gp, "set format x '2^%L'"));
-    assert_non_null(strstr(gp, "gemm-all.png"));
-    assert_non_null(strstr(gp, "set title 'gemm: square shapes'"));
-    snprintf(path, sizeof path, "%s/gemm-all.dat", dir);
-    char *gemm = slurp(path);
-    assert_non_null(gemm);
-    assert_non_null(strstr(gemm, "\"cublas\"\n512 "));
-    assert_null(strstr(gemm, "16384 ")); /* 16384x512x4096 is not square */
-    snprintf(path, sizeof path, "%s/multi.csv", dir); /* a comma in a cell: quoted */
-    assert_non_null(strstr(slurp(path), ",\"gs_reduce_sum, 1 GPU\","));
+    assert_non_null(strstr(dat, "\"lock\"\n"));
+    assert_null(strstr(dat, "\"cg grid.sync\"\n")); /* the baseline is the line at 1 */
+    assert_non_null(strstr(dat, "\"cg grid.sync = 1\"\n"));
+    assert_non_null(strstr(dat, "0 \"1\"\n1 \"132\"\n2 \"264\"\n3 \"1056\"\n"));
+    assert_non_null(strstr(dat, "\"NVIDIA H200, 132 SMs, CUDA 13.0, 2026-11-22; hot L2"));
+    /* the copy's measured ceiling and the datasheet's */
+    dat = slurp_in(dir, "reduce-bandwidth.dat");
+    assert_non_null(strstr(dat, "\"cudaMemcpy D2D (read+write): "));
+    assert_non_null(strstr(dat, "\"datasheet bandwidth: 4814.3 GB/s\"\n"));
+    /* gemm: TFLOP/s of the square shapes only; the speedup of every shape */
+    dat = slurp_in(dir, "gemm-tflops.dat");
+    assert_non_null(strstr(dat, "\"cublas\"\n512 "));
+    assert_null(strstr(dat, "16384 "));
+    assert_non_null(strstr(slurp_in(dir, "gemm-speedup.dat"), "\"3001x2999x1537\""));
+    /* a comma in a cell: quoted */
+    assert_non_null(strstr(slurp_in(dir, "multi.csv"), ",\"gs_reduce_sum, 1 GPU\","));
     cJSON_Delete(doc);
 }
 
@@ -118,8 +171,22 @@ static void test_plots_with_and_without_gnuplot(void **state)
     if (gs_find_program("gnuplot", gnuplot, sizeof gnuplot) == 0) {
         temp_dir(dir, sizeof dir);
         assert_int_equal(gs_report_write(doc, dir, 1, err, sizeof err), 0);
-        snprintf(path, sizeof path, "%s/barrier-256.png", dir);
-        assert_true(exists(path));
+        char *md = slurp_in(dir, "report.md");
+        for (int i = 0; i < NPICTURES; ++i) {
+            char link[128];
+            snprintf(path, sizeof path, "%s/%s.png", dir, pictures[i]);
+            assert_true(exists(path));
+            snprintf(link, sizeof link, "](%s.png)\n", pictures[i]);
+            if (!strstr(md, link))
+                fail_msg("report.md does not show %s.png", pictures[i]);
+        }
+        assert_non_null(strstr(md, "![barrier: speedup over cooperative groups grid.sync() "
+                                   "(threads = 256)](barrier-speedup-256.png)"));
+        /* the plots sit in their suite's section, before its table */
+        assert_true(strstr(md, "](gemm-speedup.png)") > strstr(md, "## gemm"));
+        assert_true(strstr(md, "](gemm-speedup.png)") < strstr(md, "| m | n | k |"));
+        snprintf(path, sizeof path, "%s/gnuplot.log", dir); /* gnuplot said nothing */
+        assert_false(exists(path));
     }
     /* no gnuplot on the PATH: everything else is written, and the report
      * says how to get the plots */
@@ -133,12 +200,57 @@ static void test_plots_with_and_without_gnuplot(void **state)
         free(saved);
     }
     assert_int_equal(rc, 0);
-    snprintf(path, sizeof path, "%s/report.md", dir);
-    assert_non_null(strstr(slurp(path), "gnuplot is not installed"));
+    assert_non_null(strstr(slurp_in(dir, "report.md"), "gnuplot is not installed"));
     snprintf(path, sizeof path, "%s/barrier.csv", dir);
     assert_true(exists(path));
-    snprintf(path, sizeof path, "%s/barrier-256.png", dir);
+    snprintf(path, sizeof path, "%s/barrier-speedup-256.png", dir);
     assert_false(exists(path));
+    cJSON_Delete(doc);
+}
+
+/* A results document of the new kind: measured rows (samples, noise,
+ * fastest and slowest), cold, the GPU's state. */
+static const char new_kind[] =
+    "{\"schema\": \"gridsync-results/1\", \"environment\": {\"gpu\": \"NVIDIA X\", "
+    "\"sms\": 10, \"date\": \"2027-01-02T03:04:05Z\", \"gpu_state\": {\"sm_clock_mhz\": 1500, "
+    "\"throttle_reasons\": [\"gpu_idle\"]}}, \"suites\": {\"reduce\": {\"title\": \"t\", "
+    "\"columns\": [\"op\", \"n\", \"method\", \"us_per_call\", \"gb_per_s\"], "
+    "\"sampling\": {\"mode\": \"cold\", \"min_samples\": 10, \"max_samples\": 100000, "
+    "\"min_time_s\": 0.5, \"max_noise\": 0.005, \"timeout_s\": 15}, "
+    "\"gpu_state\": {\"end\": {\"throttle_reasons\": [\"sw_power_cap\"]}}, \"rows\": ["
+    "{\"op\": \"sum\", \"n\": 1024, \"method\": \"gridsync\", \"us_per_call\": 2, "
+    "\"gb_per_s\": 2, \"samples\": 12, \"noise\": 0.004, \"rel_min\": 0.9, \"rel_max\": 1.5, "
+    "\"timing\": \"cold\"},"
+    "{\"op\": \"sum\", \"n\": 1024, \"method\": \"cub\", \"us_per_call\": 4, "
+    "\"gb_per_s\": 1, \"samples\": 40, \"noise\": 0.0123, \"rel_min\": 0.95, \"rel_max\": 1.2, "
+    "\"timing\": \"cold\"}]}}}";
+
+static void test_report_of_measured_rows(void **state)
+{
+    (void)state;
+    char err[256], dir[64];
+    cJSON *doc = cJSON_Parse(new_kind);
+    assert_non_null(doc);
+    temp_dir(dir, sizeof dir);
+    assert_int_equal(gs_report_write(doc, dir, 0, err, sizeof err), 0);
+    char *md = slurp_in(dir, "report.md");
+    assert_non_null(strstr(md, "| op | n | method | time per call | bandwidth | noise | samples |"));
+    assert_non_null(strstr(md, "| sum | 2^10 = 1024 | cub | 4.000 us | 1.0 GB/s | 1.23% | 40 |"));
+    assert_non_null(strstr(md, "Timing: cold (the L2 cache flushed before every sample); each "
+                               "figure is the median of 12 to 40 samples, taken until their "
+                               "noise was under 0.5% (or 15 s passed); noise (relative "
+                               "standard deviation) at most 1.23%."));
+    assert_non_null(strstr(md, "**Warning**: when this suite ended the GPU reported clock "
+                               "limits (sw\\_power\\_cap)"));
+    assert_non_null(strstr(md, "| GPU when the run began | 1500 MHz SM; throttle reasons: "
+                               "gpu_idle |"));
+    assert_non_null(strstr(md, "**gridsync** is up to **2.00x faster** than **cub** (n = 2^10)."));
+    assert_non_null(strstr(slurp_in(dir, "reduce.csv"), "noise,samples\n"));
+    /* the speedup's bar: cub's median over gridsync's fastest and slowest */
+    char *dat = slurp_in(dir, "reduce-speedup-1.dat");
+    assert_non_null(strstr(dat, "\"gridsync\"\n1024 2 1.3333333333333333 2.2222222222222223\n"));
+    assert_non_null(strstr(dat, "cold L2; median of 12 samples; bars: fastest to slowest"));
+    assert_tables_intact(md);
     cJSON_Delete(doc);
 }
 
@@ -203,9 +315,13 @@ static void test_hostile_document(void **state)
     cJSON *doc = cJSON_Parse(
         "{\"schema\": \"gridsync-results/1\", \"environment\": {\"gpu\": \"A|B\\nC\"},"
         " \"suites\": {\"../../escaped\": {\"columns\": [\"a\"], \"rows\": [{\"a\": 1}]},"
-        " \"reduce\": {\"title\": \"t|\\n## x\", \"columns\": [\"op\", \"n\", \"method\", \"gb_per_s\"],"
-        " \"rows\": [{\"op\": \"" HOSTILE "\", \"n\": 4, \"method\": \"m\\\"|\\n\", \"gb_per_s\": 1},"
-        " {\"op\": \"sum\", \"n\": 4, \"method\": \"" HOSTILE "\", \"gb_per_s\": 1}]}}}");
+        " \"reduce\": {\"title\": \"t|\\n## x\", \"columns\": [\"op\", \"n\", \"method\", \"us_per_call\"],"
+        " \"rows\": [{\"op\": \"sum\", \"n\": 4, \"method\": \"m\\\"|\\n\", \"us_per_call\": 1},"
+        " {\"op\": \"sum\", \"n\": 4, \"method\": \"" HOSTILE "\", \"us_per_call\": 4},"
+        " {\"op\": \"sum\", \"n\": 4, \"method\": \"cub\", \"us_per_call\": 2}]},"
+        " \"multi\": {\"columns\": [\"gpus\", \"what\", \"method\", \"us\"],"
+        " \"rows\": [{\"gpus\": \"" HOSTILE "\", \"what\": \"barrier\", \"method\": \"" HOSTILE "\", \"us\": 3},"
+        " {\"gpus\": 1, \"what\": \"barrier\", \"method\": \"gridsync p2p\", \"us\": 2}]}}}");
     assert_non_null(doc);
     temp_dir(dir, sizeof dir);
     snprintf(out, sizeof out, "%s/a/b", dir);
@@ -220,18 +336,30 @@ static void test_hostile_document(void **state)
     assert_non_null(strstr(md, "# gridsync benchmark report: A\\|B C\n\n"));
     assert_non_null(strstr(md, "Skipped: not a suite this gridsync knows"));
     assert_non_null(strstr(md, "\nt\\| ## x\n"));
-    assert_non_null(strstr(md, "Plot `reduce-1.png`: op = " HOSTILE "\n"));
+    /* the picture's title names the facet, escaped; its file only its index
+     * (every facet by index, so that no index meets a number) */
+    const char *pic = strstr(md, "multi: time for all GPUs to meet (GPUs = x'; system 'touch "
+                                 "PWNED'; y=')");
+    assert_non_null(pic); /* drawn: "![title](file)"; else "`file`: title" */
+    assert_true(strstr(pic, "multi-barrier-1.png") || strstr(md, "`multi-barrier-1.png`: multi"));
+    assert_non_null(strstr(md, "multi: time for all GPUs to meet (GPUs = 1)"));
     assert_tables_intact(md);
-    /* the script names files by index and holds no string of the file */
+    /* the script holds no string of the file */
     snprintf(path, sizeof path, "%s/plots.gp", out);
     char *gp = slurp(path);
-    assert_non_null(strstr(gp, "set output 'reduce-1.png'"));
-    assert_non_null(strstr(gp, "set output 'reduce-2.png'"));
+    assert_non_null(strstr(gp, "set output 'reduce-speedup-1.png'"));
+    assert_non_null(strstr(gp, "set output 'multi-barrier-1.png'"));
     assert_null(strstr(gp, "system"));
     assert_null(strstr(gp, "m\""));
-    /* series names only in the data, quotes and line breaks neutralised */
-    snprintf(path, sizeof path, "%s/reduce-1.dat", out);
-    assert_non_null(strstr(slurp(path), "\"m'| \"\n4 1\n"));
+    assert_null(strstr(gp, "A|B"));
+    /* series and category names only in the data, quotes and line breaks
+     * neutralised */
+    snprintf(path, sizeof path, "%s/reduce-speedup-1.dat", out);
+    char *dat = slurp(path);
+    assert_non_null(strstr(dat, "\"m'| \"\n4 2 2 2\n"));
+    assert_non_null(strstr(dat, "\"x'; system 'touch PWNED'; y='\"\n4 0.5 0.5 0.5\n"));
+    snprintf(path, sizeof path, "%s/multi-barrier-1.dat", out);
+    assert_non_null(strstr(slurp(path), "0 \"x'; system 'touch PWNED'; y='\"\n"));
     cJSON_Delete(doc);
 }
 
@@ -360,6 +488,135 @@ static void test_size_cap(void **state)
     assert_string_equal(err, "/dev/zero is larger than 64 MiB: not a gridsync results file");
 }
 
+/* Two runs of the reduce suite: the new one faster beyond the noise, the
+ * same within it, slower, a row only in each. */
+static const char old_run[] =
+    "{\"schema\": \"gridsync-results/1\", \"environment\": {\"gpu\": \"G\", \"date\": "
+    "\"2026-01-01T00:00:00Z\"}, \"suites\": {\"reduce\": {\"columns\": [\"op\", \"n\", "
+    "\"method\", \"us_per_call\"], \"rows\": ["
+    "{\"op\": \"sum\", \"n\": 1024, \"method\": \"gridsync\", \"us_per_call\": 4, \"noise\": 0.01},"
+    "{\"op\": \"sum\", \"n\": 1024, \"method\": \"seed 001\", \"us_per_call\": 5, \"noise\": 0.05},"
+    "{\"op\": \"sum\", \"n\": 1024, \"method\": \"cub\", \"us_per_call\": 8},"
+    "{\"op\": \"sum\", \"n\": 2048, \"method\": \"cub\", \"us_per_call\": 8},"
+    "{\"op\": \"copy\", \"n\": null, \"method\": \"cudaMemcpy D2D (read+write)\", "
+    "\"us_per_call\": null}]}, \"gemm\": {\"rows\": []}}}";
+static const char new_run[] =
+    "{\"schema\": \"gridsync-results/1\", \"environment\": {\"gpu\": \"G\", \"date\": "
+    "\"2026-02-01T00:00:00Z\"}, \"suites\": {\"reduce\": {\"columns\": [\"op\", \"n\", "
+    "\"method\", \"us_per_call\"], \"rows\": ["
+    "{\"op\": \"sum\", \"n\": 1024, \"method\": \"gridsync\", \"us_per_call\": 2, \"noise\": 0.02},"
+    "{\"op\": \"sum\", \"n\": 1024, \"method\": \"threadfence single pass (tutorial)\", "
+    "\"us_per_call\": 5.1, \"noise\": 0.01},"
+    "{\"op\": \"sum\", \"n\": 1024, \"method\": \"cub\", \"us_per_call\": 9},"
+    "{\"op\": \"sum\", \"n\": 4096, \"method\": \"cub\", \"us_per_call\": 8}]}}}";
+
+static void test_compare(void **state)
+{
+    (void)state;
+    cJSON *a = cJSON_Parse(old_run), *b = cJSON_Parse(new_run);
+    assert_non_null(a);
+    assert_non_null(b);
+    const gs_bench_suite *reduce = gs_bench_suite_find("reduce");
+    gs_comparison *c = NULL;
+    int only_old = 0, only_new = 0;
+    int n = gs_compare_suite(reduce, gs_results_suite(a, "reduce"), gs_results_suite(b, "reduce"),
+                             &c, &only_old, &only_new);
+    assert_int_equal(n, 3);
+    assert_int_equal(only_old, 1); /* 2048 */
+    assert_int_equal(only_new, 1); /* 4096 */
+    assert_true(c[0].ratio == 2.0 && c[0].verdict == GS_FASTER && c[0].noise_known);
+    assert_true(c[0].threshold == 0.02); /* the larger of the two rows' noise */
+    /* "seed 001" is the tutorial's old name: the same row; 2% slower, within 5% */
+    assert_true(fabs(c[1].ratio - 5.0 / 5.1) < 1e-12 && c[1].verdict == GS_SAME);
+    /* no noise recorded: 2% assumed, and 8/9 is beyond it */
+    assert_true(!c[2].noise_known && c[2].threshold == GS_COMPARE_NOISE);
+    assert_int_equal(c[2].verdict, GS_SLOWER);
+    free(c);
+    /* as markdown, and in a folder with a plot */
+    char dir[64], md[128], err[256];
+    temp_dir(dir, sizeof dir);
+    snprintf(md, sizeof md, "%s/c.md", dir);
+    gs_compare_options o = {"old.json", "new|x.json", dir, 1, md};
+    assert_int_equal(gs_compare_write(a, b, &o, err, sizeof err), 0);
+    char *text = slurp(md);
+    assert_non_null(strstr(text, "- old: `old.json` (G, 2026-01-01, commit ?)\n"));
+    assert_non_null(strstr(text, "- new: `new\\|x.json` (G, 2026-02-01, commit ?)\n"));
+    assert_non_null(strstr(text, "| [reduce](#reduce) | 3 | 1 | 1 | 1 | "));
+    assert_non_null(strstr(text, "Not compared: 1 rows only in the old run, 1 only in the new."));
+    assert_non_null(strstr(text, "| op | n | method | old time per call | new time per call | "
+                                 "ratio | noise (old / new) | new is |"));
+    assert_non_null(strstr(text, "| sum | 2^10 = 1024 | gridsync | 4.000 us | 2.000 us | "
+                                 "2.000x | 1.00% / 2.00% | faster |"));
+    assert_non_null(strstr(text, "| sum | 2^10 = 1024 | cub | 8.000 us | 9.000 us | 0.889x | "
+                                 "not recorded | slower |"));
+    assert_null(strstr(text, "| gemm")); /* no row in common: not a suite of the table */
+    assert_tables_intact(text);
+    assert_non_null(strstr(slurp_in(dir, "compare.md"), "## reduce"));
+    char *dat = slurp_in(dir, "reduce-compare.dat");
+    assert_non_null(dat);
+    assert_non_null(strstr(dat, "\"old run = 1\""));
+    /* not results documents; nothing in common */
+    cJSON *junk = cJSON_Parse("{\"schema\": 1}");
+    o.dir = NULL;
+    o.md = NULL;
+    assert_int_equal(gs_compare_write(junk, b, &o, err, sizeof err), -1);
+    assert_non_null(strstr(err, "old.json is not a gridsync results document"));
+    cJSON *other = cJSON_Parse("{\"schema\": \"gridsync-results/1\", \"suites\": {\"dot\": {}}}");
+    assert_int_equal(gs_compare_write(a, other, &o, err, sizeof err), -1);
+    assert_string_equal(err, "the two results files have no suite in common");
+    cJSON_Delete(junk);
+    cJSON_Delete(other);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+}
+
+/* --md -, --json - and --csv -: the formats on standard output. */
+static void test_outputs(void **state)
+{
+    (void)state;
+    char err[256];
+    cJSON *doc = gs_results_load(RESULTS, err, sizeof err);
+    assert_non_null(doc);
+    static char buf[1 << 18];
+    const char *formats[] = {"md", "json", "csv"};
+    for (int i = 0; i < 3; ++i) {
+        FILE *tmp = tmpfile();
+        fflush(stdout);
+        int saved = dup(1);
+        dup2(fileno(tmp), 1);
+        int rc = gs_output_results(doc, "-", formats[i], err, sizeof err);
+        fflush(stdout);
+        dup2(saved, 1);
+        close(saved);
+        rewind(tmp);
+        size_t n = fread(buf, 1, sizeof buf - 1, tmp);
+        buf[n] = '\0';
+        fclose(tmp);
+        assert_int_equal(rc, 0);
+        if (i == 0) {
+            assert_true(strncmp(buf, "# gridsync benchmark report: NVIDIA H200\n", 41) == 0);
+            assert_non_null(strstr(buf, "| sum | 2^16 = 65536 | gridsync | "));
+            assert_null(strstr(buf, "## Plots"));
+            assert_tables_intact(buf);
+        } else if (i == 1) {
+            cJSON *back = cJSON_Parse(buf);
+            assert_non_null(back);
+            assert_non_null(gs_results_suite(back, "multi"));
+            cJSON_Delete(back);
+        } else {
+            assert_true(strncmp(buf, "suite,threads,blocks,blocks_per_sm,method,", 42) == 0);
+            assert_non_null(strstr(buf, "\n\nsuite,op,n,method,us_per_call,"));
+            assert_non_null(strstr(buf, "\nreduce,sum,1024,gridsync,"));
+        }
+    }
+    assert_true(gs_output_is_stdout("-") && gs_output_is_stdout("stdout"));
+    assert_true(gs_output_is_stream("stderr") && !gs_output_is_stdout("stderr"));
+    assert_false(gs_output_is_stream("-x"));
+    assert_int_equal(gs_output_results(doc, "/nonexistent/r.md", "md", err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot write /nonexistent/r.md"));
+    cJSON_Delete(doc);
+}
+
 static int run_cmd(int argc, const char **argv)
 {
     char *copy[8];
@@ -394,6 +651,28 @@ static void test_cli(void **state)
     assert_int_equal(run_cmd(3, i), GS_EXIT_USAGE);
     const char *j[] = {"report", "--summary"};
     assert_int_equal(run_cmd(2, j), GS_EXIT_USAGE);
+    const char *k[] = {"report", "--compare", RESULTS};
+    assert_int_equal(run_cmd(3, k), GS_EXIT_USAGE);
+    const char *l[] = {"report", "--compare", RESULTS, "/nonexistent.json"};
+    assert_int_equal(run_cmd(4, l), GS_EXIT_USAGE);
+    const char *m[] = {"report", RESULTS, "--md", ""};
+    assert_int_equal(run_cmd(4, m), GS_EXIT_USAGE);
+    const char *n[] = {"report", RESULTS, "--summary", "--md", "-"};
+    assert_int_equal(run_cmd(5, n), GS_EXIT_USAGE);
+    char md[128];
+    snprintf(md, sizeof md, "%s/r.md", dir);
+    const char *o[] = {"report", RESULTS, "--md", md};
+    assert_int_equal(run_cmd(4, o), GS_EXIT_OK);
+    assert_non_null(strstr(slurp(md), "## Summary"));
+    const char *p[] = {"report", "--compare", RESULTS, COMMITTED, "--md", md};
+    assert_int_equal(run_cmd(6, p), GS_EXIT_OK);
+    assert_non_null(strstr(slurp(md), "# gridsync comparison: the new run against the old"));
+    const char *q[] = {"bench", "--compare", RESULTS, COMMITTED, "--md", md};
+    assert_int_equal(gs_cmd_bench(6, (char **)q), GS_EXIT_OK);
+    const char *r[] = {"bench", "--compare", RESULTS, COMMITTED, "--threads", "256"};
+    assert_int_equal(gs_cmd_bench(6, (char **)r), GS_EXIT_USAGE);
+    const char *t[] = {"bench", "--compare", RESULTS};
+    assert_int_equal(gs_cmd_bench(3, (char **)t), GS_EXIT_USAGE);
 }
 
 int main(void)
@@ -401,6 +680,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_report_from_committed_results),
         cmocka_unit_test(test_plots_with_and_without_gnuplot),
+        cmocka_unit_test(test_report_of_measured_rows),
+        cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_outputs),
         cmocka_unit_test(test_bad_documents),
         cmocka_unit_test(test_md_escape),
         cmocka_unit_test(test_make_dirs_empty),

@@ -5,19 +5,20 @@
 #include <cjson/cJSON.h>
 
 #include "gridsync.h"
+#include "bench/nvml.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* {"gpu", "compute_capability", "sms", "sm_clock_mhz_max", "sm_clock_mhz"
- *  (current, from NVML when available), "driver", "cuda_runtime",
- *  "gridsync_version", "git_commit", "command", "date"} */
+/* {"gpu", "device", "compute_capability", "sms", "l2_bytes",
+ *  "sm_clock_mhz_max", "sm_clock_mhz" (current, from NVML; -1 without it),
+ *  "gpu_state" (bench/nvml.h: clocks, temperature, power, throttle reasons
+ *  when the run began), "memory_bandwidth_gbs_theoretical",
+ *  "driver_cuda_version", "cuda_runtime", "gridsync_version", "git_commit",
+ *  "command", "date"}. `gridsync bench` adds "sm_clock_mhz_end" and
+ *  "gpu_state_end" when the run ends. */
 cJSON *gs_environment_json(const gs_device_info *dev, int argc, char **argv);
-
-/* Current SM clock in MHz of CUDA device `device`, read through NVML
- * (libnvidia-ml.so.1, loaded at run time), or -1 without it. */
-int gs_current_sm_clock_mhz(int device);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gridsync_internal.h"
+#include "bench/l2flush.h"
 
 /* The suites, in the order `gridsync bench` runs them. */
 #define GS_BENCH_SUITES(X) \
@@ -57,5 +58,8 @@ gs_status gs_bench_suite_run(const gs_bench_suite *suite, const gs_bench_params 
     *table = gs_table_new_columns(suite->title, suite->ncolumns, suite->columns);
     if (!*table)
         return gs__fail(GS_ERR_OUT_OF_MEMORY, "bench %s: out of host memory", suite->name);
-    return suite->run(params, *table);
+    gs_table_set_sampling(*table, &params->sampling);
+    gs_status st = suite->run(params, *table);
+    gs_l2_flush_release();
+    return st;
 }

@@ -30,29 +30,30 @@ int gs_results_add(cJSON *results, const char *name, const gs_table *table)
     return 0;
 }
 
-int gs_results_write(const cJSON *results, const char *path)
+int gs_results_print(const cJSON *results, FILE *f)
 {
     char *text = cJSON_Print(results);
     if (!text)
         return -1;
-    FILE *f = fopen(path, "w");
-    int rc = -1;
-    if (f) {
-        rc = fputs(text, f) < 0 || fputc('\n', f) == EOF ? -1 : 0;
-        rc |= fclose(f) != 0 ? -1 : 0;
-    }
+    int rc = fputs(text, f) < 0 || fputc('\n', f) == EOF ? -1 : 0;
     free(text);
     return rc;
 }
 
-int gs_table_save_csv(const gs_table *table, const char *path)
+int gs_results_write(const cJSON *results, const char *path)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    int rc = gs_table_write_csv(table, f);
+    int rc = gs_results_print(results, f);
     rc |= fclose(f) != 0 ? -1 : 0;
     return rc;
+}
+
+cJSON *gs_results_suite(const cJSON *results, const char *name)
+{
+    return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(results, "suites"),
+                                            name);
 }
 
 cJSON *gs_results_load(const char *path, char *err, size_t errlen)

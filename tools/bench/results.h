@@ -6,6 +6,8 @@
 #ifndef GS_BENCH_RESULTS_H
 #define GS_BENCH_RESULTS_H
 
+#include <stdio.h>
+
 #include <cjson/cJSON.h>
 
 #include "bench/table.h"
@@ -22,10 +24,11 @@ extern "C" {
 cJSON *gs_results_new(cJSON *environment);
 /* Adds the table under suites[name]; returns 0 or -1. */
 int gs_results_add(cJSON *results, const char *name, const gs_table *table);
-/* Writes pretty JSON to `path`; returns 0 or -1 (errno set). */
+/* Writes pretty JSON to `f` / to `path`; returns 0 or -1 (errno set). */
+int gs_results_print(const cJSON *results, FILE *f);
 int gs_results_write(const cJSON *results, const char *path);
-/* Writes the table as CSV to `path`; returns 0 or -1. */
-int gs_table_save_csv(const gs_table *table, const char *path);
+/* The table of suite `name` in the document, or NULL. */
+cJSON *gs_results_suite(const cJSON *results, const char *name);
 
 /* Read and parse a results file of at most GS_RESULTS_MAX_BYTES; NULL with
  * a sentence in `err`. (Whether it is a results document is the reader's

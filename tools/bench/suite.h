@@ -1,9 +1,12 @@
 /*
  * suite.h - a benchmark suite, described once: its name and help, its sizes
- * for each preset, how to run it, the columns of its table, its plots and
- * its table in the README. `gridsync bench` (suite names, --list, the
- * presets), `gridsync help bench`, the report (report.md, CSV files, plots),
- * the README's results section and the tests all read this description.
+ * for each preset, how to run it, the columns of its table, its plots, its
+ * table in the README and how its results read (bench/reading.h: gridsync's
+ * methods and the peers, the figure compared, how cells print, the summary's
+ * sentences). `gridsync bench` (suite names, --list, the presets,
+ * --compare), `gridsync help bench`, the report (report.md, CSV files,
+ * plots), the README's results section and the tests all read this
+ * description.
  *
  * A new suite is one file in suites/ that defines a `const gs_bench_suite
  * gs_suite_<name>` and one line in registry.c.
@@ -13,8 +16,11 @@
 
 #include "gridsync.h"
 #include "bench/plot_spec.h"
+#include "bench/reading.h"
 #include "bench/summary_spec.h"
+#include "bench/sampling.h"
 #include "bench/table.h"
+#include "bench/timer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,7 +42,8 @@ typedef struct gs_size_list {
 /* What `gridsync bench` was asked for; each suite reads what applies. */
 typedef struct gs_bench_params {
     int iterations;      /* barriers (meetings) per timed kernel */
-    int samples;         /* timed samples per configuration; the median is reported */
+    int samples;         /* timed samples per configuration without a rule (the median is
+                          * reported); see `sampling` */
     int warmup;          /* untimed runs first */
     const int *threads;  /* block sizes */
     int nthreads;
@@ -47,7 +54,20 @@ typedef struct gs_bench_params {
     gs_preset preset;
     unsigned int tree_flat_max, tree_group; /* tree barrier tuning; 0: library default */
     int quiet;           /* no progress lines on stderr */
+    gs_sampling sampling; /* how many samples, hot or cold (--repeat, --min-samples,
+                           * --min-time, --max-noise, --timeout, --cold): every timed
+                           * measurement of a suite takes it through gs_bench_plan */
+    const int *devices;  /* --devices: the GPUs a suite of several GPUs uses (NULL: all) */
+    int ndevices;
 } gs_bench_params;
+
+/* The timing plan of a measurement of a suite: its warm-up, the sampling
+ * rule of the command line, and `graph_batch` (timer.h). */
+static inline gs_timing_plan gs_bench_plan(const gs_bench_params *params, int graph_batch)
+{
+    gs_timing_plan plan = {params->warmup, params->samples, graph_batch, &params->sampling};
+    return plan;
+}
 
 /* Measure and add the rows to `table` (made from the suite's columns). A
  * failure may leave the rows measured so far. */
@@ -71,6 +91,7 @@ typedef struct gs_bench_suite {
     int nplots;
     const gs_summary_spec *summary;      /* its table in the README; NULL: none */
     const gs_renamed *renamed;           /* ended by {NULL, NULL}; NULL: none */
+    const gs_reading *reading;           /* how its results read (test_registry asks for it) */
 } gs_bench_suite;
 
 /* The number of elements of a static array, for the counts above. */

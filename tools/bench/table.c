@@ -1,4 +1,5 @@
-/* table.c - result tables: aligned text, CSV and JSON. */
+/* table.c - result tables: aligned text, CSV and JSON; rows that carry how
+ * their figure was measured. */
 #include "bench/table.h"
 
 #include <math.h>
@@ -13,13 +14,29 @@ typedef struct cell {
     double number;
 } cell;
 
+/* How a row's figure was measured (gs_table_set_measured). */
+typedef struct measured {
+    int has;
+    double samples, noise, rel_min, rel_max;
+    int timing;
+} measured;
+
 struct gs_table {
     char *title;
     int ncols, nrows, cap;
     char **cols;
     int *decimals; /* per column */
     cell *cells;   /* nrows x ncols */
+    measured *meas; /* per row */
+    int any_measured;
+    int has_sampling;
+    gs_sampling sampling;
 };
+
+const char *gs_timing_name(int timing)
+{
+    return timing == GS_TIMING_COLD ? "cold" : timing == GS_TIMING_HOST ? "host" : "hot";
+}
 
 static char *dup_str(const char *s)
 {
@@ -77,6 +94,7 @@ void gs_table_free(gs_table *t)
     free(t->cols);
     free(t->decimals);
     free(t->cells);
+    free(t->meas);
     free(t->title);
     free(t);
 }
@@ -89,9 +107,14 @@ int gs_table_add_row(gs_table *t)
         if (!c)
             return -1;
         t->cells = c;
+        measured *m = realloc(t->meas, (size_t)cap * sizeof *m);
+        if (!m)
+            return -1;
+        t->meas = m;
         t->cap = cap;
     }
     memset(t->cells + (size_t)t->nrows * (size_t)t->ncols, 0, (size_t)t->ncols * sizeof(cell));
+    memset(&t->meas[t->nrows], 0, sizeof t->meas[0]);
     t->nrows++;
     return 0;
 }
@@ -138,42 +161,96 @@ int gs_table_set(gs_table *t, int col, double value)
     return gs_table_set_number(t, col, value, t->decimals[col]);
 }
 
+int gs_table_set_measured(gs_table *t, int col, const gs_stats *stats, double scale)
+{
+    if (t->nrows == 0 || gs_table_set(t, col, stats->median * scale) != 0)
+        return -1;
+    measured *m = &t->meas[t->nrows - 1];
+    m->has = 1;
+    m->samples = (double)stats->n;
+    m->noise = stats->noise;
+    m->rel_min = stats->median > 0 ? stats->min / stats->median : NAN;
+    m->rel_max = stats->median > 0 ? stats->max / stats->median : NAN;
+    m->timing = stats->timing;
+    t->any_measured = 1;
+    return 0;
+}
+
+void gs_table_set_sampling(gs_table *t, const gs_sampling *rule)
+{
+    t->has_sampling = rule != NULL;
+    if (rule)
+        t->sampling = *rule;
+}
+
 int gs_table_rows(const gs_table *t) { return t->nrows; }
 const char *gs_table_title(const gs_table *t) { return t->title; }
 
-static const char *cell_text(const gs_table *t, int r, int c)
+/* The extra columns of the printed table and the CSV when rows were
+ * measured: noise (a percentage) and samples. */
+enum { EXTRA_NOISE, EXTRA_SAMPLES, NEXTRA };
+static const char *const extra_names[NEXTRA] = {GS_ROW_NOISE, GS_ROW_SAMPLES};
+
+static int total_columns(const gs_table *t) { return t->ncols + (t->any_measured ? NEXTRA : 0); }
+
+static const char *column_name(const gs_table *t, int c)
 {
-    const char *s = t->cells[(size_t)r * (size_t)t->ncols + (size_t)c].text;
+    return c < t->ncols ? t->cols[c] : extra_names[c - t->ncols];
+}
+
+/* Cell (r, c) as printed, NULL when unset; an extra column's text is made
+ * in `buf`. */
+static const char *cell_or_null(const gs_table *t, int r, int c, char *buf, size_t len)
+{
+    if (c < t->ncols)
+        return t->cells[(size_t)r * (size_t)t->ncols + (size_t)c].text;
+    const measured *m = &t->meas[r];
+    if (!m->has)
+        return NULL;
+    if (c - t->ncols == EXTRA_SAMPLES)
+        snprintf(buf, len, "%.0f", m->samples);
+    else if (isfinite(m->noise))
+        snprintf(buf, len, "%.2f%%", 100.0 * m->noise);
+    else
+        return NULL;
+    return buf;
+}
+
+static const char *cell_text(const gs_table *t, int r, int c, char *buf, size_t len)
+{
+    const char *s = cell_or_null(t, r, c, buf, len);
     return s ? s : "-";
 }
 
 void gs_table_print(const gs_table *t, FILE *out)
 {
-    int *w = calloc((size_t)t->ncols, sizeof *w);
+    int n = total_columns(t);
+    int *w = calloc((size_t)n, sizeof *w);
+    char buf[64];
     if (!w)
         return;
-    for (int c = 0; c < t->ncols; ++c) {
-        w[c] = (int)strlen(t->cols[c]);
+    for (int c = 0; c < n; ++c) {
+        w[c] = (int)strlen(column_name(t, c));
         for (int r = 0; r < t->nrows; ++r) {
-            int len = (int)strlen(cell_text(t, r, c));
+            int len = (int)strlen(cell_text(t, r, c, buf, sizeof buf));
             if (len > w[c])
                 w[c] = len;
         }
     }
     if (t->title[0])
         fprintf(out, "%s\n", t->title);
-    for (int c = 0; c < t->ncols; ++c)
-        fprintf(out, "%s%*s", c ? "  " : "", w[c], t->cols[c]);
+    for (int c = 0; c < n; ++c)
+        fprintf(out, "%s%*s", c ? "  " : "", w[c], column_name(t, c));
     fputc('\n', out);
-    for (int c = 0; c < t->ncols; ++c) {
+    for (int c = 0; c < n; ++c) {
         fprintf(out, "%s", c ? "  " : "");
         for (int i = 0; i < w[c]; ++i)
             fputc('-', out);
     }
     fputc('\n', out);
     for (int r = 0; r < t->nrows; ++r) {
-        for (int c = 0; c < t->ncols; ++c)
-            fprintf(out, "%s%*s", c ? "  " : "", w[c], cell_text(t, r, c));
+        for (int c = 0; c < n; ++c)
+            fprintf(out, "%s%*s", c ? "  " : "", w[c], cell_text(t, r, c, buf, sizeof buf));
         fputc('\n', out);
     }
     free(w);
@@ -182,17 +259,51 @@ void gs_table_print(const gs_table *t, FILE *out)
 int gs_table_write_csv(const gs_table *t, FILE *out)
 {
     gs_csv_row row;
+    char buf[64];
+    int n = total_columns(t);
     gs_csv_row_begin(&row, out);
-    for (int c = 0; c < t->ncols; ++c)
-        gs_csv_field(&row, t->cols[c]);
+    for (int c = 0; c < n; ++c)
+        gs_csv_field(&row, column_name(t, c));
     gs_csv_row_end(&row);
     for (int r = 0; r < t->nrows; ++r) {
         gs_csv_row_begin(&row, out);
-        for (int c = 0; c < t->ncols; ++c)
-            gs_csv_field(&row, t->cells[(size_t)r * (size_t)t->ncols + (size_t)c].text);
+        for (int c = 0; c < n; ++c) {
+            const char *text = cell_or_null(t, r, c, buf, sizeof buf);
+            if (text && c - t->ncols == EXTRA_NOISE) /* the CSV's noise: a fraction */
+                snprintf(buf, sizeof buf, "%.6f", t->meas[r].noise);
+            gs_csv_field(&row, text);
+        }
         gs_csv_row_end(&row);
     }
     return ferror(out) ? -1 : 0;
+}
+
+/* The measured row's GS_ROW_* fields. */
+static void add_measured(cJSON *row, const measured *m)
+{
+    if (!m->has)
+        return;
+    cJSON_AddNumberToObject(row, GS_ROW_SAMPLES, m->samples);
+    if (isfinite(m->noise))
+        cJSON_AddNumberToObject(row, GS_ROW_NOISE, m->noise);
+    if (isfinite(m->rel_min) && isfinite(m->rel_max)) {
+        cJSON_AddNumberToObject(row, GS_ROW_REL_MIN, m->rel_min);
+        cJSON_AddNumberToObject(row, GS_ROW_REL_MAX, m->rel_max);
+    }
+    cJSON_AddStringToObject(row, GS_ROW_TIMING, gs_timing_name(m->timing));
+}
+
+static void add_sampling(cJSON *root, const gs_sampling *r)
+{
+    cJSON *s = cJSON_AddObjectToObject(root, "sampling");
+    if (!s)
+        return;
+    cJSON_AddStringToObject(s, "mode", r->cold ? "cold" : "hot");
+    cJSON_AddNumberToObject(s, "min_samples", r->min_samples);
+    cJSON_AddNumberToObject(s, "max_samples", r->max_samples);
+    cJSON_AddNumberToObject(s, "min_time_s", r->min_time_s);
+    cJSON_AddNumberToObject(s, "max_noise", r->max_noise);
+    cJSON_AddNumberToObject(s, "timeout_s", r->timeout_s);
 }
 
 cJSON *gs_table_to_json(const gs_table *t)
@@ -218,6 +329,9 @@ cJSON *gs_table_to_json(const gs_table *t)
             else
                 cJSON_AddStringToObject(row, t->cols[c], x->text);
         }
+        add_measured(row, &t->meas[r]);
     }
+    if (t->has_sampling)
+        add_sampling(root, &t->sampling);
     return root;
 }

@@ -19,6 +19,14 @@ int gs_path_of(char *buf, size_t len, const char *fmt, ...)
     return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
+void gs_errorf(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+}
+
 int gs_make_dirs(const char *dir)
 {
     char path[1024];

@@ -17,6 +17,13 @@ int gs_path_of(char *buf, size_t len, const char *fmt, ...)
 #endif
     ;
 
+/* A sentence into `err` (printf): what a function that fails says. */
+void gs_errorf(char *err, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* mkdir -p `dir`; 0 or -1 (errno set). */
 int gs_make_dirs(const char *dir);
 

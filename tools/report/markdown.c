@@ -1,6 +1,8 @@
 /* markdown.c - escaped markdown text, cells and rules (markdown.h). */
 #include "report/markdown.h"
 
+#include <string.h>
+
 void gs_report_md_escape(const char *in, char *out, size_t len)
 {
     size_t n = 0;
@@ -9,6 +11,22 @@ void gs_report_md_escape(const char *in, char *out, size_t len)
         if (n + (ch == '|' ? 2 : 1) >= len)
             break;
         if (ch == '|')
+            out[n++] = '\\';
+        out[n++] = ch < 0x20 || ch == 0x7f ? ' ' : (char)ch;
+    }
+    if (len)
+        out[n] = '\0';
+}
+
+void gs_md_inline_escape(const char *in, char *out, size_t len)
+{
+    size_t n = 0;
+    for (; *in; ++in) {
+        unsigned char ch = (unsigned char)*in;
+        int escape = strchr("\\*_`[]<>|", ch) != NULL && ch != '\0';
+        if (n + (escape ? 2 : 1) >= len)
+            break;
+        if (escape)
             out[n++] = '\\';
         out[n++] = ch < 0x20 || ch == 0x7f ? ' ' : (char)ch;
     }
@@ -36,14 +54,4 @@ void gs_md_rule(FILE *f, int ncols)
     for (int c = 0; c < ncols; ++c)
         fputs("---|", f);
     fputc('\n', f);
-}
-
-void gs_value_text(const cJSON *v, char *buf, size_t len)
-{
-    if (cJSON_IsNumber(v))
-        snprintf(buf, len, "%.4g", v->valuedouble);
-    else if (cJSON_IsString(v))
-        snprintf(buf, len, "%s", v->valuestring);
-    else
-        snprintf(buf, len, "-");
 }

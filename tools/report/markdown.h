@@ -1,6 +1,7 @@
 /* markdown.h - the one markdown writer of the tools (report.md, the README's
  * results section, docs/results-schema.md): text that stays in its table
- * cell and on its line, table rows and rules, and results values as text. */
+ * cell and on its line, running text that shows as it is, table rows and
+ * rules (report/format.h formats the values). */
 #ifndef GS_REPORT_MARKDOWN_H
 #define GS_REPORT_MARKDOWN_H
 
@@ -18,6 +19,11 @@ extern "C" {
  * to fit `len` bytes with the terminating NUL. */
 void gs_report_md_escape(const char *in, char *out, size_t len);
 
+/* `in` as running markdown text that shows as it is: gs_report_md_escape,
+ * and \ * _ ` [ ] < > backslash-escaped (emphasis, code, links and HTML
+ * of a results file stay text). */
+void gs_md_inline_escape(const char *in, char *out, size_t len);
+
 /* `s`, escaped (at most 1023 bytes of it). */
 void gs_md_text(FILE *f, const char *s);
 
@@ -26,10 +32,6 @@ void gs_md_cell(FILE *f, const char *s);
 
 /* "|---|---|\n" for `ncols` columns. */
 void gs_md_rule(FILE *f, int ncols);
-
-/* A results value as text: a number with up to 4 significant digits, a
- * string as it is, anything else "-". */
-void gs_value_text(const cJSON *v, char *buf, size_t len);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
 #define GS_REPORT_REPORT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
@@ -20,6 +21,11 @@ extern "C" {
  * with a warning on stderr and a line in report.md. Returns 0, or -1 with a
  * sentence in `err`. */
 int gs_report_write(const cJSON *results, const char *dir, int plots, char *err, size_t errlen);
+
+/* report.md without its plots (title, summary, every suite's timing and
+ * table, the environment) to `md`: `gridsync bench --md` and `gridsync
+ * report --md`. 0, or -1 with a sentence in `err`. */
+int gs_report_markdown(FILE *md, const cJSON *results, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,7 @@
 #include "bench/registry.h"
 #include "bench/results.h"
 #include "report/markdown.h"
+#include "report/rows.h"
 
 /* The rows of one suite that a summary keeps, and how they group. */
 typedef struct grouping {
@@ -28,39 +29,15 @@ typedef struct grouping {
     int nrows, ngroups;
 } grouping;
 
-static const cJSON *field(const cJSON *row, const char *column)
-{
-    return cJSON_GetObjectItemCaseSensitive(row, column);
-}
-
-static int listed(const char *const *list, const char *s)
-{
-    for (; list && *list; ++list)
-        if (strcmp(*list, s) == 0)
-            return 1;
-    return 0;
-}
-
-static int same_value(const cJSON *a, const cJSON *b)
-{
-    if (cJSON_IsNumber(a) && cJSON_IsNumber(b))
-        return a->valuedouble == b->valuedouble;
-    return cJSON_IsString(a) && cJSON_IsString(b) && strcmp(a->valuestring, b->valuestring) == 0;
-}
 
 /* A row the summary reads: an object that passes the filter and has a
  * number or a text in every column it is grouped by. */
 static int kept(const gs_summary_spec *m, const cJSON *row)
 {
-    if (!cJSON_IsObject(row))
+    if (!gs_row_passes(row, m->filter, m->filter_values))
         return 0;
-    if (m->filter) {
-        const cJSON *v = field(row, m->filter);
-        if (!cJSON_IsString(v) || !listed(m->filter_values, v->valuestring))
-            return 0;
-    }
     for (const char *const *c = m->group_by; c && *c; ++c) {
-        const cJSON *v = field(row, *c);
+        const cJSON *v = gs_row_field(row, *c);
         if (!cJSON_IsNumber(v) && !cJSON_IsString(v))
             return 0;
     }
@@ -76,7 +53,7 @@ static int group_of(const grouping *g, const cJSON *row)
         const cJSON *other = g->rows[g->first[k]];
         int same = 1;
         for (const char *const *c = g->spec->group_by; *c && same; ++c)
-            same = same_value(field(row, *c), field(other, *c));
+            same = gs_same_value(gs_row_field(row, *c), gs_row_field(other, *c));
         if (same)
             return k;
     }
@@ -93,7 +70,7 @@ static void grouping_free(grouping *g)
 /* Group the kept rows of `table`; 0 or -1 (out of memory). */
 static int group_rows(const gs_bench_suite *suite, const cJSON *table, grouping *g)
 {
-    const cJSON *rows = field(table, "rows"), *r;
+    const cJSON *rows = gs_row_field(table, "rows"), *r;
     int n = cJSON_GetArraySize(rows);
     memset(g, 0, sizeof *g);
     g->suite = suite;
@@ -123,7 +100,7 @@ static int group_rows(const gs_bench_suite *suite, const cJSON *table, grouping 
 static const cJSON *row_of(const grouping *g, int k, const char *method)
 {
     for (int i = 0; i < g->nrows; ++i) {
-        const cJSON *m = field(g->rows[i], g->spec->pivot);
+        const cJSON *m = gs_row_field(g->rows[i], g->spec->pivot);
         if (g->group[i] == k && cJSON_IsString(m) &&
             strcmp(gs_bench_method_name(g->suite, m->valuestring), method) == 0)
             return g->rows[i];
@@ -137,7 +114,7 @@ static const char *best_of(const grouping *g, int k, const char *column)
     const char *best = NULL;
     double least = INFINITY;
     for (const char *const *m = g->spec->best_of; m && *m; ++m) {
-        const cJSON *v = field(row_of(g, k, *m), column);
+        const cJSON *v = gs_row_field(row_of(g, k, *m), column);
         if (cJSON_IsNumber(v) && v->valuedouble < least) {
             least = v->valuedouble;
             best = *m;
@@ -151,7 +128,7 @@ static const cJSON *value_of(const grouping *g, int k, const char *method, const
 {
     if (strcmp(method, GS_SUMMARY_BEST_METHOD) == 0)
         method = best_of(g, k, column);
-    return method ? field(row_of(g, k, method), column) : NULL;
+    return method ? gs_row_field(row_of(g, k, method), column) : NULL;
 }
 
 /* A number as `format` says: "2^" a power of two as 2^k, NULL "%g". */
@@ -187,7 +164,7 @@ static void shape_text(const grouping *g, int k, char *buf, size_t len)
     buf[0] = '\0';
     for (const char *const *c = g->spec->group_by; *c && n < len; ++c) {
         char part[64];
-        value_text(field(g->rows[g->first[k]], *c), "%.0f", part, sizeof part);
+        value_text(gs_row_field(g->rows[g->first[k]], *c), "%.0f", part, sizeof part);
         n += (size_t)snprintf(buf + n, len - n, "%s%s", c == g->spec->group_by ? "" : "x", part);
     }
 }
@@ -200,7 +177,7 @@ static void cell_text(const grouping *g, int k, const gs_summary_column *col, ch
     const char *best;
     switch (col->kind) {
     case GS_SUMMARY_FIELD:
-        value_text(field(g->rows[g->first[k]], col->column), col->format, buf, len);
+        value_text(gs_row_field(g->rows[g->first[k]], col->column), col->format, buf, len);
         return;
     case GS_SUMMARY_SHAPE: shape_text(g, k, buf, len); return;
     case GS_SUMMARY_VALUE:
@@ -234,7 +211,7 @@ static int complete(const grouping *g, int k)
 /* The environment's `key` (text), escaped, or "?". */
 static void env_text(FILE *out, const cJSON *env, const char *key, size_t at_most)
 {
-    const cJSON *v = field(env, key);
+    const cJSON *v = gs_row_field(env, key);
     char buf[256];
     snprintf(buf, sizeof buf, "%.*s", (int)at_most, cJSON_IsString(v) ? v->valuestring : "?");
     gs_md_text(out, buf);
@@ -294,7 +271,7 @@ static int write_table(FILE *out, const gs_bench_suite *suite, const cJSON *tabl
 int gs_summary_write(FILE *out, const cJSON *results, const char *source, char *err,
                      size_t errlen)
 {
-    const cJSON *schema = field(results, "schema"), *suites = field(results, "suites");
+    const cJSON *schema = gs_row_field(results, "schema"), *suites = gs_row_field(results, "suites");
     if (!cJSON_IsString(schema) || strcmp(schema->valuestring, GS_RESULTS_SCHEMA) != 0 ||
         !cJSON_IsObject(suites)) {
         snprintf(err, errlen, "not a gridsync results document (schema %s expected)",
@@ -304,12 +281,12 @@ int gs_summary_write(FILE *out, const cJSON *results, const char *source, char *
     int written = 0;
     for (int i = 0; i < gs_bench_suite_count(); ++i) {
         const gs_bench_suite *s = gs_bench_suite_at(i);
-        const cJSON *table = field(suites, s->name);
-        if (!s->summary || !cJSON_IsObject(table) || !cJSON_IsArray(field(table, "rows")))
+        const cJSON *table = gs_row_field(suites, s->name);
+        if (!s->summary || !cJSON_IsObject(table) || !cJSON_IsArray(gs_row_field(table, "rows")))
             continue;
         if (written++)
             fputc('\n', out);
-        if (write_table(out, s, table, field(results, "environment"), source) != 0) {
+        if (write_table(out, s, table, gs_row_field(results, "environment"), source) != 0) {
             snprintf(err, errlen, "out of memory summarising %s", s->name);
             return -1;
         }

@@ -144,7 +144,7 @@ static gs_status lsa_meet_everywhere(void *ctx)
 }
 
 gs_status gs__time_nccl_lsa_barrier(gs_multi_t m, ncclComm_t *comms, int blocks, int iterations,
-                                    int samples, double *us)
+                                    const gs_timing_plan *plan, gs_stats *us)
 {
     int version = 0;
     /* The device API is inlined from the headers: its layout must be the
@@ -168,24 +168,20 @@ gs_status gs__time_nccl_lsa_barrier(gs_multi_t m, ncclComm_t *comms, int blocks,
     }
     lsa_run run = {m, {}, iterations, blocks};
     GS_TRY(create_dev_comms(m, comms, run.dev));
-    gs_timing_plan plan = {1, samples, 0};
-    gs_stats stats;
-    gs_status st = gs_time_host_work(lsa_meet_everywhere, &run, &plan, iterations, &stats);
+    gs_status st = gs_time_host_work(lsa_meet_everywhere, &run, plan, iterations, us);
     ncclGroupStart();
     for (int r = 0; r < size; ++r)
         ncclDevCommDestroy(comms[r], &run.dev[r]);
     ncclGroupEnd();
-    if (st == GS_SUCCESS)
-        *us = stats.median;
     return st;
 }
 
 #else /* no device API in this NCCL */
 
 gs_status gs__time_nccl_lsa_barrier(gs_multi_t m, ncclComm_t *comms, int blocks, int iterations,
-                                    int samples, double *us)
+                                    const gs_timing_plan *plan, gs_stats *us)
 {
-    (void)m, (void)comms, (void)blocks, (void)iterations, (void)samples, (void)us;
+    (void)m, (void)comms, (void)blocks, (void)iterations, (void)plan, (void)us;
     return gs__fail(GS_ERR_NOT_SUPPORTED, "NCCL %d has no device API (needs 2.28 or later)",
                     NCCL_VERSION_CODE);
 }

@@ -6,11 +6,13 @@
 #include <nccl.h>
 
 #include "gridsync_multi.h"
+#include "bench/timer.h"
 
 /* Microseconds per barrier of NCCL's LSA barrier in a persistent kernel on
  * every GPU of `m` (comms: one NCCL communicator per rank), at `blocks`
  * blocks per GPU: with one block, the session alone; with more, a grid
- * barrier (cooperative groups), block 0's session, a grid barrier.
+ * barrier (cooperative groups), block 0's session, a grid barrier. Timed on
+ * the host's clock as `plan` says (samples per barrier in `us`).
  * GS_ERR_NOT_SUPPORTED, with the reason in gs_last_error_detail(), when the
  * NCCL at hand has no device API (older than 2.28, or a library whose
  * version differs from the header's) or no symmetric-memory support. */
@@ -23,6 +25,6 @@ extern "C"
 int gs__nccl_device_api_usable(int library_version, int header_version);
 
 gs_status gs__time_nccl_lsa_barrier(gs_multi_t m, ncclComm_t *comms, int blocks, int iterations,
-                                    int samples, double *us);
+                                    const gs_timing_plan *plan, gs_stats *us);
 
 #endif

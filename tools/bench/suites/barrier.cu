@@ -166,7 +166,7 @@ typedef struct measured {
 static gs_status measure(run_ctx *c, const gs_bench_params *o, cudaStream_t stream,
                          measured *m)
 {
-    gs_timing_plan plan = {o->warmup, o->samples, c->v->kind == P_GRAPH ? 1 : 0};
+    gs_timing_plan plan = gs_bench_plan(o, c->v->kind == P_GRAPH ? 1 : 0);
     if (c->v->kind == P_GRIDSYNC) {
         GS_TRY(gs_barrier_create(&c->bar, c->v->method));
         GS_TRY(gs_barrier_set_tree_params(c->bar, o->tree_flat_max, o->tree_group));
@@ -186,11 +186,7 @@ static gs_status measure(run_ctx *c, const gs_bench_params *o, cudaStream_t stre
         gs_barrier_destroy(c->bar);
         c->bar = NULL;
     }
-    double per = 2.0 * c->iters;
-    m->st.median /= per;
-    m->st.min /= per;
-    m->st.max /= per;
-    m->st.mean /= per;
+    gs_stats_scale(&m->st, 1.0 / (2.0 * c->iters)); /* per barrier */
     return st;
 }
 
@@ -231,7 +227,7 @@ static void add_row(gs_table *t, int threads, unsigned int blocks, int sms, cons
     gs_table_set(t, C_BLOCKS, blocks);
     gs_table_set(t, C_PER_SM, (double)blocks / sms);
     gs_table_set_text(t, C_METHOD, name);
-    gs_table_set(t, C_MEDIAN, m->st.median);
+    gs_table_set_measured(t, C_MEDIAN, &m->st, 1.0);
     gs_table_set(t, C_MIN, m->st.min);
     gs_table_set(t, C_MAX, m->st.max);
     gs_table_set(t, C_VS_CG, cg_us / m->st.median);
@@ -359,11 +355,22 @@ static gs_status run_barrier(const gs_bench_params *o, gs_table *table)
 
 /* ------------------------------------------------------ the description */
 
-static const gs_plot_spec plots[] = {
-    {"threads", "blocks", "us_per_barrier", "method", "blocks in the grid",
-     "microseconds per barrier (log scale)", 2, 10, "%g", NULL, NULL}};
+/* gridsync's methods: every method of the registry, as results name them. */
+#define GS__METHOD_NAME(constant, name) name,
+static const char *const ours[] = {GS_BARRIER_METHODS(GS__METHOD_NAME) NULL};
+static const char *const peers[] = {"cg grid.sync", "relaunch", "relaunch graph", NULL};
+static const char *const grid[] = {"blocks", NULL};
 
-static const char *const ours[] = {"lock", "lockfree", "flip", "tree", NULL};
+static const gs_plot_spec plots[] = {
+    {"threads", NULL, "us_per_barrier", "method", "blocks in the grid",
+     "speedup over grid.sync (log scale)", 0, 2, "%g", NULL, NULL, "speedup",
+     "barrier: speedup over cooperative groups grid.sync()", GS_PLOT_RATIO, "cg grid.sync", 0,
+     GS_STYLE_BARS, grid, NULL, NULL, NULL, 0, 0, "min_us", "max_us", NULL, NULL, NULL},
+    {"threads", NULL, "us_per_barrier", "method", "blocks in the grid",
+     "microseconds per barrier (log scale)", 0, 10, "%g", NULL, NULL, "time",
+     "barrier: time per barrier", GS_PLOT_VALUE, NULL, 0, GS_STYLE_LINES, grid, NULL, NULL,
+     NULL, 0, 0, "min_us", "max_us", NULL, NULL, NULL}};
+
 static const char *const configuration[] = {"threads", "blocks", NULL};
 
 #define PER_BARRIER(method) {method, GS_SUMMARY_VALUE, "us_per_barrier", method, NULL, "%.3f"}
@@ -389,6 +396,23 @@ static const gs_summary_spec summary = {
     configuration, "method", NULL, NULL, NULL, ours, summary_columns,
     GS_COUNT(summary_columns)};
 
+static const char *const key[] = {"threads", "blocks", "method", NULL};
+static const gs_headline headlines[] = {
+    {"cg grid.sync", "us_per_barrier", 0, configuration, configuration, NULL, NULL, "grids", 0,
+     NULL},
+    {"relaunch graph", "us_per_barrier", 0, configuration, configuration, NULL, NULL, "grids", 0,
+     NULL}};
+static const gs_column_style styles[] = {
+    {"blocks_per_sm", "blocks/SM", GS_CELL_AUTO},
+    {"us_per_barrier", "time per barrier", GS_CELL_AUTO},
+    {"min_us", "fastest", GS_CELL_AUTO},
+    {"max_us", "slowest", GS_CELL_AUTO},
+    {"speedup_vs_cg", "vs grid.sync", GS_CELL_RATIO},
+    {"speedup_vs_graph", "vs graph", GS_CELL_RATIO},
+    {"x_floor", "vs 1-block lock", GS_CELL_RATIO}};
+static const gs_reading reading = {"method", ours, peers, key, "us_per_barrier", 0,
+                                   headlines, GS_COUNT(headlines), styles, GS_COUNT(styles)};
+
 extern "C" const gs_bench_suite gs_suite_barrier = {
     "barrier",
     "microseconds per grid barrier: gridsync's methods vs cooperative groups grid.sync(), "
@@ -400,4 +424,5 @@ extern "C" const gs_bench_suite gs_suite_barrier = {
     run_barrier,
     plots, GS_COUNT(plots),
     &summary,
-    NULL};
+    NULL,
+    &reading};

@@ -95,27 +95,27 @@ static const gs_column columns[NCOLS] = {
     {"frac_fp32_peak", "", 3, "of SMs x 128 x 2 x the maximum SM clock"},
     {"speedup_vs_peer", "", 2, "cuBLAS time / this time"}};
 
-static void add_row(gs_table *t, gemm_shape g, enum method m, double us, double peak_tflops,
-                    double peer_us)
+static void add_row(gs_table *t, gemm_shape g, enum method m, const gs_stats *st,
+                    double peak_tflops, double peer_us)
 {
-    double tflops = 2.0 * g.m * (double)g.n * g.k / (us * 1e-6) / 1e12;
+    double us = st->median, tflops = 2.0 * g.m * (double)g.n * g.k / (us * 1e-6) / 1e12;
     gs_table_add_row(t);
     gs_table_set(t, C_M, g.m);
     gs_table_set(t, C_N, g.n);
     gs_table_set(t, C_K, g.k);
     gs_table_set_text(t, C_METHOD, method_names[m]);
-    gs_table_set(t, C_MS, us / 1000.0);
+    gs_table_set_measured(t, C_MS, st, 1e-3);
     gs_table_set(t, C_TFLOPS, tflops);
     gs_table_set(t, C_FRAC_PEAK, tflops / peak_tflops);
     gs_table_set(t, C_SPEEDUP, peer_us / us);
 }
 
 static gs_status time_method(run *r, enum method m, const gs_bench_params *o, cudaStream_t s,
-                             double *us)
+                             gs_stats *us)
 {
-    gs_timing_plan plan = {o->warmup, o->samples, 0};
+    gs_timing_plan plan = gs_bench_plan(o, 0);
     r->m = m;
-    return gs_time_calls(one_call, r, r->calls, s, &plan, us);
+    return gs_time_calls_stats(one_call, r, r->calls, s, &plan, us);
 }
 
 static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, double peak,
@@ -152,7 +152,7 @@ static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, d
                       "bench gemm %dx%dx%d: gridsync differs from cuBLAS by %.3g (relative "
                       "Frobenius); not timing a wrong result",
                       g.m, g.n, g.k, rel);
-    double ours = 0, peer = 0, tutorial = 0;
+    gs_stats ours = {}, peer = {}, tutorial = {};
     if (st == GS_SUCCESS)
         st = time_method(r, M_GRIDSYNC, o, s, &ours);
     if (st == GS_SUCCESS)
@@ -164,9 +164,9 @@ static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, d
         r->calls = save;
     }
     if (st == GS_SUCCESS) {
-        add_row(t, g, M_GRIDSYNC, ours, peak, peer);
-        add_row(t, g, M_CUBLAS, peer, peak, peer);
-        add_row(t, g, M_TUTORIAL, tutorial, peak, peer);
+        add_row(t, g, M_GRIDSYNC, &ours, peak, peer.median);
+        add_row(t, g, M_CUBLAS, &peer, peak, peer.median);
+        add_row(t, g, M_TUTORIAL, &tutorial, peak, peer.median);
     }
     cudaFree(r->a);
     cudaFree(r->b);
@@ -244,8 +244,13 @@ static const int sizes_full[] = {8, 9, 10, 11, 12, 13, 14};
 static const char *const shape[] = {"m", "n", "k", NULL};
 
 static const gs_plot_spec plots[] = {
-    {NULL, "n", "tflop_s", "method", "square size n (m = n = k)", "TFLOP/s (FP32)", 2, 0, "%g",
-     shape, "square shapes"}};
+    {NULL, NULL, "tflop_s", "method", "m x n x k", "throughput relative to cuBLAS", 0, 0, "%g",
+     NULL, NULL, "speedup", "gemm: throughput relative to cuBLAS (pedantic FP32)",
+     GS_PLOT_RATIO, "cublas", 1, GS_STYLE_BARS, shape, "x", NULL, NULL, 0, 0, NULL, NULL, NULL,
+     NULL, NULL},
+    {NULL, "n", "tflop_s", "method", "square size n (m = n = k)", "TFLOP/s (FP32)", 2, 0,
+     "2^%L", shape, "square shapes", "tflops", "gemm: TFLOP/s on square shapes", GS_PLOT_VALUE,
+     NULL, 1, GS_STYLE_LINES, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL}};
 
 static const char *const pair[] = {"gridsync", "cublas", NULL};
 static const gs_summary_column summary_columns[] = {
@@ -263,6 +268,19 @@ static const gs_summary_spec summary = {
     "matrix-multiply tutorial's 16x16 kernel):",
     shape, "method", NULL, NULL, pair, NULL, summary_columns, GS_COUNT(summary_columns)};
 
+static const char *const ours[] = {"gridsync", NULL};
+static const char *const peers[] = {"cublas", TUTORIAL, NULL};
+static const char *const key[] = {"m", "n", "k", "method", NULL};
+static const gs_headline headlines[] = {
+    {"cublas", "tflop_s", 1, shape, shape, NULL, NULL, "shapes", 0, NULL}};
+static const gs_column_style styles[] = {
+    {"ms_per_call", "time per call", GS_CELL_AUTO},
+    {"tflop_s", "throughput", GS_CELL_AUTO},
+    {"frac_fp32_peak", "of FP32 peak", GS_CELL_PERCENT},
+    {"speedup_vs_peer", "vs cuBLAS", GS_CELL_RATIO}};
+static const gs_reading reading = {"method", ours, peers, key, "ms_per_call", 0, headlines,
+                                   GS_COUNT(headlines), styles, GS_COUNT(styles)};
+
 extern "C" const gs_bench_suite gs_suite_gemm = {
     "gemm",
     "FP32 matrix multiply, TFLOP/s: gridsync vs cuBLAS SGEMM (pedantic FP32, no TF32) and the "
@@ -275,4 +293,5 @@ extern "C" const gs_bench_suite gs_suite_gemm = {
     run_gemm,
     plots, GS_COUNT(plots),
     &summary,
-    renamed};
+    renamed,
+    &reading};

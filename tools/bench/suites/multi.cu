@@ -46,7 +46,7 @@ static __global__ void empty_kernel(void) {}
 
 
 static void add_row(gs_table *t, int gpus, const char *what, const char *method, int blocks,
-                    double us, double gbs, double speedup)
+                    const gs_stats *us, double gbs, double speedup)
 {
     gs_table_add_row(t);
     gs_table_set(t, C_GPUS, gpus);
@@ -54,7 +54,7 @@ static void add_row(gs_table *t, int gpus, const char *what, const char *method,
     gs_table_set_text(t, C_METHOD, method);
     if (blocks > 0)
         gs_table_set(t, C_BLOCKS, blocks);
-    gs_table_set(t, C_US, us);
+    gs_table_set_measured(t, C_US, us, 1.0);
     if (gbs > 0)
         gs_table_set(t, C_GBS, gbs);
     if (speedup > 0)
@@ -73,16 +73,14 @@ typedef struct meeting {
     void **args[GS_MULTI_MAX_GPUS];
 } meeting;
 
-/* The median of o->samples host-timed calls of `work` after one untimed
- * one, in microseconds per unit (`units` per call). */
+/* Host-timed calls of `work` after one untimed one, as the command line's
+ * rule says, in microseconds per unit (`units` per call). */
 static gs_status median_us(gs_host_work_fn work, meeting *c, const gs_bench_params *o,
-                           double units, double *us)
+                           double units, gs_stats *us)
 {
-    gs_timing_plan plan = {1, o->samples, 0};
-    gs_stats stats;
-    GS_TRY(gs_time_host_work(work, c, &plan, units, &stats));
-    *us = stats.median;
-    return GS_SUCCESS;
+    gs_timing_plan plan = gs_bench_plan(o, 0);
+    plan.warmup = 1;
+    return gs_time_host_work(work, c, &plan, units, us);
 }
 
 static gs_status sync_all(gs_multi_t m)
@@ -102,7 +100,7 @@ static gs_status p2p_meet(void *ctx)
     return gs_multi_barrier_check(c->bar);
 }
 
-static gs_status time_p2p(meeting *c, int blocks, const gs_bench_params *o, double *us)
+static gs_status time_p2p(meeting *c, int blocks, const gs_bench_params *o, gs_stats *us)
 {
     gs_multi_view views[GS_MULTI_MAX_GPUS];
     void *argv[GS_MULTI_MAX_GPUS][2];
@@ -188,27 +186,29 @@ static gs_status reduce_all_gpus(void *ctx)
 static gs_status barrier_rows(meeting *c, int sms, const gs_bench_params *o, gs_table *t)
 {
     const int g = gs_multi_size(c->m), grids[2] = {1, sms};
-    double us = 0.0, nccl_us = 0.0, host_us = 0.0;
-    GS_TRY(median_us(nccl_meet, c, o, o->iterations, &nccl_us));
-    GS_TRY(median_us(host_meet, c, o, host_meetings(c), &host_us));
+    gs_stats us = {}, nccl = {}, host = {};
+    GS_TRY(median_us(nccl_meet, c, o, o->iterations, &nccl));
+    GS_TRY(median_us(host_meet, c, o, host_meetings(c), &host));
     for (int i = 0; i < 2; ++i) {
         GS_TRY(time_p2p(c, grids[i], o, &us));
-        add_row(t, g, "barrier", "gridsync p2p", grids[i], us, 0, nccl_us / us);
+        add_row(t, g, "barrier", "gridsync p2p", grids[i], &us, 0, nccl.median / us.median);
     }
     for (int i = 0; i < 2; ++i) {
+        gs_timing_plan plan = gs_bench_plan(o, 0);
+        plan.warmup = 1;
         gs_status st = gs__time_nccl_lsa_barrier(c->m, c->comms, grids[i], o->iterations,
-                                                 o->samples, &us);
+                                                 &plan, &us);
         if (st == GS_SUCCESS)
-            add_row(t, g, "barrier", "nccl lsa barrier (device API)", grids[i], us, 0,
-                    nccl_us / us);
+            add_row(t, g, "barrier", "nccl lsa barrier (device API)", grids[i], &us, 0,
+                    nccl.median / us.median);
         else if (st == GS_ERR_NOT_SUPPORTED || st == GS_ERR_NOT_CORESIDENT)
             fprintf(stderr, "gridsync: bench multi: NCCL device-API barrier at %d blocks "
                             "skipped: %s\n", grids[i], gs_last_error_detail());
         else
             return st;
     }
-    add_row(t, g, "barrier", "nccl allreduce 1 word", 0, nccl_us, 0, 1.0);
-    add_row(t, g, "barrier", "host stream sync", 0, host_us, 0, nccl_us / host_us);
+    add_row(t, g, "barrier", "nccl allreduce 1 word", 0, &nccl, 0, 1.0);
+    add_row(t, g, "barrier", "host stream sync", 0, &host, 0, nccl.median / host.median);
     return GS_SUCCESS;
 }
 
@@ -217,21 +217,23 @@ static gs_status reduce_rows(meeting *c, const gs_bench_params *o, gs_table *t)
 {
     const int g = gs_multi_size(c->m);
     const double bytes = c->n * 4.0;
-    double one = 0.0, all = 0.0;
+    gs_stats one = {}, all = {};
     GS_TRY(median_us(reduce_one_gpu, c, o, 1.0, &one));
     GS_TRY(median_us(reduce_all_gpus, c, o, 1.0, &all));
-    add_row(t, g, "reduce 2^28/GPU", "gs_reduce_sum, 1 GPU", 0, one, bytes / one / 1e3, 1.0);
-    add_row(t, g, "reduce 2^28/GPU", "gs_multi_reduce_sum", 0, all, g * bytes / all / 1e3,
-            (g * bytes / all) / (bytes / one));
+    add_row(t, g, "reduce 2^28/GPU", "gs_reduce_sum, 1 GPU", 0, &one, bytes / one.median / 1e3,
+            1.0);
+    add_row(t, g, "reduce 2^28/GPU", "gs_multi_reduce_sum", 0, &all,
+            g * bytes / all.median / 1e3, (g * bytes / all.median) / (bytes / one.median));
     return GS_SUCCESS;
 }
 
-/* GPUs 0 .. g-1: a group, an NCCL communicator, buffers; every row. */
+/* The first g GPUs of --devices (else 0 .. g-1): a group, an NCCL
+ * communicator, buffers; every row. */
 static gs_status bench_group(int g, int sms, const gs_bench_params *o, gs_table *t)
 {
     int devices[GS_MULTI_MAX_GPUS];
     for (int i = 0; i < g; ++i)
-        devices[i] = i;
+        devices[i] = o->devices ? o->devices[i] : i;
     ncclComm_t comms[GS_MULTI_MAX_GPUS] = {0};
     float *words[GS_MULTI_MAX_GPUS] = {0}, *in[GS_MULTI_MAX_GPUS] = {0};
     meeting c = {NULL, comms, words, in, 1ll << 28, o->iterations, NULL, 0, {0}};
@@ -273,11 +275,15 @@ static gs_status run_multi(const gs_bench_params *o, gs_table *t)
     if (o->iterations < 1 || o->samples < 1)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench multi: bad options");
     GS_CUDA_TRY(cudaGetDeviceCount(&count));
+    if (o->devices)
+        count = o->ndevices;
     if (count < 2)
-        return gs__fail(GS_ERR_NOT_SUPPORTED, "bench multi needs 2 or more GPUs; found %d", count);
+        return gs__fail(GS_ERR_NOT_SUPPORTED, "bench multi needs 2 or more GPUs; %s %d",
+                        o->devices ? "--devices names" : "found", count);
     count = count < GS_MULTI_MAX_GPUS ? count : GS_MULTI_MAX_GPUS;
     int sms = 0;
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount,
+                                       o->devices ? o->devices[0] : 0));
     gs_progress prog;
     if (!o->quiet)
         gs_progress_begin(&prog, "multi", count - 1);
@@ -333,6 +339,43 @@ static const gs_summary_spec summary = {
     "in microseconds per call at 2^28 floats per GPU):",
     NULL, "method", NULL, NULL, NULL, NULL, summary_columns, GS_COUNT(summary_columns)};
 
+static const char *const ours[] = {"gridsync p2p", "gs_reduce_sum, 1 GPU", "gs_multi_reduce_sum",
+                                   NULL};
+static const char *const peers[] = {"nccl lsa barrier (device API)", "nccl allreduce 1 word",
+                                    "host stream sync", NULL};
+static const char *const key[] = {"gpus", "what", "method", "blocks_per_gpu", NULL};
+static const char *const barrier_what[] = {"barrier", NULL};
+static const char *const reduce_what[] = {"reduce 2^28/GPU", NULL};
+static const char *const group[] = {"gpus", "what", NULL};
+static const char *const where_barrier[] = {"gpus", "blocks_per_gpu", NULL};
+static const char *const where_reduce[] = {"gpus", NULL};
+static const char *const p2p[] = {"gridsync p2p", NULL};
+static const char *const all_gpus[] = {"gs_multi_reduce_sum", NULL};
+static const char *const method_and_grid[] = {"method", "blocks_per_gpu", NULL};
+static const char *const method_only[] = {"method", NULL};
+static const gs_headline headlines[] = {
+    {"nccl allreduce 1 word", "us", 0, group, where_barrier, "what", barrier_what,
+     "grids", 1, p2p},
+    {"gs_reduce_sum, 1 GPU", "gb_per_s", 1, group, where_reduce, "what", reduce_what,
+     "GPU counts", 1, all_gpus}};
+static const gs_column_style styles[] = {
+    {"gpus", "GPUs", GS_CELL_AUTO},
+    {"blocks_per_gpu", "blocks/GPU", GS_CELL_AUTO},
+    {"us", "time", GS_CELL_AUTO},
+    {"gb_per_s", "bandwidth", GS_CELL_AUTO},
+    {"speedup", "vs peer", GS_CELL_RATIO}};
+static const gs_reading reading = {"method", ours, peers, key, "us", 0, headlines,
+                                   GS_COUNT(headlines), styles, GS_COUNT(styles)};
+
+static const gs_plot_spec plots[] = {
+    {"gpus", NULL, "us", NULL, "method (blocks per GPU)", "microseconds per barrier", 0, 0, "%g",
+     NULL, NULL, "barrier", "multi: time for all GPUs to meet", GS_PLOT_VALUE, NULL, 0,
+     GS_STYLE_BARS, method_and_grid, NULL, "what", barrier_what, 0, 0, NULL, NULL, NULL, NULL,
+     NULL},
+    {"gpus", NULL, "gb_per_s", NULL, "method", "GB/s read, all GPUs", 0, 0, "%g", NULL, NULL,
+     "reduce", "multi: sum of 2^28 floats per GPU", GS_PLOT_VALUE, NULL, 1, GS_STYLE_BARS,
+     method_only, NULL, "what", reduce_what, 0, 0, NULL, NULL, NULL, NULL, NULL}};
+
 extern "C" const gs_bench_suite gs_suite_multi = {
     "multi",
     "several GPUs (2 or more; built with NCCL): cross-GPU barrier latency vs an NCCL all-reduce "
@@ -343,6 +386,7 @@ extern "C" const gs_bench_suite gs_suite_multi = {
     {{NULL, 0}, {NULL, 0}, {NULL, 0}},
     2,
     run_multi,
-    NULL, 0,
+    plots, GS_COUNT(plots),
     &summary,
-    NULL};
+    NULL,
+    &reading};

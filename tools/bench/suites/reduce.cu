@@ -32,6 +32,8 @@
 /* The tutorials' methods, as results files name them (docs/tutorials.md). */
 #define TUTORIAL_SUM "threadfence single pass (tutorial)"
 #define TUTORIAL_DOT "dot, 32 blocks + host sum (tutorial)"
+/* The copy row's method: the measured bandwidth ceiling, not a method. */
+#define COPY_ROW "cudaMemcpy D2D (read+write)"
 
 /* The __threadfence() tutorial's single-pass sum, as written (with the
  * reduction it leaves out filled in by the __syncthreads() tutorial's
@@ -245,7 +247,7 @@ static gs_status enqueue_copy(void *p, cudaStream_t s)
 static gs_status copy_bandwidth(float *a, float *b, size_t bytes, cudaStream_t s, double *gbs)
 {
     copy_job job = {a, b, bytes};
-    gs_timing_plan plan = {1, 5, 0};
+    gs_timing_plan plan = {1, 5, 0, NULL}; /* fixed: the fastest of 5, hot */
     gs_stats st;
     GS_TRY(gs_time_work(enqueue_copy, &job, s, &plan, &st));
     *gbs = 2.0 * (double)bytes / (st.min * 1e-6) / 1e9;
@@ -261,7 +263,8 @@ static const gs_column columns[NCOLS] = {
                       "also gridsync grid-barrier (the persistent variant)"},
     {"us_per_call", "us", 3, "median time per call, back-to-back calls"},
     {"gb_per_s", "GB/s", 1, "bytes read / time"},
-    {"frac_copy_bw", "", 3, "of a device-to-device copy in the same run (read + write)"},
+    {"frac_copy_bw", "", 3, "this bandwidth over a device-to-device copy's in the same run "
+                            "(read + write); a pass that only reads can pass 1"},
     {"frac_spec_bw", "", 3, "of the datasheet bandwidth"},
     {"speedup_vs_peer", "", 2, "the peer's time / this time"}};
 
@@ -284,15 +287,16 @@ static const suite_def dot_suite = {
     "dot", 2, 1, {"dot"},
     {M_GS_DOT}, {M_CUBLAS_DOT}, {M_TUTORIAL_DOT}, "gridsync", "cublas", TUTORIAL_DOT, 0};
 
-static void add_row(gs_table *t, const char *op, long long n, const char *method, double us,
-                    double bytes, double copy_gbs, double spec_gbs, double peer_us)
+static void add_row(gs_table *t, const char *op, long long n, const char *method,
+                    const gs_stats *st, double bytes, double copy_gbs, double spec_gbs,
+                    double peer_us)
 {
-    double gbs = bytes / (us * 1e-6) / 1e9;
+    double us = st->median, gbs = bytes / (us * 1e-6) / 1e9;
     gs_table_add_row(t);
     gs_table_set_text(t, C_OP, op);
     gs_table_set(t, C_N, (double)n);
     gs_table_set_text(t, C_METHOD, method);
-    gs_table_set(t, C_US, us);
+    gs_table_set_measured(t, C_US, st, 1.0);
     gs_table_set(t, C_GBS, gbs);
     gs_table_set(t, C_FRAC_COPY, gbs / copy_gbs);
     gs_table_set(t, C_FRAC_SPEC, gbs / spec_gbs);
@@ -300,11 +304,11 @@ static void add_row(gs_table *t, const char *op, long long n, const char *method
 }
 
 static gs_status time_method(run *r, enum method m, const gs_bench_params *o,
-                             cudaStream_t s, double *us)
+                             cudaStream_t s, gs_stats *us)
 {
-    gs_timing_plan plan = {o->warmup, o->samples, 0};
+    gs_timing_plan plan = gs_bench_plan(o, 0);
     r->m = m;
-    return gs_time_calls(one_call, r, r->calls, s, &plan, us);
+    return gs_time_calls_stats(one_call, r, r->calls, s, &plan, us);
 }
 
 static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_table *t)
@@ -387,7 +391,7 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_
                 st = gs__cuda_fail(err, "cudaMalloc(CUB temp)", __FILE__, __LINE__);
         }
         for (int row = 0; row < def->nrows && st == GS_SUCCESS; ++row) {
-            double ours = 0.0, peer = 0.0, tutorial = 0.0;
+            gs_stats ours = {}, peer = {}, tutorial = {};
             st = time_method(&r, def->ours[row], o, s, &ours);
             if (st == GS_SUCCESS)
                 st = time_method(&r, def->peer[row], o, s, &peer);
@@ -395,15 +399,15 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_
                 st = time_method(&r, def->tutorial[0], o, s, &tutorial);
             if (st != GS_SUCCESS)
                 break;
-            add_row(t, def->op[row], n, def->ours_name, ours, (double)in_bytes, copy_gbs,
-                    info.mem_bandwidth_gbs, peer);
-            add_row(t, def->op[row], n, def->peer_name, peer, (double)in_bytes, copy_gbs,
-                    info.mem_bandwidth_gbs, peer);
+            add_row(t, def->op[row], n, def->ours_name, &ours, (double)in_bytes, copy_gbs,
+                    info.mem_bandwidth_gbs, peer.median);
+            add_row(t, def->op[row], n, def->peer_name, &peer, (double)in_bytes, copy_gbs,
+                    info.mem_bandwidth_gbs, peer.median);
             if (row == 0)
-                add_row(t, def->op[row], n, def->tutorial_name, tutorial, (double)in_bytes,
-                        copy_gbs, info.mem_bandwidth_gbs, peer);
+                add_row(t, def->op[row], n, def->tutorial_name, &tutorial, (double)in_bytes,
+                        copy_gbs, info.mem_bandwidth_gbs, peer.median);
             if (row == 0 && def->has_variant) {
-                double variant = 0.0;
+                gs_stats variant = {};
                 long long want = (n + 4095) / 4096;
                 r.bar_blocks = (int)(want < r.bar_blocks_max ? (want < 1 ? 1 : want)
                                                              : r.bar_blocks_max);
@@ -412,8 +416,8 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_
                     st = gs_barrier_check(r.bar, s);
                 if (st != GS_SUCCESS)
                     break;
-                add_row(t, def->op[row], n, "gridsync grid-barrier", variant, (double)in_bytes,
-                        copy_gbs, info.mem_bandwidth_gbs, peer);
+                add_row(t, def->op[row], n, "gridsync grid-barrier", &variant, (double)in_bytes,
+                        copy_gbs, info.mem_bandwidth_gbs, peer.median);
             }
         }
         cudaFree(r.cub_temp);
@@ -425,7 +429,7 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_
     if (st == GS_SUCCESS) {
         gs_table_add_row(t);
         gs_table_set_text(t, C_OP, "copy");
-        gs_table_set_text(t, C_METHOD, "cudaMemcpy D2D (read+write)");
+        gs_table_set_text(t, C_METHOD, COPY_ROW);
         gs_table_set(t, C_GBS, copy_gbs);
         gs_table_set(t, C_FRAC_COPY, 1.0);
         gs_table_set(t, C_FRAC_SPEC, copy_gbs / info.mem_bandwidth_gbs);
@@ -464,12 +468,37 @@ static const int sizes_quick[] = {10, 16, 22, 28};
 static const int sizes_full[] = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
                                  21, 22, 23, 24, 25, 26, 27, 28, 29, 30};
 
+static const char *const reduce_ops[] = {"sum", "min", "max", NULL};
+static const char *const only_sum[] = {"sum", NULL};
+static const char *const only_dot[] = {"dot", NULL};
+
+/* What both suites plot, of `ops` (and `one` of them for time and
+ * bandwidth), against `peer`. */
+#define SPEEDUP_PLOT(facet, ops, peer, xlabel, title)                                        \
+    {facet, "n", "us_per_call", "method", xlabel, "speedup over " peer, 2, 0, "2^%L", NULL,   \
+     NULL, "speedup", title, GS_PLOT_RATIO, peer, 0, GS_STYLE_LINES, NULL, NULL, "op", ops,  \
+     0, 0, NULL, NULL, NULL, NULL, NULL}
+#define LATENCY_PLOT(one, xlabel, title)                                                      \
+    {NULL, "n", "us_per_call", "method", xlabel, "microseconds per call", 2, 0, "2^%L", NULL, \
+     NULL, "latency", title, GS_PLOT_VALUE, NULL, 0, GS_STYLE_LINES, NULL, NULL, "op", one,  \
+     0, (double)(1 << 22), NULL, NULL, NULL, NULL, NULL}
+#define BANDWIDTH_PLOT(one, xlabel, title)                                                    \
+    {NULL, "n", "gb_per_s", "method", xlabel, "GB/s read", 2, 0, "2^%L", NULL, NULL,          \
+     "bandwidth", title, GS_PLOT_VALUE, NULL, 1, GS_STYLE_LINES, NULL, NULL, "op", one, 0, 0, \
+     NULL, NULL, COPY_ROW, "memory_bandwidth_gbs_theoretical", "datasheet bandwidth"}
+
 static const gs_plot_spec reduce_plots[] = {
-    {"op", "n", "gb_per_s", "method", "elements (float32)", "GB/s read (log scale)", 2, 10,
-     "2^%L", NULL, NULL}};
+    SPEEDUP_PLOT("op", reduce_ops, "cub", "elements (float32)",
+                 "reduce: speedup over CUB DeviceReduce"),
+    LATENCY_PLOT(only_sum, "elements (float32)", "reduce (sum): time per call up to 2^22"),
+    BANDWIDTH_PLOT(only_sum, "elements (float32)",
+                   "reduce (sum): bandwidth, with the copy's measured ceiling")};
 static const gs_plot_spec dot_plots[] = {
-    {"op", "n", "gb_per_s", "method", "elements per vector (float32)", "GB/s read (log scale)", 2,
-     10, "2^%L", NULL, NULL}};
+    SPEEDUP_PLOT(NULL, only_dot, "cublas", "elements per vector (float32)",
+                 "dot: speedup over cuBLAS Sdot"),
+    LATENCY_PLOT(only_dot, "elements per vector (float32)", "dot: time per call up to 2^22"),
+    BANDWIDTH_PLOT(only_dot, "elements per vector (float32)",
+                   "dot: bandwidth, with the copy's measured ceiling")};
 
 /* README: the sum (dot) rows per size, ours against the peer and the tutorial. */
 static const char *const by_size[] = {"n", NULL};
@@ -507,6 +536,32 @@ static const gs_summary_spec dot_summary = {
     by_size, "method", "op", sum_and_dot, dot_pair, NULL, dot_summary_columns,
     GS_COUNT(dot_summary_columns)};
 
+static const char *const reduce_ours[] = {"gridsync", "gridsync grid-barrier", NULL};
+static const char *const dot_ours[] = {"gridsync", NULL};
+static const char *const the_call[] = {"gridsync", NULL};
+static const char *const reduce_peers[] = {"cub", TUTORIAL_SUM, NULL};
+static const char *const dot_peers[] = {"cublas", TUTORIAL_DOT, NULL};
+static const char *const op_and_size[] = {"op", "n", NULL};
+static const char *const size_only[] = {"n", NULL};
+static const char *const key[] = {"op", "n", "method", NULL};
+static const gs_headline reduce_headlines[] = {
+    {"cub", "us_per_call", 0, op_and_size, size_only, "op", only_sum, "sizes", 0, the_call}};
+static const gs_headline dot_headlines[] = {
+    {"cublas", "us_per_call", 0, op_and_size, size_only, "op", only_dot, "sizes", 0, the_call}};
+static const gs_column_style styles[] = {
+    {"n", "n", GS_CELL_POW2},
+    {"us_per_call", "time per call", GS_CELL_AUTO},
+    {"gb_per_s", "bandwidth", GS_CELL_AUTO},
+    {"frac_copy_bw", "of D2D copy", GS_CELL_PERCENT},
+    {"frac_spec_bw", "of datasheet", GS_CELL_PERCENT},
+    {"speedup_vs_peer", "vs peer", GS_CELL_RATIO}};
+static const gs_reading reduce_reading = {"method", reduce_ours, reduce_peers, key, "us_per_call",
+                                          0, reduce_headlines, GS_COUNT(reduce_headlines), styles,
+                                          GS_COUNT(styles)};
+static const gs_reading dot_reading = {"method", dot_ours, dot_peers, key, "us_per_call", 0,
+                                       dot_headlines, GS_COUNT(dot_headlines), styles,
+                                       GS_COUNT(styles)};
+
 extern "C" const gs_bench_suite gs_suite_reduce = {
     "reduce",
     "float32 sum/min/max per call and GB/s: gridsync vs CUB DeviceReduce and the "
@@ -518,7 +573,8 @@ extern "C" const gs_bench_suite gs_suite_reduce = {
     run_reduce,
     reduce_plots, GS_COUNT(reduce_plots),
     &reduce_summary,
-    reduce_renamed};
+    reduce_renamed,
+    &reduce_reading};
 
 extern "C" const gs_bench_suite gs_suite_dot = {
     "dot",
@@ -531,4 +587,5 @@ extern "C" const gs_bench_suite gs_suite_dot = {
     run_dot,
     dot_plots, GS_COUNT(dot_plots),
     &dot_summary,
-    dot_renamed};
+    dot_renamed,
+    &dot_reading};

@@ -214,7 +214,7 @@ typedef struct measured {
 
 static gs_status measure(run_ctx *c, const gs_bench_params *o, cudaStream_t stream, measured *m)
 {
-    gs_timing_plan plan = {o->warmup, o->samples, c->v->kind == K_GRAPH ? 1 : 0};
+    gs_timing_plan plan = gs_bench_plan(o, c->v->kind == K_GRAPH ? 1 : 0);
     unsigned int blocks = c->grid.x * c->grid.y;
     gs_status st = GS_SUCCESS;
     if (c->v->kernel && !uses_cg(c->v->kind)) {
@@ -238,10 +238,7 @@ static gs_status measure(run_ctx *c, const gs_bench_params *o, cudaStream_t stre
         gs_barrier_destroy(c->bar);
         c->bar = NULL;
     }
-    m->st.median /= c->iters;
-    m->st.min /= c->iters;
-    m->st.max /= c->iters;
-    m->st.mean /= c->iters;
+    gs_stats_scale(&m->st, 1.0 / c->iters); /* per step */
     return st;
 }
 
@@ -331,7 +328,7 @@ static void add_rows(gs_table *t, int threads, unsigned int blocks, const measur
         gs_table_set_text(t, C_PRIMITIVE, x->name);
         if (split)
             gs_table_set(t, C_WORK, x->work_us);
-        gs_table_set(t, C_MEDIAN, us);
+        gs_table_set_measured(t, C_MEDIAN, &m[v].st, 1.0);
         gs_table_set(t, C_MIN, m[v].st.min);
         gs_table_set(t, C_MAX, m[v].st.max);
         if (!split) {
@@ -461,15 +458,38 @@ static gs_status run_sync(const gs_bench_params *o, gs_table *table)
 
 /* ------------------------------------------------------ the description */
 
-static const gs_plot_spec plots[] = {
-    {"threads", "blocks", "us_per_step", "primitive", "blocks in the grid",
-     "microseconds per step (log scale)", 2, 10, "%g", NULL, NULL}};
-
-static const char *const ours[] = {"neighbour 1-D", "neighbour 2-D", "full barrier", NULL};
+static const char *const ours[] = {"neighbour 1-D", "neighbour 2-D", "subset of 8",
+                                   "all-reduce f32", "all-reduce f64", "full barrier",
+                                   "arrive/wait", "arrive/wait, 0.5 us work",
+                                   "arrive/wait, 1 us work", "arrive/wait, 2 us work", NULL};
+static const char *const peers[] = {"cg grid.sync", "relaunch graph", "cg arrive/wait",
+                                    "cg arrive/wait, 0.5 us work", "cg arrive/wait, 1 us work",
+                                    "cg arrive/wait, 2 us work", NULL};
 static const char *const configuration[] = {"threads", "blocks", NULL};
+static const char *const grid[] = {"blocks", NULL};
 static const char *const no_work[] = {"neighbour 1-D", "neighbour 2-D", "subset of 8",
                                       "all-reduce f32", "all-reduce f64", "full barrier",
                                       "cg grid.sync", "relaunch graph", NULL};
+static const char *const split_rows[] = {"work alone, 1 us", "arrive/wait, 1 us work",
+                                         "cg arrive/wait, 1 us work", "work alone, 2 us",
+                                         "arrive/wait, 2 us work", "cg arrive/wait, 2 us work",
+                                         NULL};
+
+static const gs_plot_spec plots[] = {
+    {"threads", NULL, "us_per_step", "primitive", "blocks in the grid",
+     "speedup over grid.sync (log scale)", 0, 2, "%g", NULL, NULL, "speedup",
+     "sync: speedup over cooperative groups grid.sync()", GS_PLOT_RATIO, "cg grid.sync", 0,
+     GS_STYLE_BARS, grid, NULL, "primitive", no_work, 0, 0, "min_us", "max_us", NULL, NULL,
+     NULL},
+    {"threads", NULL, "us_per_step", "primitive", "blocks in the grid",
+     "microseconds per step (log scale)", 0, 10, "%g", NULL, NULL, "time",
+     "sync: time per step", GS_PLOT_VALUE, NULL, 0, GS_STYLE_LINES, grid, NULL, "primitive",
+     no_work, 0, 0, "min_us", "max_us", NULL, NULL, NULL},
+    {"threads", NULL, "us_per_step", "primitive", "blocks in the grid",
+     "microseconds per step", 0, 0, "%g", NULL, NULL, "split",
+     "sync: arrive + W us of work + wait, against the work alone", GS_PLOT_VALUE, NULL, 0,
+     GS_STYLE_BARS, grid, NULL, "primitive", split_rows, 0, 0, "min_us", "max_us", NULL, NULL,
+     NULL}};
 
 #define PER_STEP(name) {name, GS_SUMMARY_VALUE, "us_per_step", name, NULL, "%.3f"}
 static const gs_summary_column summary_columns[] = {
@@ -495,6 +515,25 @@ static const gs_summary_spec summary = {
     configuration, "primitive", "primitive", no_work, NULL, ours, summary_columns,
     GS_COUNT(summary_columns)};
 
+static const char *const key[] = {"threads", "blocks", "primitive", NULL};
+static const char *const neighbours[] = {"neighbour 1-D", "neighbour 2-D", NULL};
+static const gs_headline headlines[] = {
+    {"cg grid.sync", "us_per_step", 0, configuration, configuration, "primitive", no_work,
+     "grids", 0, neighbours},
+    {"relaunch graph", "us_per_step", 0, configuration, configuration, "primitive", no_work,
+     "grids", 0, neighbours}};
+static const gs_column_style styles[] = {
+    {"work_us", "work", GS_CELL_AUTO},
+    {"us_per_step", "time per step", GS_CELL_AUTO},
+    {"min_us", "fastest", GS_CELL_AUTO},
+    {"max_us", "slowest", GS_CELL_AUTO},
+    {"speedup_vs_cg", "vs cg", GS_CELL_RATIO},
+    {"speedup_vs_graph", "vs graph", GS_CELL_RATIO},
+    {"x_full_barrier", "/ full barrier", GS_CELL_RATIO},
+    {"x_work", "/ work alone", GS_CELL_RATIO}};
+static const gs_reading reading = {"primitive", ours, peers, key, "us_per_step", 0,
+                                   headlines, GS_COUNT(headlines), styles, GS_COUNT(styles)};
+
 extern "C" const gs_bench_suite gs_suite_sync = {
     "sync",
     "microseconds per step of the scoped primitives (neighbour 1-D and 2-D, subset, grid "
@@ -507,4 +546,5 @@ extern "C" const gs_bench_suite gs_suite_sync = {
     run_sync,
     plots, GS_COUNT(plots),
     &summary,
-    NULL};
+    NULL,
+    &reading};

@@ -1,0 +1,42 @@
+/*
+ * headline.h - the report's summary, from the data: per headline a suite
+ * describes (bench/reading.h), the best ratio of gridsync against a peer
+ * and where it was measured, and the range over every configuration: "gridsync
+ * is up to 2.30x faster than cub (n = 2^13); over the 8 sizes measured,
+ * from 0.99x (n = 2^30) to 2.30x".
+ */
+#ifndef GS_REPORT_HEADLINE_H
+#define GS_REPORT_HEADLINE_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "bench/suite.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gs_headline_result {
+    int compared;          /* ratios taken */
+    double best, worst;    /* the largest and smallest: > 1, gridsync is faster */
+    char best_method[128]; /* ours, where the best was */
+    char best_where[256];  /* "threads = 256, blocks = 1" */
+    char worst_where[256];
+} gs_headline_result;
+
+/* Compare as `h` says over the rows of `table` (a suite's results). */
+void gs_headline_compute(const gs_bench_suite *suite, const gs_headline *h, const cJSON *table,
+                         gs_headline_result *result);
+
+/* The sentence, as markdown (the results' texts escaped); "" when nothing
+ * was compared. */
+void gs_headline_sentence(const gs_bench_suite *suite, const gs_headline *h,
+                          const gs_headline_result *result, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
