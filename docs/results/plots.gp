@@ -12,12 +12,13 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.20500002054559985:17.8527500114281]
+set yrange [0.16457739480312306:17.801268752323338]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
 set ytics ('0.25x' 0.25, '0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4, '8x' 8, '16x' 16)
 plot 'barrier-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
+     'barrier-speedup-256.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
      'barrier-speedup-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
@@ -26,6 +27,7 @@ plot 'barrier-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs soli
      'barrier-speedup-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'barrier-speedup-256.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
+     'barrier-speedup-256.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 6 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
      'barrier-speedup-256.dat' index 7 using 1:(NaN):xtic(2) notitle
 unset key
@@ -60,13 +62,15 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.24263433235694373:11.439626625281688]
+set yrange [0.16539422815234558:11.509026559761137]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
 set ytics ('0.25x' 0.25, '0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4, '8x' 8)
 plot 'barrier-speedup-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
+     'barrier-speedup-1024.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-1024.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'barrier-speedup-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'barrier-speedup-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
      'barrier-speedup-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
@@ -106,11 +110,11 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.043089999817311764:7.7184768676757818]
+set yrange [0.043330001644790173:11.06355209350586]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
-set ytics ('0.05' 0.050000000000000003, '0.1' 0.10000000000000001, '0.2' 0.20000000000000001, '0.5' 0.5, '1' 1, '2' 2, '5' 5)
+set ytics ('0.05' 0.050000000000000003, '0.1' 0.10000000000000001, '0.2' 0.20000000000000001, '0.5' 0.5, '1' 1, '2' 2, '5' 5, '10' 10)
 plot 'barrier-time-256.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'barrier-time-256.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
      'barrier-time-256.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
@@ -151,7 +155,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.069599999114871025:5.0140670776367191]
+set yrange [0.069570001214742661:8.3454719543457028]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -182,6 +186,288 @@ plot 'barrier-time-1024.dat' index 8 using 1:2:3 with labels font ',15' notitle,
      'barrier-time-1024.dat' index 9 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
+# sync-speedup-256
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'sync-speedup-256.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'blocks in the grid'
+set ylabel 'speedup over grid.sync (log scale)'
+set xrange [-0.59999999999999998:4.5999999999999996]
+set yrange [0.304601607817377:12.62868378216311]
+set xtics scale 0
+set grid ytics lc rgb '#dddddd' lw 1 dt 1
+set logscale y 2
+set ytics ('0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4, '8x' 8)
+plot 'sync-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
+     'sync-speedup-256.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-speedup-256.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'sync-speedup-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-speedup-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
+     'sync-speedup-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
+     'sync-speedup-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
+     'sync-speedup-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#3182bd' title columnheader(1), \
+     'sync-speedup-256.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-speedup-256.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'sync-speedup-256.dat' index 7 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
+     'sync-speedup-256.dat' index 8 using 1:(NaN):xtic(2) notitle
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'sync-speedup-256.dat' index 9 using 1:2:3 with labels font ',15' notitle, \
+     'sync-speedup-256.dat' index 10 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# sync-speedup-1024
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'sync-speedup-1024.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'blocks in the grid'
+set ylabel 'speedup over grid.sync (log scale)'
+set xrange [-0.59999999999999998:2.6000000000000001]
+set yrange [0.28042672260252832:7.2197582293950271]
+set xtics scale 0
+set grid ytics lc rgb '#dddddd' lw 1 dt 1
+set logscale y 2
+set ytics ('0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4)
+plot 'sync-speedup-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
+     'sync-speedup-1024.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-speedup-1024.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'sync-speedup-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-speedup-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
+     'sync-speedup-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
+     'sync-speedup-1024.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-speedup-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
+     'sync-speedup-1024.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#3182bd' title columnheader(1), \
+     'sync-speedup-1024.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'sync-speedup-1024.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-speedup-1024.dat' index 7 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
+     'sync-speedup-1024.dat' index 8 using 1:(NaN):xtic(2) notitle
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'sync-speedup-1024.dat' index 9 using 1:2:3 with labels font ',15' notitle, \
+     'sync-speedup-1024.dat' index 10 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# sync-time-256
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'sync-time-256.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'blocks in the grid'
+set ylabel 'microseconds per step (log scale)'
+set xrange [-0.59999999999999998:4.5999999999999996]
+set yrange [0.066379997879266739:9.5597053527832028]
+set xtics scale 0
+set grid ytics lc rgb '#dddddd' lw 1 dt 1
+set logscale y 10
+set ytics ('0.1' 0.10000000000000001, '0.2' 0.20000000000000001, '0.5' 0.5, '1' 1, '2' 2, '5' 5)
+plot 'sync-time-256.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#3182bd' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 8 using 1:(NaN):xtic(2) notitle
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'sync-time-256.dat' index 9 using 1:2:3 with labels font ',15' notitle, \
+     'sync-time-256.dat' index 10 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# sync-time-1024
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'sync-time-1024.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'blocks in the grid'
+set ylabel 'microseconds per step (log scale)'
+set xrange [-0.59999999999999998:2.6000000000000001]
+set yrange [0.1207599975168705:5.5751167297363287]
+set xtics scale 0
+set grid ytics lc rgb '#dddddd' lw 1 dt 1
+set logscale y 10
+set ytics ('0.2' 0.20000000000000001, '0.5' 0.5, '1' 1, '2' 2, '5' 5)
+plot 'sync-time-1024.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#3182bd' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 8 using 1:(NaN):xtic(2) notitle
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'sync-time-1024.dat' index 9 using 1:2:3 with labels font ',15' notitle, \
+     'sync-time-1024.dat' index 10 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# sync-split-256
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'sync-split-256.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'blocks in the grid'
+set ylabel 'microseconds per step'
+set xrange [-0.59999999999999998:4.5999999999999996]
+set yrange [0:5.6392865180969247]
+set xtics scale 0
+set grid ytics lc rgb '#dddddd' lw 1 dt 1
+set format y '%g'
+plot 'sync-split-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
+     'sync-split-256.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-split-256.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'sync-split-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'sync-split-256.dat' index 2 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-split-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
+     'sync-split-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
+     'sync-split-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
+     'sync-split-256.dat' index 6 using 1:(NaN):xtic(2) notitle
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'sync-split-256.dat' index 7 using 1:2:3 with labels font ',15' notitle, \
+     'sync-split-256.dat' index 8 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# sync-split-1024
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'sync-split-1024.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'blocks in the grid'
+set ylabel 'microseconds per step'
+set xrange [-0.59999999999999998:2.6000000000000001]
+set yrange [0:4.1549726963043216]
+set xtics scale 0
+set grid ytics lc rgb '#dddddd' lw 1 dt 1
+set format y '%g'
+plot 'sync-split-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
+     'sync-split-1024.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-split-1024.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'sync-split-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-split-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'sync-split-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
+     'sync-split-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
+     'sync-split-1024.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
+     'sync-split-1024.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-split-1024.dat' index 6 using 1:(NaN):xtic(2) notitle
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'sync-split-1024.dat' index 7 using 1:2:3 with labels font ',15' notitle, \
+     'sync-split-1024.dat' index 8 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
 # reduce-speedup-1
 reset
 set terminal pngcairo size 960,600 noenhanced font 'sans,11'
@@ -196,14 +482,14 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.5334105197650709]
+set yrange [0:2.8008181117591584]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%gx'
-plot 'reduce-speedup-1.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'reduce-speedup-1.dat' index 1 using 1:2 with linespoints lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
-     'reduce-speedup-1.dat' index 2 using 1:2 with linespoints lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+plot 'reduce-speedup-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'reduce-speedup-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'reduce-speedup-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'reduce-speedup-1.dat' index 3 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1)
 unset key
 unset border
@@ -237,12 +523,12 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.4691919633021286]
+set yrange [0:2.7299344850718308]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%gx'
-plot 'reduce-speedup-2.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+plot 'reduce-speedup-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'reduce-speedup-2.dat' index 1 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1)
 unset key
 unset border
@@ -276,12 +562,12 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.5649362775842222]
+set yrange [0:3.0348551061281639]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%gx'
-plot 'reduce-speedup-3.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+plot 'reduce-speedup-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'reduce-speedup-3.dat' index 1 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1)
 unset key
 unset border
@@ -315,15 +601,15 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'microseconds per call'
 set xrange [819.20000000000005:5242880]
-set yrange [0:13.594240248203279]
+set yrange [0:14.160960465669636]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
-plot 'reduce-latency.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'reduce-latency.dat' index 1 using 1:2 with linespoints lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
-     'reduce-latency.dat' index 2 using 1:2 with linespoints lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'reduce-latency.dat' index 3 using 1:2 with linespoints lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
+plot 'reduce-latency.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'reduce-latency.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'reduce-latency.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'reduce-latency.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -361,10 +647,10 @@ set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
-plot 'reduce-bandwidth.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'reduce-bandwidth.dat' index 1 using 1:2 with linespoints lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
-     'reduce-bandwidth.dat' index 2 using 1:2 with linespoints lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'reduce-bandwidth.dat' index 3 using 1:2 with linespoints lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+plot 'reduce-bandwidth.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'reduce-bandwidth.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'reduce-bandwidth.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'reduce-bandwidth.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
      'reduce-bandwidth.dat' index 4 using 1:2 with lines lw 2 dt 4 lc rgb '#555555' title columnheader(1), \
      'reduce-bandwidth.dat' index 5 using 1:2 with lines lw 2 dt 3 lc rgb '#555555' title columnheader(1)
 unset key
@@ -399,13 +685,13 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements per vector (float32)'
 set ylabel 'speedup over cublas'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.4740500790980811]
+set yrange [0:2.7754674054218862]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%gx'
-plot 'dot-speedup.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'dot-speedup.dat' index 1 using 1:2 with linespoints lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+plot 'dot-speedup.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'dot-speedup.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'dot-speedup.dat' index 2 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1)
 unset key
 unset border
@@ -439,14 +725,14 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements per vector (float32)'
 set ylabel 'microseconds per call'
 set xrange [819.20000000000005:5242880]
-set yrange [0:266.47102832794189]
+set yrange [0:267.15217113494873]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
-plot 'dot-latency.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'dot-latency.dat' index 1 using 1:2 with linespoints lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'dot-latency.dat' index 2 using 1:2 with linespoints lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
+plot 'dot-latency.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'dot-latency.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'dot-latency.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -484,9 +770,9 @@ set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
-plot 'dot-bandwidth.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'dot-bandwidth.dat' index 1 using 1:2 with linespoints lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'dot-bandwidth.dat' index 2 using 1:2 with linespoints lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+plot 'dot-bandwidth.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'dot-bandwidth.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'dot-bandwidth.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
      'dot-bandwidth.dat' index 3 using 1:2 with lines lw 2 dt 4 lc rgb '#555555' title columnheader(1), \
      'dot-bandwidth.dat' index 4 using 1:2 with lines lw 2 dt 3 lc rgb '#555555' title columnheader(1)
 unset key
@@ -528,6 +814,7 @@ set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%gx'
 plot 'gemm-speedup.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
      'gemm-speedup.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'gemm-speedup.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'gemm-speedup.dat' index 2 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
      'gemm-speedup.dat' index 3 using 1:(NaN):xtic(2) notitle
 unset key
@@ -562,14 +849,14 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'square size n (m = n = k)'
 set ylabel 'TFLOP/s (FP32)'
 set xrange [409.60000000000002:10240]
-set yrange [0:56.274884797954471]
+set yrange [0:56.25500155196535]
 set logscale x 2
 set xtics ('2^9' 512, '2^10' 1024, '2^11' 2048, '2^12' 4096, '2^13' 8192)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
-plot 'gemm-tflops.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'gemm-tflops.dat' index 1 using 1:2 with linespoints lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'gemm-tflops.dat' index 2 using 1:2 with linespoints lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
+plot 'gemm-tflops.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'gemm-tflops.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'gemm-tflops.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -602,12 +889,13 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'method (blocks per GPU)'
 set ylabel 'microseconds per barrier'
 set xrange [-0.59999999999999998:5.5999999999999996]
-set yrange [0:12.651705000052972]
+set yrange [0:20.544534999990567]
 set xtics scale 0
 set xtics rotate by 25 right
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
 plot 'multi-barrier-2.dat' index 0 using 1:2:3:4:5:6:10 with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, \
+     'multi-barrier-2.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      keyentry with boxes fs solid 0.9 noborder lc rgb '#08519c' title 'gridsync', \
      keyentry with boxes fs solid 0.9 noborder lc rgb '#e6550d' title 'peers', \
      'multi-barrier-2.dat' index 1 using 1:(NaN):xtic(2) notitle
@@ -643,11 +931,12 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'method'
 set ylabel 'GB/s read, all GPUs'
 set xrange [-0.59999999999999998:1.6000000000000001]
-set yrange [0:8812.9503054222478]
+set yrange [0:8806.3137257302551]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
 plot 'multi-reduce-2.dat' index 0 using 1:2:3:4:5:6:10 with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, \
+     'multi-reduce-2.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      keyentry with boxes fs solid 0.9 noborder lc rgb '#08519c' title 'gridsync', \
      'multi-reduce-2.dat' index 1 using 1:(NaN):xtic(2) notitle
 unset key
