@@ -11,6 +11,7 @@
     X(barrier)             \
     X(reduce)              \
     X(dot)                 \
+    X(scan)                \
     X(gemm)                \
     X(multi)
 
