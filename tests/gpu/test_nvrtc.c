@@ -4,7 +4,8 @@
  *
  * Compile half (any machine, no GPU needed): NVRTC compiles kernels that
  * include <gridsync/barrier.cuh>, <gridsync/reduce.cuh> and
- * <gridsync/scan.cuh> (and the scan's internal agent) for compute_75, with only -I to the source tree's include/ (NVRTC has no C
+ * <gridsync/scan.cuh> (and two instantiations of the scan's internal agent)
+ * for compute_75, with only -I to the source tree's include/ (NVRTC has no C
  * library headers: the device headers must include none). A failure prints
  * NVRTC's log and exits 1.
  * Run half (a GPU present; else exit 77 after the compile): the PTX is
@@ -36,6 +37,11 @@ static const char *const source =
     "#include <gridsync/reduce.cuh>\n"
     "#include <gridsync/scan.cuh>\n"
     "#include <gridsync/detail/single_pass_scan.cuh>\n"
+    "/* the scan agent, instantiated: it compiles under NVRTC too */\n"
+    "template __global__ void gs::detail::single_pass_scan_kernel<\n"
+    "    gs::detail::scan_policy<float>, gs::sum<float>>(const gs::detail::scan_args);\n"
+    "template __global__ void gs::detail::single_pass_scan_kernel<\n"
+    "    gs::detail::scan_policy<long long>, gs::max<long long>>(const gs::detail::scan_args);\n"
     "extern \"C\" __global__ void grid_sum(gs_grid_barrier bar, const float *in,\n"
     "                                      float *partials, float *out, int n)\n"
     "{\n"

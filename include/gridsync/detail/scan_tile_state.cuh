@@ -85,30 +85,6 @@
 namespace gs {
 namespace detail {
 
-/* ----------------------------------------------------- relaxed 64-bit words */
-
-GS_DEVICE void scan_st_relaxed(unsigned long long *p, unsigned long long a)
-{
-    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(a) : "memory");
-}
-
-/* Two words: each element is its own single-copy-atomic access (see above). */
-GS_DEVICE void scan_st_relaxed_v2(unsigned long long *p, unsigned long long a,
-                                  unsigned long long b)
-{
-    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b)
-                 : "memory");
-}
-
-GS_DEVICE void scan_ld_relaxed_v2(const unsigned long long *p, unsigned long long &a,
-                                  unsigned long long &b)
-{
-    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
-                 : "=l"(a), "=l"(b)
-                 : "l"(p)
-                 : "memory");
-}
-
 /* ------------------------------------------------------- values as words */
 
 /* The bits of a 4- or 8-byte value, and back. */
@@ -163,9 +139,9 @@ struct scan_tile_state {
     {
         unsigned long long b = scan_bits<T>::to(v);
         if constexpr (words == 1)
-            scan_st_relaxed(slot, word(b));
+            gs_st_relaxed_gpu_u64(slot, word(b));
         else
-            scan_st_relaxed_v2(slot, word(b), word(b >> 32));
+            gs_st_relaxed_gpu_v2_u64(slot, word(b), word(b >> 32));
     }
     /* One thread; the aggregate first, the inclusive prefix when known. */
     __device__ __forceinline__ void publish_aggregate(int t, T v) const
@@ -185,15 +161,15 @@ struct scan_tile_state {
         const unsigned long long *slot = desc + 2ll * words * t;
         unsigned long long a0, a1, i0, i1;
         if constexpr (words == 1) {
-            scan_ld_relaxed_v2(slot, a0, i0); /* the aggregate and the prefix side by side */
+            gs_ld_relaxed_gpu_v2_u64(slot, &a0, &i0); /* the aggregate and the prefix side by side */
             incl = inclusive_too && tagged(i0);
             valid = incl || tagged(a0);
             value = scan_bits<T>::from(incl ? i0 : a0);
         } else {
-            scan_ld_relaxed_v2(slot, a0, a1);
+            gs_ld_relaxed_gpu_v2_u64(slot, &a0, &a1);
             i0 = i1 = 0ull;
             if (inclusive_too)
-                scan_ld_relaxed_v2(slot + 2, i0, i1);
+                gs_ld_relaxed_gpu_v2_u64(slot + 2, &i0, &i1);
             incl = inclusive_too && tagged(i0) && tagged(i1);
             valid = incl || (tagged(a0) && tagged(a1));
             unsigned long long lo = incl ? i0 : a0, hi = incl ? i1 : a1;
@@ -231,14 +207,10 @@ GS_DEVICE int scan_give_up(const scan_watch &w, unsigned long long &deadline)
             up = 1;
             gs_st_relaxed_gpu(w.abort, w.seq);
             if (w.fault) {
-                asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(w.fault + 1), "r"(w.seq)
-                             : "memory");
-                asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(w.fault + 2), "r"(w.tile)
-                             : "memory");
-                asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(w.fault + 3),
-                             "r"(w.tiles)
-                             : "memory");
-                asm volatile("st.release.sys.global.u32 [%0], 1;" ::"l"(w.fault) : "memory");
+                gs_st_relaxed_sys(w.fault + 1, w.seq);
+                gs_st_relaxed_sys(w.fault + 2, w.tile);
+                gs_st_relaxed_sys(w.fault + 3, w.tiles);
+                gs_st_release_sys(w.fault, 1u);
             }
         }
     }

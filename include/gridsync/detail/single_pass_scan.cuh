@@ -106,13 +106,6 @@ struct scan_args {
     int exclusive;
 };
 
-GS_DEVICE unsigned int scan_draw(unsigned int *ticket)
-{
-    unsigned int t;
-    asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1;" : "=r"(t) : "l"(ticket) : "memory");
-    return t;
-}
-
 /* Left fold of the first `count` values of smem. */
 template <class T, class Op>
 GS_DEVICE T scan_fold_shared(const T *smem, unsigned int count, Op op)
@@ -253,7 +246,7 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     const scan_tile_state<T> state = {a.descriptors, a.seq};
     if (tid == 0u) {
         /* one block: no ticket, the tiles in order */
-        s_tile = gridDim.x == 1u ? 0u : scan_draw(a.counters);
+        s_tile = gridDim.x == 1u ? 0u : gs_atom_add_relaxed_gpu(a.counters, 1u);
         if (gridDim.x > 1u && s_tile == last_draw)
             gs_st_relaxed_gpu(a.counters, 0u);
         s_gave_up = 0;
@@ -264,7 +257,7 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     while (tile < a.tiles) {
         unsigned int next = 0u;
         if (tid == 0u)
-            next = gridDim.x == 1u ? tile + 1u : scan_draw(a.counters);
+            next = gridDim.x == 1u ? tile + 1u : gs_atom_add_relaxed_gpu(a.counters, 1u);
         const long long tile_base = (long long)tile * Policy::tile_items;
         const long long base = tile_base + (long long)warp * Policy::warp_items;
         const bool full = tile_base + Policy::tile_items <= a.n;
@@ -295,7 +288,7 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
         __syncthreads(); /* (A) the warps' totals are in shared memory */
         /* read before (B): after it, a warp may already write the next tile's total */
         T warp_prefix = Op::identity();
-        if (warp > 0u && !gave_up)
+        if (nwarps > 1u && warp > 0u && !gave_up)
             warp_prefix = scan_fold_shared(s_warp, warp, op);
         if (warp == 0u && !gave_up) {
             T aggregate = scan_fold_shared(s_warp, nwarps, op);
@@ -341,7 +334,7 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     }
     __syncthreads(); /* every thread's part done before thread 0 counts the block out */
     if (tid == 0u)
-        asm volatile("red.release.gpu.global.add.u32 [%0], 1;" ::"l"(a.counters + 2) : "memory");
+        gs_red_add_release_gpu(a.counters + 2, 1u);
 }
 
 } // namespace detail
