@@ -221,7 +221,7 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
                         "gs_scan: %lld elements of %s exceed the device's %.1f GiB", n,
                         gs_dtype_name(type), shape.total_bytes / 1073741824.0);
     const void *pointers[2] = {d_in, d_out};
-    for (int i = 0; i < 2; ++i) {
+    for (int i = 0; i < (d_in == d_out ? 1 : 2); ++i) { /* in place: one array */
         enum cudaMemoryType where = cudaMemoryTypeUnregistered;
         GS_TRY(memory_type(pointers[i], &where));
         if (where != cudaMemoryTypeDevice && where != cudaMemoryTypeManaged)

@@ -22,7 +22,8 @@
  * NaN and infinities; many back-to-back calls on two streams and from two
  * host threads (own streams and one shared stream), with reductions mixed
  * in (they share the workspace); 300 streams created, used and destroyed
- * (workspaces recycled); a scan captured in a graph and replayed on fresh
+ * (workspaces recycled); gs_reduce_release_workspaces racing scans whose
+ * lengths grow; a scan captured in a graph and replayed on fresh
  * data; bad input refused with nothing written; a look-back that can never
  * finish (tile 0 withheld) ends at its time-out with the fault recorded;
  * gs::warp_* and gs::block_* scans, C-style names and an argmin scan, at
@@ -498,6 +499,59 @@ static int check_threads(int quick)
     return checks;
 }
 
+/* gs_reduce_release_workspaces racing scans in two threads, whose lengths
+ * grow (descriptor areas replaced while old ones may still be in use). */
+struct racer {
+    volatile int *stop;
+    int calls, wrong;
+};
+
+static void *racing_scanner(void *arg)
+{
+    racer *r = (racer *)arg;
+    const long long most = 40 * tile_of<int>();
+    int *h = (int *)malloc(most * 4), *y = (int *)malloc(most * 4), *d_in, *d_out;
+    cudaStream_t s;
+    CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CUDA_OK(cudaMalloc((void **)&d_in, most * 4));
+    CUDA_OK(cudaMalloc((void **)&d_out, most * 4));
+    for (long long i = 0; i < most; ++i)
+        h[i] = (int)(i * 2654435761u);
+    CUDA_OK(cudaMemcpy(d_in, h, most * 4, cudaMemcpyHostToDevice));
+    for (long long n = tile_of<int>() + 1; !*r->stop; n = n * 3 / 2 > most ? 1 : n * 3 / 2 + 1) {
+        bool ok = gs_scan(GS_SCAN_SUM, GS_SCAN_INCLUSIVE, GS_INT32, d_in, d_out, n, s) == GS_SUCCESS;
+        CUDA_OK(cudaMemcpyAsync(y, d_out, (size_t)n * 4, cudaMemcpyDeviceToHost, s));
+        CUDA_OK(cudaStreamSynchronize(s));
+        r->wrong += !ok || wrong_elements(GS_SCAN_SUM, GS_SCAN_INCLUSIVE, h, y, n, false, "race");
+        ++r->calls;
+    }
+    cudaFree(d_in);
+    cudaFree(d_out);
+    cudaStreamDestroy(s);
+    free(h);
+    free(y);
+    return NULL;
+}
+
+static int check_release_race(int quick)
+{
+    volatile int stop = 0;
+    racer r[2] = {{&stop, 0, 0}, {&stop, 0, 0}};
+    pthread_t tid[2];
+    for (int i = 0; i < 2; ++i)
+        pthread_create(&tid[i], NULL, racing_scanner, &r[i]);
+    for (int i = 0; i < (quick ? 20 : 1000); ++i)
+        gs_reduce_release_workspaces();
+    stop = 1;
+    for (int i = 0; i < 2; ++i)
+        pthread_join(tid[i], NULL);
+    EXPECT(r[0].wrong + r[1].wrong == 0, "release racing %d scans: %d wrong",
+           r[0].calls + r[1].calls, r[0].wrong + r[1].wrong);
+    printf("  gs_reduce_release_workspaces racing %d scans in 2 threads: %d wrong\n",
+           r[0].calls + r[1].calls, r[0].wrong + r[1].wrong);
+    return 1;
+}
+
 /* More streams than the workspace cache holds: workspaces are recycled
  * between streams with their descriptors and counters as they are. */
 static int check_stream_churn(int quick)
@@ -811,6 +865,7 @@ int main(void)
     checks += check_two_streams(quick);
     checks += check_threads(quick);
     checks += check_stream_churn(quick);
+    checks += check_release_race(quick);
     checks += check_capture();
     checks += check_device_api();
     checks += check_timeout();

@@ -19,7 +19,8 @@
  * time-out with the fault recorded; block and warp scans at block sizes that
  * are not multiples of 32.
  *
- * GRIDSYNC_TEST_SEED repeats a run (the seed is printed).
+ * GRIDSYNC_TEST_SEED repeats a run (the seed is printed); GS_EMU_JITTER
+ * sets the percentage of delayed accesses (5 by default; more for stress).
  */
 #include "cuda_emulation.h"
 
@@ -310,7 +311,8 @@ int main(void)
     printf("test_scan_emulated: seed %llu (GRIDSYNC_TEST_SEED=%llu repeats this run)\n", seed,
            seed);
     rng.seed(seed);
-    emu::jitter_percent = 5;
+    const char *jitter = getenv("GS_EMU_JITTER"); /* percent of delayed accesses; stress runs */
+    emu::jitter_percent = jitter && *jitter ? atoi(jitter) : 5;
     check_block_scans();
     check_timeout();
     check_type<float>("f32");

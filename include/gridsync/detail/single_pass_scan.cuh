@@ -7,7 +7,7 @@
  * 2016) on tile descriptors that need no clearing between calls, tiles
  * taken from a ticket, and a look-back whose result is the same bits
  * whatever it saw (gridsync/detail/scan_tile_state.cuh); docs/scan-notes.md
- * has the design and the measurements.
+ * has the design, and will have the measurements.
  *
  * How: a grid of at most one wave of persistent blocks. A tile is
  * policy::tile_items consecutive elements (4096 floats or 2048 doubles with
@@ -22,14 +22,16 @@
  *   2. scan in registers: within each vector (3 or 1 operations), then
  *      each step's vector totals across the warp (Kogge-Stone,
  *      gs::warp_inclusive_scan), then the steps left to right: each lane
- *      ends with the prefix of everything before its vector in the warp;
+ *      ends with the prefix of everything before its vector in the warp's
+ *      run, and each element becomes its prefix within the run (so that
+ *      only the elements live through the look-back);
  *   3. the warps' totals through shared memory, folded left to right: the
  *      tile's aggregate and each warp's prefix;
  *   4. thread 0 publishes the aggregate (tile 0 its inclusive prefix at
  *      once), warp 0 looks back for the tile's exclusive prefix P, thread 0
  *      publishes P (+) aggregate;
- *   5. every element: P (+) warp prefix (+) lane prefix (+) its own
- *      prefix, stored as it was loaded (16-byte vectors when aligned).
+ *   5. every element: (P (+) the warp's prefix) (+) its prefix within the
+ *      run, stored as it was loaded (16-byte vectors when aligned).
  * Exclusive scans shift by one element within each vector: element 0 of
  * the array gets the identity.
  *
@@ -37,11 +39,11 @@
  * scan_tile_state.cuh. Within a block, two barriers per tile: (A) orders
  * the warps' totals before anyone folds them, (B) orders thread 0's P and
  * next ticket before the block reads them; the next tile's writes to shared
- * memory come after both (a warp folds the totals before its own it needs
- * before (B), since after (B) another warp may store the next tile's
- * total). In place (in == out) is safe: every element is
- * read only by its own tile, into registers, before that tile stores
- * anything. A block's last act is a release add to the workspace's count
+ * memory come after both. Each warp folds the totals of the warps before
+ * it before (B): after (B), another warp may already store the next tile's
+ * total (the host emulation catches that race, which a first draft had).
+ * In place (in == out) is safe: every element is read only by its own
+ * tile, into registers, before that tile stores anything. A block's last act is a release add to the workspace's count
  * of finished blocks (counters[2], never reset): the host reads it to know
  * that the call no longer touches the workspace before handing it to
  * another stream; the release orders the block's descriptor stores before
@@ -224,6 +226,17 @@ GS_DEVICE T scan_warp_run(scan_items<Policy, T> &it, T (&before)[Policy::vectors
 /*
  * The kernel. Every block: draw a ticket; while it names a tile, process
  * the tile (drawing the next ticket as it starts); then count itself out.
+ *
+ * Why tiles come from a ticket and not from blockIdx: a look-back waits
+ * for the tiles before its own. With tile = blockIdx, tile b could wait for
+ * a block b - 1 that the hardware has not started (nothing promises that
+ * blocks start in index order, or that a grid fits at once when other work
+ * shares the GPU); if every SM slot then held a later block spinning in its
+ * look-back, the grid would never finish. With tickets, a tile's index
+ * says when it was taken: the tiles it waits for were taken earlier by
+ * blocks that are running and that finish their tickets in increasing
+ * order, so by induction on the ticket every tile finishes, whatever the
+ * scheduler does (it only has to keep running the warps it started).
  */
 template <class Policy, class Op>
 static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
