@@ -345,10 +345,65 @@ gs_status gs_reduce_argmax(gs_dtype type, const void *d_in, long long n, gs_redu
 gs_status gs_dot(gs_dtype type, const void *x, const void *y, long long n, void *result,
                  cudaStream_t stream);
 
-/* Free the cached reduction workspaces of every stream (optional; also safe
- * to never call). Safe at any time: a workspace in use is freed once its
- * call has finished. */
+/* Free the cached reduction (and scan) workspaces of every stream
+ * (optional; also safe to never call). Safe at any time: a workspace in use
+ * is freed once its call has finished. */
 void gs_reduce_release_workspaces(void);
+
+/* ------------------------------------------------------------------- scans */
+
+typedef enum gs_scan_op {
+    GS_SCAN_SUM = 0, /* integer sums wrap */
+    GS_SCAN_MIN = 1, /* NaN propagates: from the first NaN on, every prefix is NaN */
+    GS_SCAN_MAX = 2, /* NaN propagates */
+    GS_SCAN_OP_COUNT = 3
+} gs_scan_op;
+
+typedef enum gs_scan_kind {
+    GS_SCAN_INCLUSIVE = 0, /* out[i] = in[0] op ... op in[i] */
+    GS_SCAN_EXCLUSIVE = 1, /* out[i] = in[0] op ... op in[i-1]; out[0] = the identity */
+    GS_SCAN_KIND_COUNT = 2
+} gs_scan_kind;
+
+/* "sum", "min", "max"; "inclusive", "exclusive". */
+const char *gs_scan_op_name(gs_scan_op op);
+const char *gs_scan_kind_name(gs_scan_kind kind);
+
+/* Prefix scan of n elements of `type` from device pointer `d_in` to
+ * `d_out` (device or managed memory; d_out == d_in scans in place; arrays
+ * that overlap otherwise are refused), any n from 0. Asynchronous on
+ * `stream`; one kernel launch (single pass, decoupled look-back: each tile
+ * of elements is read once and written once). The identity is 0 for sums,
+ * +inf / the largest integer for min, -inf / the smallest for max.
+ * Results are bitwise identical from run to run: the order of operations is
+ * fixed by n alone (the prefix of tile t is always the left fold of the
+ * tiles' aggregates, whatever the look-back saw). A floating sum's out[k] is
+ * within gamma(d) * sum |in[j]| (j in the prefix) of the exact prefix, with
+ * d = floor(k / 1024) + 64, gamma(d) = d u / (1 - d u) and u = 2^-24 (f32),
+ * 2^-53 (f64); an empty prefix is the identity, combined like any other
+ * (a sum's -0.0 may come out as +0.0).
+ * Workspace: the stream's, shared with gs_reduce (allocated or grown on its
+ * first call with a larger n, then reused with no clearing; a capture takes
+ * its own from the graph, zeroed at each replay). Safe from several host
+ * threads. Every wait between tiles is bounded (GRIDSYNC_BARRIER_TIMEOUT,
+ * 2 s by default): a scan that gives up leaves the rest of its output
+ * unwritten, and the next gs_scan (in any thread) or gs_scan_check returns
+ * GS_ERR_BARRIER_TIMEOUT with the detail. Bad input (NULL pointers with
+ * n > 0, n < 0, host memory, overlapping arrays, unknown op, kind or type,
+ * more elements than device memory holds) returns GS_ERR_INVALID_ARGUMENT
+ * and launches nothing. */
+gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, const void *d_in, void *d_out,
+                  long long n, cudaStream_t stream);
+
+gs_status gs_scan_inclusive_sum(gs_dtype type, const void *d_in, void *d_out, long long n,
+                                cudaStream_t stream);
+gs_status gs_scan_exclusive_sum(gs_dtype type, const void *d_in, void *d_out, long long n,
+                                cudaStream_t stream);
+
+/* Wait for `stream`, then report a scan that gave up waiting (on any
+ * stream) since the last report: GS_ERR_BARRIER_TIMEOUT with the detail, or
+ * GS_SUCCESS. */
+gs_status gs_scan_check(cudaStream_t stream);
 
 /* ---------------------------------------------------------- matrix multiply */
 

@@ -1,19 +1,33 @@
-/* workspace.c - the per-stream workspaces of the single-pass reduction
- * (workspace.h): a locked cache keyed by (device, stream id). */
+/* workspace.c - the per-stream workspaces of the single-pass reduction and
+ * scan (workspace.h): a locked cache keyed by (device, stream id). */
 #define _POSIX_C_SOURCE 200809L
 #include "workspace.h"
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "../core/error.h"
 
+/* A scan descriptor area that a larger one replaced: kept until the
+ * workspace is freed (a call enqueued before the growth may still use it). */
+typedef struct retired_area {
+    void *memory;
+    struct retired_area *next;
+} retired_area;
+
 struct gs__reduce_ws {
     int device;
     unsigned long long stream_id;
-    void *memory;              /* partials, then ticket, then the result slot */
+    void *memory;              /* partials, then the counters, then the result slot */
     unsigned int issued;       /* the last sequence number handed out (0: none) */
+    unsigned int reduce_seq;   /* the last reduction's number: its done marker (0: none) */
+    unsigned int scan_blocks;  /* blocks of every scan so far, mod 2^32: counters[2] when done */
+    void *descriptors;         /* scans' tile descriptors, `descriptor_bytes` of them */
+    size_t descriptor_bytes;
+    int descriptors_stale;     /* the numbering wrapped: clear tags before the next scan */
+    retired_area *retired;
     int users;                 /* calls holding it */
     int retire;                /* free it when the last user lets go */
     unsigned long long touched;/* LRU clock */
@@ -66,13 +80,14 @@ static gs_status create(int device, unsigned long long id, cudaStream_t stream,
     return GS_SUCCESS;
 }
 
-/* Whether the workspace's last call has made its last access to it: the
- * number its kernel stored (single_pass_done) is the last one handed out.
- * Read through a stream of our own, so that nothing else is waited for.
- * Nobody holds the workspace; the current device is the workspace's. */
+/* Whether the workspace's calls have made their last access to it: the
+ * number the last reduction's kernel stored (single_pass_done) is its
+ * number, and the scans' blocks have all counted themselves out. Read
+ * through a stream of our own, so that nothing else is waited for. Nobody
+ * holds the workspace; the current device is the workspace's. */
 static int completed(gs__reduce_ws *ws)
 {
-    unsigned int done = 0;
+    unsigned int words[3] = {0, 0, 0};
     enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
     cudaError_t err = cudaSuccess;
     if (ws->issued == 0)
@@ -85,8 +100,8 @@ static int completed(gs__reduce_ws *ws)
         err = cudaStreamCreateWithFlags(&readers[ws->device], cudaStreamNonBlocking);
     pthread_mutex_unlock(&readers_lock);
     if (err == cudaSuccess)
-        err = cudaMemcpyAsync(&done, (char *)ws->memory + PARTIALS_BYTES + sizeof done,
-                              sizeof done, cudaMemcpyDeviceToHost, readers[ws->device]);
+        err = cudaMemcpyAsync(words, (char *)ws->memory + PARTIALS_BYTES, sizeof words,
+                              cudaMemcpyDeviceToHost, readers[ws->device]);
     if (err == cudaSuccess)
         err = cudaStreamSynchronize(readers[ws->device]);
     (void)cudaThreadExchangeStreamCaptureMode(&mode);
@@ -94,7 +109,7 @@ static int completed(gs__reduce_ws *ws)
         (void)cudaGetLastError();
         return 0;
     }
-    return done == ws->issued;
+    return words[1] == ws->reduce_seq && words[2] == ws->scan_blocks;
 }
 
 /* Wait (up to a minute) for its last call, then free it, on its own
@@ -109,8 +124,16 @@ static void destroy(gs__reduce_ws *ws)
         struct timespec pause = {0, 100000}; /* 0.1 ms */
         nanosleep(&pause, NULL);
     }
-    if (done)
+    if (done) {
         cudaFree(ws->memory);
+        cudaFree(ws->descriptors);
+        for (retired_area *r = ws->retired; r; r = r->next)
+            cudaFree(r->memory);
+    }
+    for (retired_area *r = ws->retired, *next; r; r = next) {
+        next = r->next;
+        free(r);
+    }
     cudaSetDevice(current);
     pthread_mutex_destroy(&ws->result_lock);
     free(ws);
@@ -170,9 +193,12 @@ static gs_status acquire_cached(int device, unsigned long long id, cudaStream_t 
         /* the ticket and the done word start from zero on the new stream,
          * before its first call, whatever the old stream left in flight;
          * `issued` goes on counting, so no old or zeroed word can equal the
-         * new stream's next number */
+         * new stream's next number. The scans' count goes on too (it is
+         * complete: the host read it), and their descriptors and abort word
+         * carry older numbers. */
         GS_CUDA_TRY(cudaMemsetAsync((char *)ws->memory + PARTIALS_BYTES, 0,
                                     2 * sizeof(unsigned int), stream));
+        ws->reduce_seq = 0;
     }
     if (!ws) {
         GS_TRY(create(device, id, stream, &ws));
@@ -184,22 +210,33 @@ static gs_status acquire_cached(int device, unsigned long long id, cudaStream_t 
     }
     ws->users++;
     ws->touched = ++clock_now;
-    if (++ws->issued == 0) /* 0 means "nothing issued": skip it when wrapping */
+    if (++ws->issued == 0) { /* 0 means "nothing issued": skip it when wrapping */
         ws->issued = 1;
+        ws->descriptors_stale = 1; /* numbers come again: old tags could match */
+    }
     *out = ws;
+    return GS_SUCCESS;
+}
+
+/* In a capture: `bytes` of the graph's memory (an allocation node; the
+ * caller's free node ends its life), for a call of `what`. */
+static gs_status graph_block(cudaStream_t stream, int device, size_t bytes, const char *what,
+                             gs__ws_lease *lease)
+{
+    int pools = 0;
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device));
+    if (!pools)
+        return gs__fail(GS_ERR_NOT_SUPPORTED,
+                        "capturing a %s needs stream-ordered memory (memory pools), "
+                        "which device %d lacks", what, device);
+    GS_CUDA_TRY(cudaMallocAsync(&lease->graph_block, bytes, stream));
     return GS_SUCCESS;
 }
 
 /* In a capture: one graph-owned block, its ticket zeroed by a graph node. */
 static gs_status acquire_in_graph(cudaStream_t stream, int device, gs__ws_lease *lease)
 {
-    int pools = 0;
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device));
-    if (!pools)
-        return gs__fail(GS_ERR_NOT_SUPPORTED,
-                        "capturing a reduction needs stream-ordered memory (memory pools), "
-                        "which device %d lacks", device);
-    GS_CUDA_TRY(cudaMallocAsync(&lease->graph_block, WS_BYTES, stream));
+    GS_TRY(graph_block(stream, device, WS_BYTES, "reduction", lease));
     fill_lease(lease, lease->graph_block);
     GS_CUDA_TRY(cudaMemsetAsync(lease->ticket, 0, sizeof *lease->ticket, stream));
     return GS_SUCCESS;
@@ -208,8 +245,7 @@ static gs_status acquire_in_graph(cudaStream_t stream, int device, gs__ws_lease 
 gs_status gs__ws_acquire(cudaStream_t stream, int device, int capturing, gs__ws_lease *lease)
 {
     unsigned long long id = 0;
-    lease->cached = NULL;
-    lease->graph_block = NULL;
+    memset(lease, 0, sizeof *lease);
     lease->seq = 0; /* a graph's own workspace: nobody reads its number */
     if (capturing)
         return acquire_in_graph(stream, device, lease);
@@ -219,8 +255,92 @@ gs_status gs__ws_acquire(cudaStream_t stream, int device, int capturing, gs__ws_
     if (st == GS_SUCCESS) {
         fill_lease(lease, lease->cached->memory);
         lease->seq = lease->cached->issued;
+        lease->cached->reduce_seq = lease->seq;
     }
     pthread_mutex_unlock(&lock);
+    return st;
+}
+
+/* Descriptors for `tiles` tiles on the stream's workspace: a larger area
+ * (at least twice the old one, zeroed on the stream before the call) when
+ * needed, the old one retired; the tags and the abort word cleared when the
+ * numbering has wrapped. Under the cache's lock. */
+static gs_status scan_descriptors(gs__reduce_ws *ws, unsigned int tiles, cudaStream_t stream)
+{
+    size_t need = (size_t)tiles * GS_SCAN_TILE_BYTES;
+    if (need > ws->descriptor_bytes) {
+        enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+        size_t bytes = ws->descriptor_bytes * 2 > need ? ws->descriptor_bytes * 2 : need;
+        void *memory = NULL;
+        retired_area *old = ws->descriptors ? malloc(sizeof *old) : NULL;
+        if (ws->descriptors && !old)
+            return gs__fail(GS_ERR_OUT_OF_MEMORY, "scan workspace: out of host memory");
+        bytes = bytes < (64u << 10) ? (64u << 10) : bytes;
+        GS_CUDA_TRY(cudaThreadExchangeStreamCaptureMode(&mode));
+        cudaError_t err = cudaMalloc(&memory, bytes);
+        if (err == cudaSuccess)
+            err = cudaMemsetAsync(memory, 0, bytes, stream);
+        (void)cudaThreadExchangeStreamCaptureMode(&mode);
+        if (err != cudaSuccess) {
+            cudaFree(memory);
+            free(old);
+            return gs__cuda_fail(err, "cudaMalloc/cudaMemsetAsync(scan descriptors)", __FILE__,
+                                 __LINE__);
+        }
+        if (old) {
+            *old = (retired_area){ws->descriptors, ws->retired};
+            ws->retired = old;
+        }
+        ws->descriptors = memory;
+        ws->descriptor_bytes = bytes;
+    } else if (ws->descriptors_stale) {
+        GS_CUDA_TRY(cudaMemsetAsync(ws->descriptors, 0, ws->descriptor_bytes, stream));
+    }
+    if (ws->descriptors_stale) /* the abort word: counters[3] */
+        GS_CUDA_TRY(cudaMemsetAsync((char *)ws->memory + PARTIALS_BYTES + 3 * sizeof(unsigned int),
+                                    0, sizeof(unsigned int), stream));
+    ws->descriptors_stale = 0;
+    return GS_SUCCESS;
+}
+
+/* A scan in a capture: one graph-owned block, the counters then the
+ * descriptors, zeroed by a graph node at every replay; the call's number is
+ * 1 (never the zeroed tag). */
+static gs_status acquire_scan_in_graph(cudaStream_t stream, int device, unsigned int tiles,
+                                       gs__ws_lease *lease)
+{
+    size_t bytes = GS_REDUCE_SLOT_BYTES + (size_t)tiles * GS_SCAN_TILE_BYTES;
+    GS_TRY(graph_block(stream, device, bytes, "scan", lease));
+    GS_CUDA_TRY(cudaMemsetAsync(lease->graph_block, 0, bytes, stream));
+    lease->ticket = (unsigned int *)lease->graph_block;
+    lease->descriptors = (char *)lease->graph_block + GS_REDUCE_SLOT_BYTES;
+    lease->seq = 1;
+    return GS_SUCCESS;
+}
+
+gs_status gs__ws_acquire_scan(cudaStream_t stream, int device, int capturing, unsigned int tiles,
+                              unsigned int blocks, gs__ws_lease *lease)
+{
+    unsigned long long id = 0;
+    memset(lease, 0, sizeof *lease);
+    if (capturing)
+        return acquire_scan_in_graph(stream, device, tiles, lease);
+    GS_CUDA_TRY(cudaStreamGetId(stream, &id));
+    pthread_mutex_lock(&lock);
+    gs_status st = acquire_cached(device, id, stream, &lease->cached);
+    if (st == GS_SUCCESS)
+        st = scan_descriptors(lease->cached, tiles, stream);
+    if (st == GS_SUCCESS) {
+        gs__reduce_ws *ws = lease->cached;
+        fill_lease(lease, ws->memory);
+        lease->seq = ws->issued;
+        lease->descriptors = ws->descriptors;
+        lease->counted = blocks;
+        ws->scan_blocks += blocks;
+    }
+    pthread_mutex_unlock(&lock);
+    if (st != GS_SUCCESS && lease->cached) /* held, nothing counted: let go of it */
+        return gs__ws_release(lease, stream, st);
     return st;
 }
 
@@ -250,6 +370,8 @@ gs_status gs__ws_release(gs__ws_lease *lease, cudaStream_t stream, gs_status st)
     if (!ws)
         return st;
     pthread_mutex_lock(&lock);
+    if (st != GS_SUCCESS) /* a scan that failed launched nothing */
+        ws->scan_blocks -= lease->counted;
     int last = --ws->users == 0 && ws->retire;
     pthread_mutex_unlock(&lock);
     if (last) /* gs_reduce_release_workspaces left it to us */

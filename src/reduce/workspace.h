@@ -1,6 +1,8 @@
 /*
- * workspace.h - scratch memory of the single-pass reduction (internal):
- * block partials, the ticket counter (zero between calls) and a result slot.
+ * workspace.h - scratch memory of the single-pass reduction and scan
+ * (internal): block partials, the counters (the ticket, zero between calls;
+ * the reductions' done marker; the scans' count of finished blocks and
+ * their abort word), a result slot and, for scans, tile descriptors.
  *
  * Outside a stream capture each stream has its own, found by the stream's
  * unique id (cudaStreamGetId: never reused within a process, and each
@@ -12,6 +14,13 @@
  * keeps GS_WS_CACHE_SIZE of them) or freed. The host reads that word only
  * then: a call pays no extra operation on its stream (an event recorded
  * after each call would stand between back-to-back kernels).
+ * A scan cannot mark itself done that way (its blocks touch the workspace
+ * until they end, in any order): each of its blocks adds one to counters[2]
+ * as its last act, and the host, which knows how many blocks it launched
+ * there, compares. Its tile descriptors carry the call's sequence number
+ * (gridsync/detail/scan_tile_state.cuh), so they are never cleared between
+ * calls: only when the area is allocated or grown, and when the numbering
+ * wraps (after 2^32 - 1 calls).
  * Inside a stream capture a call takes a workspace from the graph's memory
  * (allocation, zeroing and free become graph nodes), so replays of a graph
  * never share state with anything else.
@@ -34,6 +43,9 @@ extern "C" {
 #define GS_REDUCE_SLOT_BYTES 16
 /* Workspaces kept for reuse before idle ones are recycled. */
 #define GS_WS_CACHE_SIZE 64
+/* Bytes of descriptors per scan tile: two slots (aggregate, inclusive
+ * prefix) of up to two 8-byte words. */
+#define GS_SCAN_TILE_BYTES 32
 
 typedef struct gs__reduce_ws gs__reduce_ws;
 
@@ -42,14 +54,22 @@ typedef struct gs__ws_lease {
     gs__reduce_ws *cached; /* a stream's own, or NULL in a capture */
     void *graph_block;     /* in a capture: the graph-owned allocation */
     void *partials;
-    unsigned int *ticket;  /* ticket[0]: the ticket; ticket[1]: the last call done */
-    unsigned int seq;      /* this call's sequence number */
+    unsigned int *ticket;  /* the counters: [0] the ticket; [1] the last reduction done;
+                              [2] scan blocks finished; [3] a scan that gave up (its seq) */
+    unsigned int seq;      /* this call's sequence number (never 0 for a scan) */
     void *result;          /* GS_REDUCE_SLOT_BYTES for results bound to host memory */
+    void *descriptors;     /* a scan's tile descriptors, zeroed or tagged by older calls */
+    unsigned int counted;  /* a scan's blocks, expected in counters[2] */
 } gs__ws_lease;
 
 /* A workspace for one call on `stream` of `device` (the current one);
  * `capturing` says whether the stream is being captured. */
 gs_status gs__ws_acquire(cudaStream_t stream, int device, int capturing, gs__ws_lease *lease);
+
+/* A workspace for one scan on `stream` of `device` with descriptors for
+ * `tiles` tiles, launched with `blocks` blocks. */
+gs_status gs__ws_acquire_scan(cudaStream_t stream, int device, int capturing, unsigned int tiles,
+                              unsigned int blocks, gs__ws_lease *lease);
 
 /* Hold the workspace's result slot while a host-bound result is copied out
  * (another call on the same stream from another thread would overwrite it
@@ -58,7 +78,8 @@ void gs__ws_lock_result(gs__ws_lease *lease);
 void gs__ws_unlock_result(gs__ws_lease *lease);
 
 /* Give the workspace back after the call's last operation on `stream` has
- * been enqueued. Returns `st`, or the first failure of its own. */
+ * been enqueued. Returns `st`, or the first failure of its own. A scan that
+ * failed (`st`) launched nothing: its blocks are no longer expected. */
 gs_status gs__ws_release(gs__ws_lease *lease, cudaStream_t stream, gs_status st);
 
 /* gs__ws_cached_count (for tests) is declared in internal/gridsync_internal.h. */

@@ -2,9 +2,10 @@
  * test_nvrtc.c - the device headers compile under NVRTC, and a kernel
  * compiled at run time synchronizes with a gridsync barrier.
  *
- * Compile half (any machine, no GPU needed): NVRTC compiles a kernel that
- * includes <gridsync/barrier.cuh> and <gridsync/reduce.cuh> for
- * compute_75, with only -I to the source tree's include/ (NVRTC has no C
+ * Compile half (any machine, no GPU needed): NVRTC compiles kernels that
+ * include <gridsync/barrier.cuh>, <gridsync/reduce.cuh> and
+ * <gridsync/scan.cuh> (and two instantiations of the scan's internal agent)
+ * for compute_75, with only -I to the source tree's include/ (NVRTC has no C
  * library headers: the device headers must include none). A failure prints
  * NVRTC's log and exits 1.
  * Run half (a GPU present; else exit 77 after the compile): the PTX is
@@ -13,7 +14,10 @@
  * many blocks as fit with a barrier: every block sums its slice with
  * gs_block_reduce_sum_f32, a grid barrier, block 0 sums the partials. The
  * values are small integers, so the float sum is exact: it must equal the
- * CPU's. The driver functions are reached through the runtime
+ * CPU's. A second kernel scans blocks of 1000 threads with
+ * gs_block_inclusive_sum_f32 and gs::block_exclusive_scan (with the
+ * block's total), checked element by element against the CPU (small
+ * integers again: exact). The driver functions are reached through the runtime
  * (cudaGetDriverEntryPointByVersion), as libgridsync reaches them, so the
  * program starts on machines without a driver.
  */
@@ -33,6 +37,13 @@ static const char *const source =
     "#include <gridsync/barrier.cuh>\n"
     "#include <gridsync/neighbour.cuh>\n"
     "#include <gridsync/reduce.cuh>\n"
+    "#include <gridsync/scan.cuh>\n"
+    "#include <gridsync/detail/single_pass_scan.cuh>\n"
+    "/* the scan agent, instantiated: it compiles under NVRTC too */\n"
+    "template __global__ void gs::detail::single_pass_scan_kernel<\n"
+    "    gs::detail::scan_policy<float>, gs::sum<float>>(const gs::detail::scan_args);\n"
+    "template __global__ void gs::detail::single_pass_scan_kernel<\n"
+    "    gs::detail::scan_policy<long long>, gs::max<long long>>(const gs::detail::scan_args);\n"
     "#include <gridsync/signal.cuh>\n"
     "/* compiled, not launched: the scoped primitives build under NVRTC */\n"
     "extern \"C\" __global__ void scoped(gs_grid_barrier bar, gs_signal_set sig, float *out,\n"
@@ -65,6 +76,17 @@ static const char *const source =
     "    t = gs_block_reduce_sum_f32(t, smem);\n"
     "    if (threadIdx.x == 0)\n"
     "        *out = t;\n"
+    "}\n"
+    "extern \"C\" __global__ void block_scans(const float *in, float *incl, float *excl,\n"
+    "                                         float *totals)\n"
+    "{\n"
+    "    __shared__ float smem[32];\n"
+    "    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    float total = -1.0f;\n"
+    "    incl[i] = gs_block_inclusive_sum_f32(in[i], smem);\n"
+    "    excl[i] = gs::block_exclusive_scan(in[i], smem, gs::sum<float>(), &total);\n"
+    "    if (threadIdx.x == blockDim.x - 1)\n"
+    "        totals[blockIdx.x] = total;\n"
     "}\n";
 
 /* The PTX of `source`, or NULL after printing NVRTC's log. */
@@ -122,6 +144,46 @@ static void *driver_entry(const char *name)
 #define GS_CHECK(call)                                                                     \
     CHECK((call) == GS_SUCCESS, "%s: %s", #call, gs_last_error_detail())
 
+/* The block scans of the second kernel: 7 blocks of 1000 threads (not a
+ * multiple of 32) over the first 7000 values of d_in (h on the host). */
+static int run_block_scans(get_fn get, CUmodule module, const float *d_in, const float *h)
+{
+    enum { BLOCKS = 7, THREADS = 1000, N = BLOCKS * THREADS };
+    CUfunction func;
+    float *d_incl = NULL, *d_excl = NULL, *d_totals = NULL;
+    static float incl[N], excl[N];
+    float totals[BLOCKS];
+    CHECK(get(&func, module, "block_scans") == CUDA_SUCCESS, "cuModuleGetFunction(block_scans)");
+    CHECK(cudaMalloc((void **)&d_incl, sizeof incl) == cudaSuccess &&
+              cudaMalloc((void **)&d_excl, sizeof excl) == cudaSuccess &&
+              cudaMalloc((void **)&d_totals, sizeof totals) == cudaSuccess,
+          "device buffers (scans)");
+    void *args[] = {&d_in, &d_incl, &d_excl, &d_totals};
+    dim3 grid = {BLOCKS, 1, 1}, block = {THREADS, 1, 1};
+    GS_CHECK(gs_launch_func((cudaFunction_t)func, grid, block, 0, 0, args, NULL));
+    CHECK(cudaMemcpy(incl, d_incl, sizeof incl, cudaMemcpyDeviceToHost) == cudaSuccess &&
+              cudaMemcpy(excl, d_excl, sizeof excl, cudaMemcpyDeviceToHost) == cudaSuccess &&
+              cudaMemcpy(totals, d_totals, sizeof totals, cudaMemcpyDeviceToHost) == cudaSuccess,
+          "copy (scans)");
+    int wrong = 0;
+    for (int b = 0; b < BLOCKS; ++b) {
+        double run = 0.0;
+        for (int t = 0; t < THREADS; ++t) {
+            int i = b * THREADS + t;
+            wrong += (double)excl[i] != run;
+            run += h[i];
+            wrong += (double)incl[i] != run;
+        }
+        wrong += (double)totals[b] != run;
+    }
+    printf("test_nvrtc: block scans of %d x %d threads: %d wrong values\n", BLOCKS, THREADS,
+           wrong);
+    cudaFree(d_incl);
+    cudaFree(d_excl);
+    cudaFree(d_totals);
+    return wrong == 0 ? 0 : 1;
+}
+
 /* Load, launch with a barrier, compare with the CPU. */
 static int run(const char *ptx)
 {
@@ -161,6 +223,7 @@ static int run(const char *ptx)
     CHECK(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess, "copy");
     printf("test_nvrtc: %d blocks: sum %.1f, expected %.1f\n", blocks, got, want);
     CHECK((double)got == want, "wrong sum");
+    CHECK(run_block_scans(get, module, d_in, h) == 0, "block scans");
     GS_CHECK(gs_barrier_destroy(bar));
     cudaFree(d_in);
     cudaFree(d_partials);
@@ -177,7 +240,8 @@ int main(void)
         fprintf(stderr, "test_nvrtc: FAIL: the device headers do not compile under NVRTC\n");
         return 1;
     }
-    printf("test_nvrtc: barrier.cuh and reduce.cuh compile under NVRTC (%zu bytes of PTX)\n",
+    printf("test_nvrtc: barrier.cuh, reduce.cuh and scan.cuh compile under NVRTC (%zu bytes of "
+           "PTX)\n",
            strlen(ptx));
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {

@@ -1,7 +1,7 @@
 /* barrier_consumer.cu - a user's CUDA program against an installed gridsync:
  * a kernel with gs_grid_sync, split arrive/wait, a neighbour barrier, a grid
  * all-reduce and a signal, launched with gs_launch on as many blocks as
- * fit, and a reduction. Built every way a user builds it (plain nvcc with
+ * fit, a reduction and a prefix scan. Built every way a user builds it (plain nvcc with
  * its default static CUDA runtime, pkg-config, find_package, the static
  * library); exit 0 when the results are right, 77 without a GPU, 1 wrong. */
 #include <gridsync.h>
@@ -93,13 +93,21 @@ int main(void)
         cudaMemcpy(x, h, (size_t)n * sizeof *x, cudaMemcpyHostToDevice) != cudaSuccess)
         return 1;
     CHECK(gs_reduce_sum(GS_INT64, x, n, &sum, 0));
+    /* its inclusive prefix sums, in place: element i becomes (i + 1)(i + 2) / 2 */
+    CHECK(gs_scan_inclusive_sum(GS_INT64, x, x, n, 0));
+    CHECK(gs_scan_check(0));
+    if (cudaMemcpy(h, x, (size_t)n * sizeof *h, cudaMemcpyDeviceToHost) != cudaSuccess)
+        return 1;
+    long long scan_wrong = 0;
+    for (long long i = 0; i < n; ++i)
+        scan_wrong += h[i] != (i + 1) * (i + 2) / 2;
     printf("barrier_consumer: gridsync %s, %d blocks x %d rounds: %u wrong values; sum %lld "
-           "(expected %lld)\n",
-           gs_version(), blocks, rounds, bad, sum, n * (n + 1) / 2);
+           "(expected %lld); prefix sums: %lld wrong\n",
+           gs_version(), blocks, rounds, bad, sum, n * (n + 1) / 2, scan_wrong);
     CHECK(gs_barrier_destroy(bar));
     cudaFree(slots);
     cudaFree(errors);
     cudaFree(x);
     free(h);
-    return bad == 0 && sum == n * (n + 1) / 2 ? 0 : 1;
+    return bad == 0 && sum == n * (n + 1) / 2 && scan_wrong == 0 ? 0 : 1;
 }

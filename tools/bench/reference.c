@@ -1,5 +1,5 @@
-/* reference.c - the CPU's answers for reductions, dot products and matrix
- * multiplies, with their error bounds (reference.h). */
+/* reference.c - the CPU's answers for reductions, scans, dot products and
+ * matrix multiplies, with their error bounds (reference.h). */
 #include "bench/reference.h"
 
 #include <math.h>
@@ -62,6 +62,70 @@ int gs_ref_reduce_ok(gs_reduce_op op, gs_dtype type, const gs_ref_reduction *ref
     if (arg && a->index != ref->index)
         return 0;
     return is_floating(type) ? fabs(v - ref->value) <= ref->bound : iv == ref->ivalue;
+}
+
+/* A scan's running prefix on the CPU. */
+typedef struct scan_state {
+    gs_scan_op op;
+    gs_dtype type;
+    long double s, c;   /* floating sum: Neumaier-compensated */
+    double v, mag;      /* floating min/max; sum |x| */
+    long long iv;       /* integers */
+} scan_state;
+
+static void scan_add(scan_state *st, long long i, const void *x)
+{
+    long long e = 0;
+    double d = element(st->type, x, i, &e);
+    if (is_floating(st->type)) {
+        if (st->op == GS_SCAN_SUM) {
+            long double t = st->s + d;
+            st->c += fabsl(st->s) >= fabs(d) ? (st->s - t) + d : ((long double)d - t) + st->s;
+            st->s = t;
+            st->mag += fabs(d);
+        } else if (st->v == st->v && (d != d || (st->op == GS_SCAN_MIN ? d < st->v : d > st->v))) {
+            st->v = d; /* NaN is sticky */
+        }
+    } else if (st->op == GS_SCAN_SUM) {
+        st->iv = (long long)((unsigned long long)st->iv + (unsigned long long)e);
+        if (st->type == GS_INT32) /* wraps modulo 2^32 */
+            st->iv = (long long)(int)(unsigned int)(unsigned long long)st->iv;
+    } else if (st->op == GS_SCAN_MIN ? e < st->iv : e > st->iv) {
+        st->iv = e;
+    }
+}
+
+/* Whether element k of y is the prefix in `st`. */
+static int scan_ok(const scan_state *st, long long k, const void *y)
+{
+    long long e = 0;
+    double got = element(st->type, y, k, &e);
+    if (!is_floating(st->type))
+        return e == st->iv;
+    if (st->op != GS_SCAN_SUM)
+        return (got != got && st->v != st->v) || got == st->v;
+    double u = ldexp(1.0, st->type == GS_FLOAT32 ? -24 : -53), d = (double)(k / 1024 + 64);
+    return fabs(got - (double)(st->s + st->c)) <= d * u / (1.0 - d * u) * st->mag;
+}
+
+long long gs_ref_scan_wrong(gs_scan_op op, gs_scan_kind kind, gs_dtype type, const void *x,
+                            const void *y, long long n, long long *first)
+{
+    const int lowest = op == GS_SCAN_MIN;
+    scan_state st = {op, type, 0.0L, 0.0L, lowest ? INFINITY : -INFINITY, 0.0,
+                     op == GS_SCAN_SUM ? 0 : lowest ? (type == GS_INT32 ? INT32_MAX : INT64_MAX)
+                                                    : (type == GS_INT32 ? INT32_MIN : INT64_MIN)};
+    long long wrong = 0;
+    *first = -1;
+    for (long long k = 0; k < n; ++k) {
+        if (kind == GS_SCAN_INCLUSIVE)
+            scan_add(&st, k, x);
+        if (!scan_ok(&st, k, y) && wrong++ == 0)
+            *first = k;
+        if (kind == GS_SCAN_EXCLUSIVE)
+            scan_add(&st, k, x);
+    }
+    return wrong;
 }
 
 double gs_ref_dot_f64(const double *x, const double *y, long long n, double *bound)

@@ -29,6 +29,14 @@ void gs_ref_reduce(gs_reduce_op op, gs_dtype type, const void *x, long long n,
 int gs_ref_reduce_ok(gs_reduce_op op, gs_dtype type, const gs_ref_reduction *ref,
                      const void *got, double *got_value);
 
+/* Elements of y that are not the scan `op` (`kind`) of the n elements of
+ * `type` at x: integers exactly (sums wrap), min and max exactly (NaN
+ * propagates), floating sums within gamma(d) sum |x_j| (the prefix's j) of a
+ * compensated long-double prefix, d = floor(k / 1024) + 64, gridsync.h's
+ * bound for element k. *first receives the first wrong index (-1: none). */
+long long gs_ref_scan_wrong(gs_scan_op op, gs_scan_kind kind, gs_dtype type, const void *x,
+                            const void *y, long long n, long long *first);
+
 /* The FP64 dot product of x and y; *bound receives how far an FP64 result
  * may be from it, (n + 1) * 2^-53 * sum |x y|. */
 double gs_ref_dot_f64(const double *x, const double *y, long long n, double *bound);

@@ -13,6 +13,7 @@
     X(sync)                \
     X(reduce)              \
     X(dot)                 \
+    X(scan)                \
     X(gemm)                \
     X(multi)
 

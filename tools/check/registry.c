@@ -7,6 +7,7 @@
     X(barriers)          \
     X(reductions)        \
     X(dot)               \
+    X(scan)              \
     X(matmul)            \
     X(message_passing)   \
     X(neighbour)         \

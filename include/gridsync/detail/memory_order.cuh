@@ -42,9 +42,45 @@ GS_DEVICE unsigned long long gs_ld_acquire_gpu_u64(const unsigned long long *p)
     return v;
 }
 
+/* Two 64-bit words at a 16-byte aligned address. PTX models a vector access
+ * as one access per element in no particular order: each word is
+ * single-copy atomic, the pair is not (the scan's descriptors rely only on
+ * the former, gridsync/detail/scan_tile_state.cuh). */
+GS_DEVICE void gs_ld_relaxed_gpu_v2_u64(const unsigned long long *p, unsigned long long *a,
+                                        unsigned long long *b)
+{
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(*a), "=l"(*b)
+                 : "l"(p)
+                 : "memory");
+}
+
 GS_DEVICE void gs_st_relaxed_gpu(unsigned int *p, unsigned int v)
 {
     asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+GS_DEVICE void gs_st_relaxed_gpu_u64(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+GS_DEVICE void gs_st_relaxed_gpu_v2_u64(unsigned long long *p, unsigned long long a,
+                                        unsigned long long b)
+{
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b)
+                 : "memory");
+}
+
+/* System scope: host-mapped memory that the host reads while the kernel runs. */
+GS_DEVICE void gs_st_relaxed_sys(unsigned int *p, unsigned int v)
+{
+    asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+GS_DEVICE void gs_st_release_sys(unsigned int *p, unsigned int v)
+{
+    asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
 GS_DEVICE void gs_st_release_gpu(unsigned int *p, unsigned int v)
@@ -73,6 +109,16 @@ GS_DEVICE unsigned long long gs_atom_add_relaxed_gpu_u64(unsigned long long *p,
 GS_DEVICE void gs_red_add_release_gpu(unsigned int *p, unsigned int v)
 {
     asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+GS_DEVICE unsigned int gs_atom_add_relaxed_gpu(unsigned int *p, unsigned int v)
+{
+    unsigned int old;
+    asm volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], %2;"
+                 : "=r"(old)
+                 : "l"(p), "r"(v)
+                 : "memory");
+    return old;
 }
 
 GS_DEVICE unsigned int gs_atom_add_release_gpu(unsigned int *p, unsigned int v)

@@ -172,6 +172,15 @@ struct value_traits<arg<T>> {
     {
         return arg<T>{__shfl_down_sync(mask, v.index, delta), __shfl_down_sync(mask, v.value, delta)};
     }
+    static __device__ __forceinline__ arg<T> shuffle_up(unsigned int mask, arg<T> v,
+                                                       unsigned int delta)
+    {
+        return arg<T>{__shfl_up_sync(mask, v.index, delta), __shfl_up_sync(mask, v.value, delta)};
+    }
+    static __device__ __forceinline__ arg<T> shuffle(unsigned int mask, arg<T> v, int src)
+    {
+        return arg<T>{__shfl_sync(mask, v.index, src), __shfl_sync(mask, v.value, src)};
+    }
     static __device__ __forceinline__ arg<T> load_cg(const arg<T> *p)
     {
         return arg<T>{__ldcg(&p->index), __ldcg(&p->value)};

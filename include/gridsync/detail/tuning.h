@@ -47,6 +47,32 @@
 #define GS_TUNE_REDUCE_VECTORS_ONE_INPUT 4
 #define GS_TUNE_REDUCE_VECTORS_TWO_INPUTS 2
 
+/* ------------------------------------------------------ single-pass scan
+ * Not yet measured: chosen by reasoning (docs/scan-notes.md), to be tuned
+ * with `gridsync bench scan` on H200. */
+
+/* Threads per block (a multiple of 32). */
+#define GS_TUNE_SCAN_THREADS 256
+
+/* Blocks per SM the kernel is compiled for (__launch_bounds__): 4 x 256
+ * threads leaves 64 registers a thread, which every type fits without
+ * spilling on sm_90 (-Xptxas -v: 48-64 registers, no local memory); 5
+ * would cap them at 48 and spill the 8-byte types. */
+#define GS_TUNE_SCAN_MIN_BLOCKS 4
+
+/* 16-byte vectors per thread per tile: 4 = 64 bytes in flight per thread
+ * (16 floats, 8 doubles), a tile of 16 KiB with 256 threads. */
+#define GS_TUNE_SCAN_VECTORS 4
+
+/* Tile descriptors each lane of the looking-back warp reads per window: a
+ * window is 32 x this many tiles (1, 2 or 4; 4 spills the 8-byte types at
+ * 4 blocks per SM: 12-80 bytes on sm_75/sm_90, -Xptxas -v). */
+#define GS_TUNE_SCAN_LOOKBACK_PER_LANE 2
+
+/* Nanoseconds a looking-back warp sleeps after a window that was not ready
+ * (0: poll again at once). */
+#define GS_TUNE_SCAN_POLL_SLEEP_NS 0
+
 /* ------------------------------------------------------ FP32 matrix multiply
  * Measured on H200 at n = 4096 against cuBLAS (no TF32), docs/gemm-notes.md. */
 

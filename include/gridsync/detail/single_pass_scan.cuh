@@ -1,0 +1,356 @@
+/*
+ * gridsync/detail/single_pass_scan.cuh - the single-pass prefix scan: one
+ * kernel template behind gs_scan (inclusive and exclusive; sum, min, max of
+ * f32, f64, i32, i64), parameterized by a tuning policy and an operator
+ * (gridsync/detail/reduce_ops.cuh). Decoupled look-back (Merrill and
+ * Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back",
+ * 2016) on tile descriptors that need no clearing between calls, tiles
+ * taken from a ticket, and a look-back whose result is the same bits
+ * whatever it saw (gridsync/detail/scan_tile_state.cuh); docs/scan-notes.md
+ * has the design, and will have the measurements.
+ *
+ * How: a grid of at most one wave of persistent blocks. A tile is
+ * policy::tile_items consecutive elements (4096 floats or 2048 doubles with
+ * 256 threads); tile t covers [t T, t T + T), whoever processes it. A block
+ * takes tiles from the ticket (an atomic counter in the workspace) until
+ * they run out, drawing its next ticket as it starts a tile so that the
+ * draw's round trip hides behind the tile's work. For each tile:
+ *   1. load: warp w owns 32 x items consecutive elements; each lane loads
+ *      one 16-byte vector per step (the warp reads 512 contiguous bytes per
+ *      instruction), `vectors` steps, streaming (ld.global.cs); misaligned
+ *      pointers and the last, partial tile load element by element;
+ *   2. scan in registers: within each vector (3 or 1 operations), then
+ *      each step's vector totals across the warp (Kogge-Stone,
+ *      gs::warp_inclusive_scan), then the steps left to right: each lane
+ *      ends with the prefix of everything before its vector in the warp's
+ *      run, and each element becomes its prefix within the run (so that
+ *      only the elements live through the look-back);
+ *   3. the warps' totals through shared memory, folded left to right: the
+ *      tile's aggregate and each warp's prefix;
+ *   4. thread 0 publishes the aggregate (tile 0 its inclusive prefix at
+ *      once), warp 0 looks back for the tile's exclusive prefix P, thread 0
+ *      publishes P (+) aggregate;
+ *   5. every element: (P (+) the warp's prefix) (+) its prefix within the
+ *      run, stored as it was loaded (16-byte vectors when aligned).
+ * Exclusive scans shift by one element within each vector: element 0 of
+ * the array gets the identity.
+ *
+ * Why correct: the descriptors' and the look-back's argument is in
+ * scan_tile_state.cuh. Within a block, two barriers per tile: (A) orders
+ * the warps' totals before anyone folds them, (B) orders thread 0's P and
+ * next ticket before the block reads them; the next tile's writes to shared
+ * memory come after both. Each warp folds the totals of the warps before
+ * it before (B): after (B), another warp may already store the next tile's
+ * total (the host emulation catches that race, which a first draft had).
+ * In place (in == out) is safe: every element is read only by its own
+ * tile, into registers, before that tile stores anything. A block's last act is a release add to the workspace's count
+ * of finished blocks (counters[2], never reset): the host reads it to know
+ * that the call no longer touches the workspace before handing it to
+ * another stream; the release orders the block's descriptor stores before
+ * it. The block that draws the very last ticket (tiles + blocks - 1 draws
+ * in all, one that fails per block) resets the ticket to zero for the next
+ * call (an atomic's coherence order puts the reset after every draw).
+ *
+ * Deterministic: the tiles, each tile's operation order and the prefixes'
+ * left fold are fixed by n alone (not by the grid, the device, the
+ * alignment or the timing): results repeat bitwise.
+ *
+ * Bounded: a look-back that waits longer than the time-out gives up; its
+ * tile and every later one leave their outputs unwritten, every block still
+ * draws its tickets (so the counter still resets) and the host reports the
+ * time-out (gs_scan_check).
+ *
+ * When: every length; one launch per call where CUB launches two (one to
+ * clear its descriptors).
+ */
+#ifndef GRIDSYNC_DETAIL_SINGLE_PASS_SCAN_CUH
+#define GRIDSYNC_DETAIL_SINGLE_PASS_SCAN_CUH
+
+#include <gridsync/detail/scan_tile_state.cuh>
+#include <gridsync/detail/single_pass.cuh>
+#include <gridsync/detail/single_pass_input.cuh>
+#include <gridsync/detail/warp_scan.cuh>
+
+namespace gs {
+namespace detail {
+
+/* The scan's tuning (tuning.h) for elements of type T. */
+template <class T>
+struct scan_policy {
+    static constexpr int threads = GS_TUNE_SCAN_THREADS;
+    static constexpr int min_blocks = GS_TUNE_SCAN_MIN_BLOCKS; /* per SM */
+    static constexpr int width = (int)(16 / sizeof(T)); /* elements per 16-byte vector */
+    static constexpr int vectors = GS_TUNE_SCAN_VECTORS;
+    static constexpr int warp_items = 32 * width * vectors;
+    static constexpr int tile_items = threads * width * vectors;
+    static constexpr int lookback = GS_TUNE_SCAN_LOOKBACK_PER_LANE;
+    static_assert(threads % 32 == 0 && threads >= 32 && threads <= 1024,
+                  "scan threads: a multiple of 32, at most 1024");
+    static_assert(vectors >= 1 && vectors <= 8, "scan vectors per thread: 1 to 8");
+    static_assert(lookback == 1 || lookback == 2 || lookback == 4, "look-back per lane: 1, 2 or 4");
+    /* gridsync.h's error bound for floating sums counts tiles of >= 1024 */
+    static_assert(tile_items >= 1024, "a tile holds at least 1024 elements");
+};
+
+/* The kernel's arguments (one struct, the same for every element type:
+ * the host fills it, src/scan/scan.cu). */
+struct scan_args {
+    const void *in; /* elements of the kernel's type */
+    void *out;
+    long long n;
+    unsigned long long *descriptors; /* 2 x 8 x sizeof(T) / 4 bytes per tile */
+    unsigned int *counters;  /* [0] ticket, 0 between calls; [1] the reductions' done marker;
+                                [2] blocks finished (never reset); [3] abort: a call's number */
+    unsigned int *fault;     /* host-mapped fault record, or NULL */
+    unsigned long long timeout_ns;
+    unsigned int seq;        /* the call's number: the descriptors' tag, never 0 */
+    unsigned int tiles;      /* ceil(n / tile_items) */
+    int exclusive;
+};
+
+/* Left fold of the first `count` values of smem. */
+template <class T, class Op>
+GS_DEVICE T scan_fold_shared(const T *smem, unsigned int count, Op op)
+{
+    T x = smem[0];
+    for (unsigned int j = 1u; j < count; ++j)
+        x = op(x, smem[j]);
+    return x;
+}
+
+/* One tile's elements in registers: x[v][c] is element
+ * warp_base + v * 32 * width + lane * width + c of the tile. */
+template <class Policy, class T>
+struct scan_items {
+    T x[Policy::vectors][Policy::width];
+};
+
+/* f(v, c, i) for each of the calling thread's elements x[v][c], i its
+ * index in the array (the warp's run starts at `base`). */
+template <class Policy, class F>
+GS_DEVICE void scan_each(long long base, F f)
+{
+    const long long lane = threadIdx.x & 31u;
+#pragma unroll
+    for (int v = 0; v < Policy::vectors; ++v)
+#pragma unroll
+        for (int c = 0; c < Policy::width; ++c)
+            f(v, c, base + v * 32 * Policy::width + lane * Policy::width + c);
+}
+
+/* The 16-byte vector of step v of the calling lane (p: the warp's run). */
+template <class Policy, class T>
+GS_DEVICE typename vector16<T>::type *scan_vector(T *p, int v)
+{
+    typedef typename vector16<T>::type vector;
+    return (vector *)(p + v * 32 * Policy::width) + (threadIdx.x & 31u);
+}
+
+/* Load the calling thread's elements of the warp's run starting at `base`;
+ * `full`: all of them exist, else those at or past n get the identity. */
+template <class Policy, class Op, class T>
+GS_DEVICE void scan_load(scan_items<Policy, T> &it, const T *in, long long base, long long n,
+                         bool full, bool aligned)
+{
+    if (full && aligned) {
+#pragma unroll
+        for (int v = 0; v < Policy::vectors; ++v) {
+            typename vector16<T>::type q = __ldcs(scan_vector<Policy>((T *)in + base, v));
+            it.x[v][0] = component<0>(q);
+            it.x[v][1] = component<1>(q);
+            if constexpr (Policy::width == 4) {
+                it.x[v][2] = component<2>(q);
+                it.x[v][3] = component<3>(q);
+            }
+        }
+        return;
+    }
+    scan_each<Policy>(base, [&](int v, int c, long long i) {
+        it.x[v][c] = full || i < n ? __ldcs(in + i) : Op::identity();
+    });
+}
+
+/* Store y[v][c] where loaded from. */
+template <class Policy, class T>
+GS_DEVICE void scan_store(const scan_items<Policy, T> &y, T *out, long long base, long long n,
+                          bool full, bool aligned)
+{
+    if (full && aligned) {
+#pragma unroll
+        for (int v = 0; v < Policy::vectors; ++v) {
+            if constexpr (Policy::width == 4)
+                *scan_vector<Policy>(out + base, v) = {y.x[v][0], y.x[v][1], y.x[v][2], y.x[v][3]};
+            else
+                *scan_vector<Policy>(out + base, v) = {y.x[v][0], y.x[v][1]};
+        }
+        return;
+    }
+    scan_each<Policy>(base, [&](int v, int c, long long i) {
+        if (full || i < n)
+            out[i] = y.x[v][c];
+    });
+}
+
+/* Step 2 for the calling thread: scans within each vector in place
+ * (x[v][c] becomes the prefix of the vector's elements 0 .. c), returns the
+ * warp's total and sets before[v], the prefix of everything in the warp's
+ * run before this lane's vector v (the identity for lane 0 of step 0). */
+template <class Policy, class Op, class T>
+GS_DEVICE T scan_warp_run(scan_items<Policy, T> &it, T (&before)[Policy::vectors], Op op)
+{
+    const unsigned int lane = threadIdx.x & 31u;
+    T lane_incl[Policy::vectors];
+#pragma unroll
+    for (int v = 0; v < Policy::vectors; ++v) {
+#pragma unroll
+        for (int c = 1; c < Policy::width; ++c)
+            it.x[v][c] = op(it.x[v][c - 1], it.x[v][c]);
+        lane_incl[v] = warp_inclusive_scan(it.x[v][Policy::width - 1], 32u, op);
+    }
+    T carry = Op::identity();
+#pragma unroll
+    for (int v = 0; v < Policy::vectors; ++v) {
+        T lane_before = value_traits<T>::shuffle_up(0xffffffffu, lane_incl[v], 1u);
+        T step_total = value_traits<T>::shuffle(0xffffffffu, lane_incl[v], 31);
+        if (v == 0) {
+            before[0] = lane == 0u ? Op::identity() : lane_before;
+            carry = step_total;
+        } else {
+            before[v] = lane == 0u ? carry : op(carry, lane_before);
+            carry = op(carry, step_total);
+        }
+    }
+    return carry;
+}
+
+/*
+ * The kernel. Every block: draw a ticket; while it names a tile, process
+ * the tile (drawing the next ticket as it starts); then count itself out.
+ *
+ * Why tiles come from a ticket and not from blockIdx: a look-back waits
+ * for the tiles before its own. With tile = blockIdx, tile b could wait for
+ * a block b - 1 that the hardware has not started (nothing promises that
+ * blocks start in index order, or that a grid fits at once when other work
+ * shares the GPU); if every SM slot then held a later block spinning in its
+ * look-back, the grid would never finish. With tickets, a tile's index
+ * says when it was taken: the tiles it waits for were taken earlier by
+ * blocks that are running and that finish their tickets in increasing
+ * order, so by induction on the ticket every tile finishes, whatever the
+ * scheduler does (it only has to keep running the warps it started).
+ */
+template <class Policy, class Op>
+static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
+    single_pass_scan_kernel(const scan_args a)
+{
+    typedef typename Op::value_type T;
+    const T *const in = (const T *)a.in;
+    T *const out = (T *)a.out;
+    constexpr unsigned int nwarps = Policy::threads / 32;
+    __shared__ T s_warp[nwarps];
+    __shared__ T s_prefix;
+    __shared__ unsigned int s_tile;
+    __shared__ int s_gave_up;
+    single_pass_begin();
+    Op op;
+    const unsigned int tid = threadIdx.x, warp = tid >> 5;
+    const bool in_aligned = ((unsigned long long)in & 15ull) == 0ull;
+    const bool out_aligned = ((unsigned long long)out & 15ull) == 0ull;
+    const unsigned int last_draw = a.tiles + gridDim.x - 1u;
+    const scan_tile_state<T> state = {a.descriptors, a.seq};
+    if (tid == 0u) {
+        /* one block: no ticket, the tiles in order */
+        s_tile = gridDim.x == 1u ? 0u : gs_atom_add_relaxed_gpu(a.counters, 1u);
+        if (gridDim.x > 1u && s_tile == last_draw)
+            gs_st_relaxed_gpu(a.counters, 0u);
+        s_gave_up = 0;
+    }
+    __syncthreads();
+    unsigned int tile = s_tile;
+    int gave_up = 0;
+    while (tile < a.tiles) {
+        unsigned int next = 0u;
+        if (tid == 0u)
+            next = gridDim.x == 1u ? tile + 1u : gs_atom_add_relaxed_gpu(a.counters, 1u);
+        const long long tile_base = (long long)tile * Policy::tile_items;
+        const long long base = tile_base + (long long)warp * Policy::warp_items;
+        const bool full = tile_base + Policy::tile_items <= a.n;
+        scan_items<Policy, T> it;
+        if (!gave_up) {
+            scan_load<Policy, Op>(it, in, base, a.n, full, in_aligned);
+            T before[Policy::vectors];
+            T warp_total = scan_warp_run<Policy>(it, before, op);
+            if ((tid & 31u) == 0u)
+                s_warp[warp] = warp_total;
+            /* each element's prefix within the warp's run, inclusive or
+             * exclusive, before the look-back: before[] need not live
+             * through it */
+#pragma unroll
+            for (int v = 0; v < Policy::vectors; ++v) {
+                if (a.exclusive) {
+#pragma unroll
+                    for (int c = Policy::width - 1; c > 0; --c)
+                        it.x[v][c] = op(before[v], it.x[v][c - 1]);
+                    it.x[v][0] = before[v];
+                } else {
+#pragma unroll
+                    for (int c = 0; c < Policy::width; ++c)
+                        it.x[v][c] = op(before[v], it.x[v][c]);
+                }
+            }
+        }
+        __syncthreads(); /* (A) the warps' totals are in shared memory */
+        /* read before (B): after it, a warp may already write the next tile's total */
+        T warp_prefix = Op::identity();
+        if (nwarps > 1u && warp > 0u && !gave_up)
+            warp_prefix = scan_fold_shared(s_warp, warp, op);
+        if (warp == 0u && !gave_up) {
+            T aggregate = scan_fold_shared(s_warp, nwarps, op);
+            T prefix = Op::identity();
+            if (tile == 0u) {
+                if (tid == 0u && a.tiles > 1u)
+                    state.publish_inclusive(0, aggregate);
+            } else {
+                if (tid == 0u)
+                    state.publish_aggregate((int)tile, aggregate);
+                const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, tile,
+                                          a.tiles};
+                if (!scan_look_back<T, Policy::lookback>(state, (int)tile, op, watch, prefix))
+                    gave_up = 1;
+                else if (tid == 0u)
+                    state.publish_inclusive((int)tile, op(prefix, aggregate));
+            }
+            if (tid == 0u) {
+                s_prefix = prefix;
+                s_gave_up = gave_up;
+            }
+        }
+        if (tid == 0u) {
+            s_tile = next;
+            if (gridDim.x > 1u && next == last_draw)
+                gs_st_relaxed_gpu(a.counters, 0u);
+        }
+        __syncthreads(); /* (B) the tile's prefix and the next ticket */
+        if (!gave_up && s_gave_up == 0) {
+            /* (P (+) warp prefix) (+) the element's prefix within the run */
+            T base_prefix = s_prefix;
+            if (warp > 0u)
+                base_prefix = op(base_prefix, warp_prefix);
+#pragma unroll
+            for (int v = 0; v < Policy::vectors; ++v)
+#pragma unroll
+                for (int c = 0; c < Policy::width; ++c)
+                    it.x[v][c] = op(base_prefix, it.x[v][c]);
+            scan_store(it, out, base, a.n, full, out_aligned);
+        }
+        gave_up = s_gave_up; /* once a tile gave up, so does every later one */
+        tile = s_tile;
+    }
+    __syncthreads(); /* every thread's part done before thread 0 counts the block out */
+    if (tid == 0u)
+        gs_red_add_release_gpu(a.counters + 2, 1u);
+}
+
+} // namespace detail
+} // namespace gs
+
+#endif /* GRIDSYNC_DETAIL_SINGLE_PASS_SCAN_CUH */

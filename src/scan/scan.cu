@@ -1,0 +1,291 @@
+/*
+ * scan.cu - gs_scan: the host side of the single-pass prefix scan and the
+ * registry of its kernels.
+ *
+ * Every operator is one line of `ops` below: its name and, per element
+ * type, an instantiation of the agent (gridsync/detail/single_pass_scan.cuh)
+ * on its functor; inclusive and exclusive are one kernel (an argument).
+ * A call: checks (the cheap ones before any CUDA call, so that bad input
+ * fails the same with or without a GPU), a workspace for the stream with
+ * descriptors for its tiles (src/reduce/workspace.c), one launch. The grid
+ * is at most one wave of the kernel (from its occupancy) and never more
+ * blocks than tiles; the results do not depend on it.
+ *
+ * Time-outs: a look-back that gives up writes a fault record in host-mapped
+ * memory (one per process). The next gs_scan, in any thread, and
+ * gs_scan_check report it, like CUDA's asynchronous errors.
+ */
+#include <pthread.h>
+#include <stdint.h>
+
+#include <gridsync/detail/reduce_ops.cuh>
+#include <gridsync/detail/single_pass_scan.cuh>
+
+#include "../barrier/barrier_internal.h"
+#include "../core/error.h"
+#include "../reduce/kernel_shape.h"
+#include "../reduce/workspace.h"
+
+namespace {
+
+/* An operator: its name and its kernel per element type (gs_dtype's order). */
+struct scan_op_entry {
+    const char *name;
+    const void *kernels[GS_DTYPE_COUNT];
+};
+
+template <class Op>
+const void *kernel_of()
+{
+    typedef typename Op::value_type T;
+    static_assert(2 * sizeof(T) / 4 * 8 <= GS_SCAN_TILE_BYTES, "a tile's descriptors fit");
+    return (const void *)gs::detail::single_pass_scan_kernel<gs::detail::scan_policy<T>, Op>;
+}
+
+template <template <class> class Op>
+scan_op_entry entry(const char *name)
+{
+    return {name,
+            {kernel_of<Op<float>>(), kernel_of<Op<double>>(), kernel_of<Op<int>>(),
+             kernel_of<Op<long long>>()}};
+}
+
+/* In the order of gs_scan_op. */
+const scan_op_entry ops[] = {
+    entry<gs::sum>("sum"),
+    entry<gs::min>("min"),
+    entry<gs::max>("max"),
+};
+static_assert(sizeof ops / sizeof ops[0] == GS_SCAN_OP_COUNT, "one entry per gs_scan_op");
+
+/* Elements per tile for each type (gs_dtype's order). */
+const long long tile_items[GS_DTYPE_COUNT] = {
+    gs::detail::scan_policy<float>::tile_items, gs::detail::scan_policy<double>::tile_items,
+    gs::detail::scan_policy<int>::tile_items, gs::detail::scan_policy<long long>::tile_items};
+
+/* ------------------------------------------------------- the fault record */
+
+pthread_mutex_t fault_lock = PTHREAD_MUTEX_INITIALIZER;
+volatile unsigned int *fault_record; /* host-mapped: [0] flag, [1] call, [2] tile, [3] tiles */
+unsigned int *fault_device;          /* its device address */
+
+/* The record, allocated on first use (portable, mapped: one address for
+ * every device). Relaxed capture mode: a capture under way stays valid. */
+gs_status fault_record_get(unsigned int **device_address)
+{
+    gs_status st = GS_SUCCESS;
+    pthread_mutex_lock(&fault_lock);
+    if (!fault_record) {
+        enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+        void *p = NULL;
+        cudaError_t err = cudaThreadExchangeStreamCaptureMode(&mode);
+        void *d = NULL;
+        if (err == cudaSuccess) {
+            err = cudaHostAlloc(&p, 4 * sizeof(unsigned int),
+                                cudaHostAllocMapped | cudaHostAllocPortable);
+            if (err == cudaSuccess)
+                err = cudaHostGetDevicePointer(&d, p, 0);
+            (void)cudaThreadExchangeStreamCaptureMode(&mode);
+        }
+        if (err == cudaSuccess) {
+            for (int i = 0; i < 4; ++i)
+                ((volatile unsigned int *)p)[i] = 0u;
+            fault_device = (unsigned int *)d;
+            __atomic_store_n(&fault_record, (volatile unsigned int *)p, __ATOMIC_RELEASE);
+        } else {
+            if (p)
+                cudaFreeHost(p);
+            st = gs__cuda_fail(err, "cudaHostAlloc(scan fault record)", __FILE__, __LINE__);
+        }
+    }
+    *device_address = fault_device;
+    pthread_mutex_unlock(&fault_lock);
+    return st;
+}
+
+/* GS_ERR_BARRIER_TIMEOUT, once, if a look-back has given up since the last
+ * report. */
+gs_status fault_report(const char *who)
+{
+    volatile unsigned int *r = __atomic_load_n(&fault_record, __ATOMIC_ACQUIRE);
+    if (!r || r[0] == 0u)
+        return GS_SUCCESS;
+    pthread_mutex_lock(&fault_lock);
+    unsigned int flag = r[0], call = r[1], tile = r[2], tiles = r[3];
+    r[0] = 0u;
+    pthread_mutex_unlock(&fault_lock);
+    if (flag == 0u) /* another thread reported it */
+        return GS_SUCCESS;
+    return gs__fail(GS_ERR_BARRIER_TIMEOUT,
+                    "%s: an earlier scan (call #%u on its stream's workspace) gave up: tile %u of "
+                    "%u waited longer than the time-out for the tiles before it "
+                    "(GRIDSYNC_BARRIER_TIMEOUT); that scan's output from tile %u on is not "
+                    "written",
+                    who, call, tile, tiles, tile);
+}
+
+/* GRIDSYNC_BARRIER_TIMEOUT or the default, read once. */
+pthread_mutex_t timeout_lock = PTHREAD_MUTEX_INITIALIZER;
+int timeout_known;
+unsigned long long timeout_value;
+
+gs_status scan_timeout(unsigned long long *ns)
+{
+    gs_status st = GS_SUCCESS;
+    pthread_mutex_lock(&timeout_lock);
+    if (!timeout_known) {
+        int set = 0;
+        unsigned long long value = 0;
+        st = gs__timeout_from_env(&set, &value);
+        if (st == GS_SUCCESS) {
+            timeout_value = set ? value : GS_BARRIER_DEFAULT_TIMEOUT_NS;
+            timeout_known = 1;
+        }
+    }
+    *ns = timeout_value;
+    pthread_mutex_unlock(&timeout_lock);
+    return st;
+}
+
+/* ------------------------------------------------------------ the checks */
+
+gs_status memory_type(const void *p, enum cudaMemoryType *type)
+{
+    cudaPointerAttributes attr;
+    GS_CUDA_TRY(cudaPointerGetAttributes(&attr, p));
+    *type = attr.type;
+    return GS_SUCCESS;
+}
+
+/* What needs no CUDA call: the enumerations, n, NULL pointers, overlap. */
+gs_status check_arguments(gs_scan_op op, gs_scan_kind kind, gs_dtype type, const void *in,
+                          const void *out, long long n)
+{
+    if ((int)op < 0 || op >= GS_SCAN_OP_COUNT)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_scan: unknown operation %d", (int)op);
+    if ((int)kind < 0 || kind >= GS_SCAN_KIND_COUNT)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_scan: unknown kind %d (inclusive or exclusive)",
+                        (int)kind);
+    if ((int)type < 0 || type >= GS_DTYPE_COUNT)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_scan: unknown element type %d", (int)type);
+    if (n < 0)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_scan: length must be >= 0, got %lld", n);
+    if (n == 0)
+        return GS_SUCCESS;
+    if (!in)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_scan: input pointer is NULL");
+    if (!out)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_scan: output pointer is NULL");
+    unsigned long long bytes = (unsigned long long)n * gs_dtype_size(type);
+    if ((unsigned long long)n > UINT64_MAX / 16u || (uintptr_t)in > UINTPTR_MAX - bytes ||
+        (uintptr_t)out > UINTPTR_MAX - bytes)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_scan: %lld elements run past the end of memory",
+                        n);
+    uintptr_t a = (uintptr_t)in, b = (uintptr_t)out;
+    if (a != b && a < b + bytes && b < a + bytes)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "gs_scan: input and output overlap without being the same array (output "
+                        "%+lld bytes from the input); give the same pointer for an in-place "
+                        "scan, or arrays apart",
+                        (long long)(b - a));
+    return GS_SUCCESS;
+}
+
+} // namespace
+
+extern "C" const char *gs_scan_op_name(gs_scan_op op)
+{
+    return (int)op >= 0 && op < GS_SCAN_OP_COUNT ? ops[op].name : "unknown";
+}
+
+extern "C" const char *gs_scan_kind_name(gs_scan_kind kind)
+{
+    return kind == GS_SCAN_INCLUSIVE ? "inclusive" : kind == GS_SCAN_EXCLUSIVE ? "exclusive"
+                                                                              : "unknown";
+}
+
+extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, const void *d_in,
+                             void *d_out, long long n, cudaStream_t stream)
+{
+    GS_TRY(check_arguments(op, kind, type, d_in, d_out, n));
+    GS_TRY(fault_report("gs_scan"));
+    if (n == 0)
+        return GS_SUCCESS;
+    int dev = 0, capturing = 0;
+    gs__kernel_shape shape;
+    const void *kernel = ops[op].kernels[type];
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_TRY(gs__kernel_shape_get(dev, kernel, GS_TUNE_SCAN_THREADS, &shape));
+    if ((unsigned long long)n > shape.total_bytes / gs_dtype_size(type))
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "gs_scan: %lld elements of %s exceed the device's %.1f GiB", n,
+                        gs_dtype_name(type), shape.total_bytes / 1073741824.0);
+    const void *pointers[2] = {d_in, d_out};
+    for (int i = 0; i < (d_in == d_out ? 1 : 2); ++i) { /* in place: one array */
+        enum cudaMemoryType where = cudaMemoryTypeUnregistered;
+        GS_TRY(memory_type(pointers[i], &where));
+        if (where != cudaMemoryTypeDevice && where != cudaMemoryTypeManaged)
+            return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                            "gs_scan: the %s is host memory; it must be device (or managed) memory",
+                            i == 0 ? "input" : "output");
+    }
+    unsigned long long timeout_ns = 0;
+    unsigned int *fault = NULL;
+    GS_TRY(scan_timeout(&timeout_ns));
+    GS_TRY(fault_record_get(&fault));
+    GS_TRY(gs__is_capturing(stream, &capturing));
+
+    /* one wave at most, never more blocks than tiles */
+    long long tiles = (n + tile_items[type] - 1) / tile_items[type];
+    long long wave = (long long)shape.sms * (shape.per_sm > 0 ? shape.per_sm : 1);
+    unsigned int blocks = (unsigned int)(tiles < wave ? tiles : wave);
+    gs__ws_lease ws;
+    GS_TRY(gs__ws_acquire_scan(stream, dev, capturing, (unsigned int)tiles, blocks, &ws));
+
+    gs::detail::scan_args args;
+    args.in = d_in;
+    args.out = d_out;
+    args.n = n;
+    args.descriptors = (unsigned long long *)ws.descriptors;
+    args.counters = ws.ticket;
+    args.fault = fault;
+    args.timeout_ns = timeout_ns;
+    args.seq = ws.seq;
+    args.tiles = (unsigned int)tiles;
+    args.exclusive = kind == GS_SCAN_EXCLUSIVE;
+    void *params[] = {&args};
+    cudaLaunchAttribute attr[1];
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(GS_TUNE_SCAN_THREADS);
+    config.stream = stream;
+    if (shape.early_launch) {
+        attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr[0].val.programmaticStreamSerializationAllowed = 1;
+        config.attrs = attr;
+        config.numAttrs = 1;
+    }
+    gs_status st = GS_SUCCESS;
+    cudaError_t err = cudaLaunchKernelExC(&config, kernel, params);
+    if (err != cudaSuccess)
+        st = gs__cuda_fail(err, "cudaLaunchKernelExC(gs_scan)", __FILE__, __LINE__);
+    return gs__ws_release(&ws, stream, st);
+}
+
+extern "C" gs_status gs_scan_inclusive_sum(gs_dtype type, const void *d_in, void *d_out,
+                                           long long n, cudaStream_t stream)
+{
+    return gs_scan(GS_SCAN_SUM, GS_SCAN_INCLUSIVE, type, d_in, d_out, n, stream);
+}
+
+extern "C" gs_status gs_scan_exclusive_sum(gs_dtype type, const void *d_in, void *d_out,
+                                           long long n, cudaStream_t stream)
+{
+    return gs_scan(GS_SCAN_SUM, GS_SCAN_EXCLUSIVE, type, d_in, d_out, n, stream);
+}
+
+extern "C" gs_status gs_scan_check(cudaStream_t stream)
+{
+    GS_CUDA_TRY(cudaStreamSynchronize(stream));
+    return fault_report("gs_scan_check");
+}

@@ -1,0 +1,876 @@
+/*
+ * test_scan.cu - gs_scan against a CPU reference, and the device API's warp
+ * and block scans.
+ *
+ * References: integer sums exact (wrapping, computed unsigned), min and max
+ * exact (NaN propagates: from the first NaN on, every prefix is NaN).
+ * Floating sums against a compensated long-double prefix with a rigorous
+ * bound: element k of tile t is a sum tree in which no input takes part in
+ * more than d = t + 32 additions (the tile chain: t; within a tile at most
+ * 3 + 5 + 3 + 1 + 7 + 2 with 256 threads, docs/scan-notes.md), so
+ * |error| <= gamma(d) sum |x_j| with gamma(d) = d u / (1 - d u) (Higham,
+ * Accuracy and Stability, 4.2). Floats holding small integers whose
+ * prefixes stay below 2^24 (2^53) are summed exactly by any order: those
+ * must match exactly, which catches any element landing in a wrong place.
+ *
+ * Also: every op (sum, min, max), kind and type; n from 0 to 2^27,
+ * including lengths around tile and look-back window boundaries; inputs
+ * and outputs misaligned by one or three elements, and in place; outputs
+ * poisoned first: every element written, nothing past n touched; results
+ * bitwise identical from run to run and between aligned and misaligned
+ * copies of the same data (the order of operations is fixed by n alone);
+ * NaN and infinities; many back-to-back calls on two streams and from two
+ * host threads (own streams and one shared stream), with reductions mixed
+ * in (they share the workspace); 300 streams created, used and destroyed
+ * (workspaces recycled); gs_reduce_release_workspaces racing scans whose
+ * lengths grow; a scan captured in a graph and replayed on fresh
+ * data; bad input refused with nothing written; a look-back that can never
+ * finish (tile 0 withheld) ends at its time-out with the fault recorded;
+ * gs::warp_* and gs::block_* scans, C-style names and an argmin scan, at
+ * block sizes 32 to 1024 including ones that are not multiples of 32.
+ */
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <limits>
+
+#include <gridsync/detail/single_pass_scan.cuh>
+#include <gridsync/scan.cuh>
+
+#include "gpu_test.h"
+
+/* ------------------------------------------------------------- helpers */
+
+static unsigned long long rng_state;
+static unsigned long long next_u64(void) /* splitmix64 */
+{
+    unsigned long long z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static double urand(void) { return (double)(next_u64() >> 11) * 0x1p-53; } /* [0, 1) */
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+template <class T> struct dtype_of;
+template <> struct dtype_of<float> { static const gs_dtype value = GS_FLOAT32; };
+template <> struct dtype_of<double> { static const gs_dtype value = GS_FLOAT64; };
+template <> struct dtype_of<int> { static const gs_dtype value = GS_INT32; };
+template <> struct dtype_of<long long> { static const gs_dtype value = GS_INT64; };
+
+template <class T> static bool is_floating() { return std::numeric_limits<T>::has_infinity; }
+
+/* The identities of min and max. */
+template <class T> static T highest_of()
+{
+    if constexpr (std::numeric_limits<T>::has_infinity)
+        return std::numeric_limits<T>::infinity();
+    else
+        return std::numeric_limits<T>::max();
+}
+template <class T> static T lowest_of()
+{
+    if constexpr (std::numeric_limits<T>::has_infinity)
+        return -std::numeric_limits<T>::infinity();
+    else
+        return std::numeric_limits<T>::min();
+}
+
+/* Elements per tile of the library's kernel for T. */
+template <class T> static long long tile_of() { return gs::detail::scan_policy<T>::tile_items; }
+
+/* What the data looks like. */
+enum fill_kind {
+    FILL_REAL,      /* floats in [-1, 1) x 100; integers over their whole range */
+    FILL_POSITIVE,  /* floats in [0, 1): no cancellation, the bound is relative */
+    FILL_SMALL_INTS /* 0 .. 7: floating prefixes exact (n <= 2^21 for f32) */
+};
+
+template <class T> static void fill(T *h, long long n, fill_kind kind)
+{
+    for (long long i = 0; i < n; ++i) {
+        unsigned long long r = next_u64();
+        if (kind == FILL_SMALL_INTS)
+            h[i] = (T)(r & 7u);
+        else if (is_floating<T>())
+            h[i] = kind == FILL_POSITIVE ? (T)urand() : (T)((urand() * 2.0 - 1.0) * 100.0);
+        else
+            h[i] = (T)r; /* wraps: every bit pattern */
+    }
+}
+
+/* --------------------------------------------------------- the reference */
+
+/* Neumaier-compensated long-double sum: error far below the bounds. */
+struct exact {
+    long double s, c;
+    void add(long double x)
+    {
+        long double t = s + x;
+        c += fabsl(s) >= fabsl(x) ? (s - t) + x : (x - t) + s;
+        s = t;
+    }
+    long double value() const { return s + c; }
+};
+
+/* The running state of one prefix scan on the CPU. */
+template <class T> struct running {
+    gs_scan_op op;
+    T v;             /* min, max, integer sum */
+    exact e;         /* floating sum */
+    double magnitude;
+    void start(gs_scan_op o)
+    {
+        op = o;
+        v = o == GS_SCAN_MIN ? highest_of<T>() : o == GS_SCAN_MAX ? lowest_of<T>() : (T)0;
+        e = exact{0.0L, 0.0L};
+        magnitude = 0.0;
+    }
+    void add(T x)
+    {
+        if (op == GS_SCAN_SUM) {
+            if (is_floating<T>()) {
+                e.add((long double)x);
+                magnitude += fabs((double)x);
+            } else if (sizeof(T) == 4) {
+                v = (T)(int)((unsigned int)v + (unsigned int)x);
+            } else {
+                v = (T)(long long)((unsigned long long)v + (unsigned long long)x);
+            }
+        } else if (v == v) { /* NaN is sticky */
+            if (x != x || (op == GS_SCAN_MIN ? x < v : x > v))
+                v = x;
+        }
+    }
+    /* Whether `got` is this prefix at element k (whose tile is t). */
+    bool matches(T got, long long t, bool exact_sum) const
+    {
+        if (op != GS_SCAN_SUM || !is_floating<T>())
+            return (v != v && got != got) || got == v;
+        double want = (double)e.value();
+        double u = sizeof(T) == 4 ? 0x1p-24 : 0x1p-53, d = (double)(t + 32);
+        double bound = exact_sum ? 0.0 : d * u / (1.0 - d * u) * magnitude;
+        return fabs((double)got - want) <= bound; /* NaN fails */
+    }
+    double value() const
+    {
+        return op == GS_SCAN_SUM && is_floating<T>() ? (double)e.value() : (double)v;
+    }
+};
+
+/* Elements of y that are not the scan of x (each reported up to 3). */
+template <class T>
+static long long wrong_elements(gs_scan_op op, gs_scan_kind kind, const T *x, const T *y,
+                                long long n, bool exact_sum, const char *label)
+{
+    running<T> r;
+    r.start(op);
+    long long wrong = 0, tile = tile_of<T>();
+    for (long long k = 0; k < n; ++k) {
+        if (kind == GS_SCAN_INCLUSIVE)
+            r.add(x[k]);
+        if (!r.matches(y[k], k / tile, exact_sum) && ++wrong <= 3)
+            fprintf(stderr, "  %s: element %lld of %lld: %.17g, expected %.17g\n", label, k, n,
+                    (double)y[k], r.value());
+        if (kind == GS_SCAN_EXCLUSIVE)
+            r.add(x[k]);
+    }
+    return wrong;
+}
+
+/* ------------------------------------------------------- one scan, checked */
+
+enum { GUARD = 64 }; /* poisoned elements after the output, never to be written */
+
+/* Device buffers big enough for n + offsets + GUARD elements of 8 bytes. */
+struct buffers {
+    char *d_in, *d_out, *d_again;
+    char *h_in, *h_out, *h_again;
+    long long cap; /* elements of 8 bytes */
+};
+
+static void buffers_make(buffers *b, long long cap)
+{
+    size_t bytes = (size_t)(cap + 8 + GUARD) * 8;
+    b->cap = cap;
+    CUDA_OK(cudaMalloc((void **)&b->d_in, bytes));
+    CUDA_OK(cudaMalloc((void **)&b->d_out, bytes));
+    CUDA_OK(cudaMalloc((void **)&b->d_again, bytes));
+    b->h_in = (char *)malloc(bytes);
+    b->h_out = (char *)malloc(bytes);
+    b->h_again = (char *)malloc(bytes);
+    if (!b->h_in || !b->h_out || !b->h_again) {
+        fprintf(stderr, "FATAL: out of host memory\n");
+        exit(1);
+    }
+}
+
+static void buffers_free(buffers *b)
+{
+    cudaFree(b->d_in);
+    cudaFree(b->d_out);
+    cudaFree(b->d_again);
+    free(b->h_in);
+    free(b->h_out);
+    free(b->h_again);
+}
+
+/* Where a case reads and writes. */
+struct layout {
+    int in_offset, out_offset; /* elements */
+    bool in_place;             /* out = in (out_offset unused) */
+};
+
+/* One scan of n fresh elements with `op` and `kind` at `lay`: output
+ * poisoned first (0xff bytes: NaN, -1), checked element by element, the
+ * guard after it untouched; run again into a second poisoned buffer, which
+ * must be bitwise the same. Returns the number of checks. */
+template <class T>
+static int check_case(buffers *b, gs_scan_op op, gs_scan_kind kind, long long n, layout lay,
+                      fill_kind data, T *first_result)
+{
+    const size_t es = sizeof(T);
+    T *h_in = (T *)b->h_in + lay.in_offset;
+    T *d_in = (T *)b->d_in + lay.in_offset;
+    T *d_out = lay.in_place ? d_in : (T *)b->d_out + lay.out_offset;
+    T *d_again = lay.in_place ? d_in : (T *)b->d_again + lay.out_offset;
+    char label[160];
+    snprintf(label, sizeof label, "%s %s %s n=%lld in+%d %s%d", gs_scan_kind_name(kind),
+             gs_scan_op_name(op), gs_dtype_name(dtype_of<T>::value), n, lay.in_offset,
+             lay.in_place ? "in place" : "out+", lay.out_offset);
+    if (data != FILL_REAL || first_result == NULL)
+        fill(h_in, n, data);
+    const bool exact_sum = data == FILL_SMALL_INTS;
+    int checks = 0;
+    for (int round = 0; round < 2; ++round) {
+        T *dst = round == 0 ? d_out : d_again;
+        T *h_dst = (T *)(round == 0 ? b->h_out : b->h_again);
+        if (lay.in_place) {
+            CUDA_OK(cudaMemset(d_in + n, 0xff, GUARD * es));
+            if (n)
+                CUDA_OK(cudaMemcpy(d_in, h_in, (size_t)n * es, cudaMemcpyHostToDevice));
+        } else {
+            CUDA_OK(cudaMemset(dst, 0xff, (size_t)(n + GUARD) * es));
+            if (n && round == 0)
+                CUDA_OK(cudaMemcpy(d_in, h_in, (size_t)n * es, cudaMemcpyHostToDevice));
+        }
+        GS_OK(gs_scan(op, kind, dtype_of<T>::value, d_in, dst, n, 0));
+        CUDA_OK(cudaMemcpy(h_dst, dst, (size_t)(n + GUARD) * es, cudaMemcpyDeviceToHost));
+        const unsigned char *guard = (const unsigned char *)(h_dst + n);
+        int touched = 0;
+        for (size_t i = 0; i < GUARD * es; ++i)
+            touched += guard[i] != 0xffu;
+        EXPECT(touched == 0, "%s: %d bytes past the end written", label, touched);
+        checks += 1;
+    }
+    long long wrong = wrong_elements(op, kind, h_in, (const T *)b->h_out, n, exact_sum, label);
+    EXPECT(wrong == 0, "%s: %lld of %lld elements wrong", label, wrong, n);
+    EXPECT(memcmp(b->h_out, b->h_again, (size_t)n * es) == 0, "%s: not bitwise repeatable", label);
+    if (first_result) { /* the same data at another alignment: the same bits */
+        EXPECT(memcmp(first_result, b->h_out, (size_t)n * es) == 0,
+               "%s: differs from the aligned run on the same data", label);
+        checks += 1;
+    }
+    return checks + 2;
+}
+
+/* Every op and kind of T at the lengths given; the layouts at the lengths
+ * marked for them, where the data of the aligned run is scanned again
+ * misaligned and in place and must give the same bits. */
+template <class T>
+static int check_type(buffers *b, const long long *lengths, int nlen, int layouts_from)
+{
+    const layout aligned = {0, 0, false};
+    const layout others[] = {{1, 1, false}, {1, 0, false}, {0, 3, false}, {0, 0, true},
+                             {1, 0, true}};
+    int checks = 0;
+    T *first = (T *)malloc((size_t)(lengths[nlen - 1] + 1) * sizeof(T));
+    for (int op = 0; op < GS_SCAN_OP_COUNT; ++op)
+        for (int kind = 0; kind < GS_SCAN_KIND_COUNT; ++kind)
+            for (int i = 0; i < nlen; ++i) {
+                long long n = lengths[i];
+                if (n + 8 > b->cap)
+                    continue;
+                checks += check_case<T>(b, (gs_scan_op)op, (gs_scan_kind)kind, n, aligned,
+                                        FILL_REAL, NULL);
+                if (i < layouts_from)
+                    continue;
+                memcpy(first, b->h_out, (size_t)n * sizeof(T));
+                for (const layout &l : others) {
+                    /* the same data, moved to the new offset */
+                    memmove((T *)b->h_in + l.in_offset, (T *)b->h_in, (size_t)n * sizeof(T));
+                    checks += check_case<T>(b, (gs_scan_op)op, (gs_scan_kind)kind, n, l,
+                                            FILL_REAL, first);
+                    memmove((T *)b->h_in, (T *)b->h_in + l.in_offset, (size_t)n * sizeof(T));
+                }
+            }
+    free(first);
+    return checks;
+}
+
+/* Floating sums that must be exact (small integers), and positive data,
+ * where the bound is relative, up to `big`. */
+template <class T>
+static int check_float_sums(buffers *b, long long big)
+{
+    const long long tile = tile_of<T>();
+    const long long lengths[] = {1, 7, tile - 1, tile + 1, 65 * tile + 3, 300 * tile + 17,
+                                 (1ll << 21) - 5, big};
+    int checks = 0;
+    for (int i = 0; i < (int)(sizeof lengths / sizeof lengths[0]); ++i) {
+        long long n = lengths[i];
+        if (n + 8 > b->cap)
+            continue;
+        bool exact_ok = sizeof(T) == 8 || n <= (1ll << 21); /* 7 n < 2^24 */
+        for (int kind = 0; kind < 2; ++kind) {
+            if (exact_ok)
+                checks += check_case<T>(b, GS_SCAN_SUM, (gs_scan_kind)kind, n, layout{0, 0, false},
+                                        FILL_SMALL_INTS, NULL);
+            checks += check_case<T>(b, GS_SCAN_SUM, (gs_scan_kind)kind, n, layout{0, 0, false},
+                                    FILL_POSITIVE, NULL);
+        }
+    }
+    return checks;
+}
+
+/* NaN propagates through min and max prefixes; infinities are values. */
+static int check_special(buffers *b)
+{
+    const long long n = 3 * tile_of<float>() + 77;
+    float *h = (float *)b->h_in, *d = (float *)b->d_in, *y = (float *)b->h_out;
+    int checks = 0;
+    for (int op = GS_SCAN_MIN; op <= GS_SCAN_MAX; ++op)
+        for (long long nan_at = 5; nan_at < n; nan_at += 4099) {
+            fill(h, n, FILL_REAL);
+            h[1] = INFINITY;
+            h[2] = -INFINITY;
+            h[nan_at] = NAN;
+            CUDA_OK(cudaMemcpy(d, h, (size_t)n * 4, cudaMemcpyHostToDevice));
+            GS_OK(gs_scan((gs_scan_op)op, GS_SCAN_INCLUSIVE, GS_FLOAT32, d, b->d_out, n, 0));
+            CUDA_OK(cudaMemcpy(y, b->d_out, (size_t)n * 4, cudaMemcpyDeviceToHost));
+            long long wrong = 0;
+            for (long long k = 0; k < n; ++k) {
+                bool want_nan = k >= nan_at;
+                float want = op == GS_SCAN_MIN ? -INFINITY : INFINITY;
+                wrong += want_nan ? !isnan(y[k]) : (k >= (op == GS_SCAN_MIN ? 2 : 1) && y[k] != want);
+            }
+            EXPECT(wrong == 0, "%s with NaN at %lld: %lld prefixes wrong", gs_scan_op_name((gs_scan_op)op),
+                   nan_at, wrong);
+            ++checks;
+        }
+    /* exclusive: element 0 is the identity */
+    GS_OK(gs_scan(GS_SCAN_MIN, GS_SCAN_EXCLUSIVE, GS_FLOAT32, d, b->d_out, n, 0));
+    CUDA_OK(cudaMemcpy(y, b->d_out, 4, cudaMemcpyDeviceToHost));
+    EXPECT(isinf(y[0]) && y[0] > 0, "exclusive min: element 0 is %g, not +inf", y[0]);
+    return checks + 1;
+}
+
+/* ------------------------------------------------- streams and threads */
+
+/* Calls of different lengths and types back to back on two streams,
+ * reductions in between (the same workspace); every output its own buffer,
+ * checked at the end. */
+static int check_two_streams(int quick)
+{
+    enum { CALLS = 48 };
+    const int calls = quick ? 6 : CALLS;
+    const long long most = 200000;
+    cudaStream_t s[2];
+    int *d_in, *d_out, *h_in, *h_out;
+    long long *d_sum, h_sum[2 * CALLS];
+    CUDA_OK(cudaStreamCreateWithFlags(&s[0], cudaStreamNonBlocking));
+    CUDA_OK(cudaStreamCreateWithFlags(&s[1], cudaStreamNonBlocking));
+    CUDA_OK(cudaMalloc((void **)&d_in, most * 4));
+    CUDA_OK(cudaMalloc((void **)&d_out, (size_t)2 * calls * most * 4));
+    CUDA_OK(cudaMalloc((void **)&d_sum, sizeof h_sum));
+    h_in = (int *)malloc(most * 4);
+    h_out = (int *)malloc((size_t)2 * calls * most * 4);
+    fill(h_in, most, FILL_REAL);
+    CUDA_OK(cudaMemcpy(d_in, h_in, most * 4, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemset(d_out, 0xff, (size_t)2 * calls * most * 4));
+    long long lengths[2 * CALLS];
+    for (int i = 0; i < calls; ++i)
+        for (int k = 0; k < 2; ++k) {
+            int j = 2 * i + k;
+            lengths[j] = 1 + (long long)(next_u64() % (unsigned long long)most);
+            gs_scan_kind kind = (gs_scan_kind)(j % 2);
+            GS_OK(gs_scan(GS_SCAN_SUM, kind, GS_INT32, d_in, d_out + (size_t)j * most, lengths[j],
+                          s[k]));
+            /* the reduction folds the input in a different shape: a busy workspace */
+            GS_OK(gs_reduce_sum(GS_INT64, (const long long *)d_in, lengths[j] / 2, d_sum + j, s[k]));
+        }
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(h_out, d_out, (size_t)2 * calls * most * 4, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(h_sum, d_sum, (size_t)2 * calls * 8, cudaMemcpyDeviceToHost));
+    long long wrong = 0, wrong_sums = 0;
+    for (int j = 0; j < 2 * calls; ++j) {
+        wrong += wrong_elements(GS_SCAN_SUM, (gs_scan_kind)(j % 2), h_in, h_out + (size_t)j * most,
+                                lengths[j], false, "two streams");
+        unsigned long long want = 0;
+        for (long long i = 0; i < lengths[j] / 2; ++i)
+            want += (unsigned long long)((const long long *)h_in)[i];
+        wrong_sums += (long long)want != h_sum[j];
+    }
+    EXPECT(wrong == 0 && wrong_sums == 0, "two streams, %d calls each: %lld elements and %lld "
+           "reductions wrong", calls, wrong, wrong_sums);
+    printf("  2 streams x %d scans (and reductions) back to back: %lld wrong elements\n", calls,
+           wrong);
+    cudaFree(d_in);
+    cudaFree(d_out);
+    cudaFree(d_sum);
+    free(h_in);
+    free(h_out);
+    cudaStreamDestroy(s[0]);
+    cudaStreamDestroy(s[1]);
+    return 1;
+}
+
+/* Host threads scanning their own data, each many times: on their own
+ * streams, or all on one shared stream. */
+struct worker {
+    cudaStream_t stream; /* 0: the thread makes its own */
+    int index, rounds, wrong, failed;
+};
+
+static void *scan_worker(void *arg)
+{
+    worker *w = (worker *)arg;
+    const long long n = 70001 + 4096 * w->index;
+    long long *h = (long long *)malloc((size_t)n * 8), *y = (long long *)malloc((size_t)n * 8);
+    long long *d_in, *d_out;
+    cudaStream_t s = w->stream;
+    if (!s)
+        CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CUDA_OK(cudaMalloc((void **)&d_in, (size_t)n * 8));
+    CUDA_OK(cudaMalloc((void **)&d_out, (size_t)n * 8));
+    unsigned long long state = 0x1234567ull * (unsigned long long)(w->index + 1);
+    for (int r = 0; r < w->rounds; ++r) {
+        for (long long i = 0; i < n; ++i) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            h[i] = (long long)(state >> 1);
+        }
+        CUDA_OK(cudaMemcpyAsync(d_in, h, (size_t)n * 8, cudaMemcpyHostToDevice, s));
+        gs_scan_kind kind = (gs_scan_kind)(r % 2);
+        w->failed += gs_scan(GS_SCAN_SUM, kind, GS_INT64, d_in, d_out, n, s) != GS_SUCCESS;
+        CUDA_OK(cudaMemcpyAsync(y, d_out, (size_t)n * 8, cudaMemcpyDeviceToHost, s));
+        CUDA_OK(cudaStreamSynchronize(s));
+        w->wrong += wrong_elements(GS_SCAN_SUM, kind, h, y, n, false, "thread") != 0;
+    }
+    cudaFree(d_in);
+    cudaFree(d_out);
+    if (!w->stream)
+        cudaStreamDestroy(s);
+    free(h);
+    free(y);
+    return NULL;
+}
+
+static int check_threads(int quick)
+{
+    cudaStream_t shared;
+    CUDA_OK(cudaStreamCreateWithFlags(&shared, cudaStreamNonBlocking));
+    int checks = 0;
+    for (int mode = 0; mode < 2; ++mode) {
+        pthread_t tid[2];
+        worker w[2];
+        for (int t = 0; t < 2; ++t) {
+            w[t] = worker{mode ? shared : (cudaStream_t)0, t, quick ? 3 : 60, 0, 0};
+            pthread_create(&tid[t], NULL, scan_worker, &w[t]);
+        }
+        for (int t = 0; t < 2; ++t)
+            pthread_join(tid[t], NULL);
+        EXPECT(w[0].wrong + w[1].wrong + w[0].failed + w[1].failed == 0,
+               "2 threads (%s): %d and %d scans wrong, %d and %d failed",
+               mode ? "one stream" : "own streams", w[0].wrong, w[1].wrong, w[0].failed,
+               w[1].failed);
+        printf("  2 threads x %d scans, %s: %d wrong\n", w[0].rounds,
+               mode ? "one shared stream" : "own streams", w[0].wrong + w[1].wrong);
+        ++checks;
+    }
+    cudaStreamDestroy(shared);
+    return checks;
+}
+
+/* gs_reduce_release_workspaces racing scans in two threads, whose lengths
+ * grow (descriptor areas replaced while old ones may still be in use). */
+struct racer {
+    volatile int *stop;
+    int calls, wrong;
+};
+
+static void *racing_scanner(void *arg)
+{
+    racer *r = (racer *)arg;
+    const long long most = 40 * tile_of<int>();
+    int *h = (int *)malloc(most * 4), *y = (int *)malloc(most * 4), *d_in, *d_out;
+    cudaStream_t s;
+    CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CUDA_OK(cudaMalloc((void **)&d_in, most * 4));
+    CUDA_OK(cudaMalloc((void **)&d_out, most * 4));
+    for (long long i = 0; i < most; ++i)
+        h[i] = (int)(i * 2654435761u);
+    CUDA_OK(cudaMemcpy(d_in, h, most * 4, cudaMemcpyHostToDevice));
+    for (long long n = tile_of<int>() + 1; !*r->stop; n = n * 3 / 2 > most ? 1 : n * 3 / 2 + 1) {
+        bool ok = gs_scan(GS_SCAN_SUM, GS_SCAN_INCLUSIVE, GS_INT32, d_in, d_out, n, s) == GS_SUCCESS;
+        CUDA_OK(cudaMemcpyAsync(y, d_out, (size_t)n * 4, cudaMemcpyDeviceToHost, s));
+        CUDA_OK(cudaStreamSynchronize(s));
+        r->wrong += !ok || wrong_elements(GS_SCAN_SUM, GS_SCAN_INCLUSIVE, h, y, n, false, "race");
+        ++r->calls;
+    }
+    cudaFree(d_in);
+    cudaFree(d_out);
+    cudaStreamDestroy(s);
+    free(h);
+    free(y);
+    return NULL;
+}
+
+static int check_release_race(int quick)
+{
+    volatile int stop = 0;
+    racer r[2] = {{&stop, 0, 0}, {&stop, 0, 0}};
+    pthread_t tid[2];
+    for (int i = 0; i < 2; ++i)
+        pthread_create(&tid[i], NULL, racing_scanner, &r[i]);
+    for (int i = 0; i < (quick ? 20 : 1000); ++i)
+        gs_reduce_release_workspaces();
+    stop = 1;
+    for (int i = 0; i < 2; ++i)
+        pthread_join(tid[i], NULL);
+    EXPECT(r[0].wrong + r[1].wrong == 0, "release racing %d scans: %d wrong",
+           r[0].calls + r[1].calls, r[0].wrong + r[1].wrong);
+    printf("  gs_reduce_release_workspaces racing %d scans in 2 threads: %d wrong\n",
+           r[0].calls + r[1].calls, r[0].wrong + r[1].wrong);
+    return 1;
+}
+
+/* More streams than the workspace cache holds: workspaces are recycled
+ * between streams with their descriptors and counters as they are. */
+static int check_stream_churn(int quick)
+{
+    const int streams = quick ? 80 : 300;
+    const long long n = 3 * tile_of<int>() + 5;
+    int *d_in, *d_out, *h_in, *h_out;
+    CUDA_OK(cudaMalloc((void **)&d_in, n * 4));
+    CUDA_OK(cudaMalloc((void **)&d_out, (size_t)streams * n * 4));
+    h_in = (int *)malloc(n * 4);
+    h_out = (int *)malloc((size_t)streams * n * 4);
+    fill(h_in, n, FILL_REAL);
+    CUDA_OK(cudaMemcpy(d_in, h_in, n * 4, cudaMemcpyHostToDevice));
+    int failed = 0;
+    for (int i = 0; i < streams; ++i) {
+        cudaStream_t s;
+        CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        failed += gs_scan(GS_SCAN_MAX, GS_SCAN_INCLUSIVE, GS_INT32, d_in, d_out + (size_t)i * n, n,
+                          s) != GS_SUCCESS;
+        CUDA_OK(cudaStreamDestroy(s)); /* its kernel may still run */
+    }
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(h_out, d_out, (size_t)streams * n * 4, cudaMemcpyDeviceToHost));
+    long long wrong = 0;
+    for (int i = 0; i < streams; ++i)
+        wrong += wrong_elements(GS_SCAN_MAX, GS_SCAN_INCLUSIVE, h_in, h_out + (size_t)i * n, n,
+                                false, "stream churn");
+    EXPECT(failed == 0 && wrong == 0, "%d streams: %d calls failed, %lld elements wrong", streams,
+           failed, wrong);
+    printf("  %d streams created, scanned once, destroyed: %lld wrong\n", streams, wrong);
+    cudaFree(d_in);
+    cudaFree(d_out);
+    free(h_in);
+    free(h_out);
+    return 1;
+}
+
+/* A scan captured in a graph (its workspace the graph's own, zeroed by a
+ * node at every replay) and replayed on fresh data. */
+static int check_capture(void)
+{
+    const long long n = 50 * tile_of<float>() + 3;
+    float *d_in, *d_out, *h_in = (float *)malloc(n * 4), *h_out = (float *)malloc(n * 4);
+    cudaStream_t s;
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CUDA_OK(cudaMalloc((void **)&d_in, n * 4));
+    CUDA_OK(cudaMalloc((void **)&d_out, n * 4));
+    CUDA_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    gs_status st = gs_scan(GS_SCAN_SUM, GS_SCAN_EXCLUSIVE, GS_FLOAT32, d_in, d_out, n, s);
+    CUDA_OK(cudaStreamEndCapture(s, &graph));
+    EXPECT(st == GS_SUCCESS, "a scan inside a capture: %s: %s", gs_status_string(st),
+           gs_last_error_detail());
+    CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+    long long wrong = 0;
+    for (int rep = 0; rep < 3; ++rep) {
+        fill(h_in, n, FILL_SMALL_INTS);
+        CUDA_OK(cudaMemcpyAsync(d_in, h_in, n * 4, cudaMemcpyHostToDevice, s));
+        CUDA_OK(cudaGraphLaunch(exec, s));
+        CUDA_OK(cudaMemcpyAsync(h_out, d_out, n * 4, cudaMemcpyDeviceToHost, s));
+        CUDA_OK(cudaStreamSynchronize(s));
+        wrong += wrong_elements(GS_SCAN_SUM, GS_SCAN_EXCLUSIVE, h_in, h_out, n, true, "graph");
+    }
+    EXPECT(wrong == 0, "graph replays on fresh data: %lld elements wrong", wrong);
+    printf("  a captured scan replayed 3 times on fresh data: %lld wrong\n", wrong);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(s);
+    cudaFree(d_in);
+    cudaFree(d_out);
+    free(h_in);
+    free(h_out);
+    return 1;
+}
+
+/* ---------------------------------------------------------- bad input */
+
+/* Refused with GS_ERR_INVALID_ARGUMENT, and the output still poisoned. */
+static int check_bad_input(buffers *b)
+{
+    const long long n = 5000;
+    float *d_in = (float *)b->d_in, *d_out = (float *)b->d_out, *y = (float *)b->h_out;
+    float *host = (float *)malloc(n * 4);
+    struct {
+        const char *what;
+        const void *in;
+        void *out;
+        long long n;
+    } cases[] = {
+        {"NULL input", NULL, d_out, n},
+        {"NULL output", d_in, NULL, n},
+        {"negative length", d_in, d_out, -3},
+        {"host input", host, d_out, n},
+        {"host output", d_in, host, n},
+        {"output one element after the input", d_out + 1, d_out, n},
+        {"output one element before the input", d_out, d_out + 1, n},
+    };
+    int checks = 0;
+    for (const auto &c : cases) {
+        CUDA_OK(cudaMemset(d_out, 0xff, (n + 1) * 4));
+        CUDA_OK(cudaDeviceSynchronize());
+        gs_status st = gs_scan(GS_SCAN_SUM, GS_SCAN_INCLUSIVE, GS_FLOAT32, c.in, c.out, c.n, 0);
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(y, d_out, (n + 1) * 4, cudaMemcpyDeviceToHost));
+        int touched = 0;
+        for (long long i = 0; i <= n; ++i)
+            touched += !isnan(y[i]);
+        EXPECT(st == GS_ERR_INVALID_ARGUMENT && touched == 0, "%s: %s (%s), %d elements written",
+               c.what, gs_status_string(st), gs_last_error_detail(), touched);
+        ++checks;
+    }
+    EXPECT(gs_scan((gs_scan_op)3, GS_SCAN_INCLUSIVE, GS_FLOAT32, d_in, d_out, n, 0) ==
+               GS_ERR_INVALID_ARGUMENT, "unknown op accepted");
+    EXPECT(gs_scan(GS_SCAN_SUM, (gs_scan_kind)2, GS_FLOAT32, d_in, d_out, n, 0) ==
+               GS_ERR_INVALID_ARGUMENT, "unknown kind accepted");
+    EXPECT(gs_scan(GS_SCAN_SUM, GS_SCAN_INCLUSIVE, (gs_dtype)4, d_in, d_out, n, 0) ==
+               GS_ERR_INVALID_ARGUMENT, "unknown type accepted");
+    EXPECT(gs_scan(GS_SCAN_SUM, GS_SCAN_INCLUSIVE, GS_FLOAT32, NULL, NULL, 0, 0) == GS_SUCCESS,
+           "n = 0 with NULL pointers refused");
+    EXPECT(gs_scan_check(0) == GS_SUCCESS, "gs_scan_check after good runs: %s",
+           gs_last_error_detail());
+    free(host);
+    return checks + 5;
+}
+
+/* ------------------------------------------------------------ time-out */
+
+/*
+ * The kernel (this test's own instance) on a state where tile 0 is never
+ * taken: the ticket starts at 1, so tile 1's look-back can never finish.
+ * With a 20 ms time-out it must end, record the fault (tile 1 of 2, the
+ * call's number), set the abort word, still reset the ticket and count both
+ * blocks out, and leave tile 1's output unwritten.
+ */
+static int check_timeout(void)
+{
+    typedef gs::detail::scan_policy<float> policy;
+    const long long n = 2 * policy::tile_items;
+    float *d_in, *d_out, *h_out = (float *)malloc(n * 4);
+    unsigned long long *desc;
+    unsigned int *counters, *fault, words[4], record[4];
+    CUDA_OK(cudaMalloc((void **)&d_in, n * 4));
+    CUDA_OK(cudaMalloc((void **)&d_out, n * 4));
+    CUDA_OK(cudaMalloc((void **)&desc, 2 * 64));
+    CUDA_OK(cudaMalloc((void **)&counters, 16));
+    CUDA_OK(cudaHostAlloc((void **)&fault, 16, cudaHostAllocMapped));
+    memset(fault, 0, 16);
+    unsigned int start[4] = {1u, 0u, 0u, 0u};
+    CUDA_OK(cudaMemset(d_in, 0, n * 4));
+    CUDA_OK(cudaMemset(d_out, 0xff, n * 4));
+    CUDA_OK(cudaMemset(desc, 0, 2 * 64));
+    CUDA_OK(cudaMemcpy(counters, start, 16, cudaMemcpyHostToDevice));
+    unsigned int *d_fault = NULL;
+    CUDA_OK(cudaHostGetDevicePointer((void **)&d_fault, fault, 0));
+    gs::detail::scan_args a = {d_in, d_out, n, desc, counters, d_fault, 20000000ull, 7u, 2u, 0};
+    double t0 = now_seconds();
+    gs::detail::single_pass_scan_kernel<policy, gs::sum<float>><<<2, policy::threads>>>(a);
+    CUDA_OK(cudaGetLastError());
+    CUDA_OK(cudaDeviceSynchronize());
+    double seconds = now_seconds() - t0;
+    CUDA_OK(cudaMemcpy(words, counters, 16, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(h_out, d_out, n * 4, cudaMemcpyDeviceToHost));
+    memcpy(record, (const void *)fault, 16);
+    int written = 0;
+    for (long long i = policy::tile_items; i < n; ++i)
+        written += !isnan(h_out[i]);
+    EXPECT(record[0] == 1u && record[1] == 7u && record[2] == 1u && record[3] == 2u,
+           "fault record %u %u %u %u, expected 1 7 1 2", record[0], record[1], record[2], record[3]);
+    EXPECT(words[0] == 0u && words[2] == 2u && words[3] == 7u,
+           "after the time-out: ticket %u (want 0), blocks out %u (want 2), abort %u (want 7)",
+           words[0], words[2], words[3]);
+    EXPECT(written == 0, "the tile that gave up wrote %d elements", written);
+    EXPECT(seconds < 5.0, "the look-back took %.1f s to give up (time-out 20 ms)", seconds);
+    printf("  a look-back that cannot finish gave up after %.3f s (time-out 0.02 s)\n", seconds);
+    cudaFree(d_in);
+    cudaFree(d_out);
+    cudaFree(desc);
+    cudaFree(counters);
+    cudaFreeHost(fault);
+    free(h_out);
+    return 4;
+}
+
+/* ------------------------------------------------------- the device API */
+
+static __global__ void device_api(const int *in, int *out)
+{
+    __shared__ int smem[32];
+    __shared__ double dsmem[32];
+    unsigned int n = blockDim.x, t = threadIdx.x, i = blockIdx.x * n + t;
+    int v = in[i], total = -1;
+    int *o = out + 6 * (size_t)i;
+    o[0] = gs_block_inclusive_sum_i32(v, smem);
+    o[1] = gs::block_exclusive_scan(v, smem, gs::sum<int>(), &total);
+    o[2] = gs_block_exclusive_max_i32(v, smem);
+    o[3] = (int)gs_block_inclusive_min_f64((double)v, dsmem);
+    unsigned int lanes = n - (t & ~31u) < 32u ? n - (t & ~31u) : 32u;
+    o[4] = gs_warp_exclusive_sum_i32(v, lanes);
+    o[5] = total;
+}
+
+static __global__ void argmin_api(const int *in, gs::arg<int> *out)
+{
+    __shared__ gs::arg<int> smem[32];
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    gs::arg<int> mine = {(long long)threadIdx.x, in[i]};
+    out[i] = gs::block_inclusive_scan(mine, smem, gs::argmin<int>());
+}
+
+static int check_device_api(void)
+{
+    const int sizes[] = {32, 33, 64, 100, 255, 256, 257, 512, 999, 1024};
+    const int blocks = 5;
+    int *d_in, *d_out, *h_in = (int *)malloc(blocks * 1024 * 4);
+    int *h_out = (int *)malloc((size_t)blocks * 1024 * 6 * 4);
+    gs::arg<int> *d_arg, *h_arg = (gs::arg<int> *)malloc(blocks * 1024 * sizeof(gs::arg<int>));
+    CUDA_OK(cudaMalloc((void **)&d_in, blocks * 1024 * 4));
+    CUDA_OK(cudaMalloc((void **)&d_out, (size_t)blocks * 1024 * 6 * 4));
+    CUDA_OK(cudaMalloc((void **)&d_arg, blocks * 1024 * sizeof(gs::arg<int>)));
+    int checks = 0;
+    for (int s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); ++s) {
+        int n = sizes[s];
+        for (int i = 0; i < blocks * n; ++i)
+            h_in[i] = (int)(next_u64() % 41) - 20;
+        CUDA_OK(cudaMemcpy(d_in, h_in, (size_t)blocks * n * 4, cudaMemcpyHostToDevice));
+        device_api<<<blocks, n>>>(d_in, d_out);
+        argmin_api<<<blocks, n>>>(d_in, d_arg);
+        CUDA_OK(cudaGetLastError());
+        CUDA_OK(cudaMemcpy(h_out, d_out, (size_t)blocks * n * 6 * 4, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(h_arg, d_arg, (size_t)blocks * n * sizeof(gs::arg<int>),
+                           cudaMemcpyDeviceToHost));
+        int wrong = 0;
+        for (int b = 0; b < blocks; ++b) {
+            const int *x = h_in + b * n;
+            int sum = 0, mx = -0x7fffffff - 1, mn = 0x7fffffff, warp_sum = 0, total = 0, best = 0;
+            for (int t = 0; t < n; ++t)
+                total += x[t];
+            for (int t = 0; t < n; ++t) {
+                const int *o = h_out + 6 * (size_t)(b * n + t);
+                if (t % 32 == 0)
+                    warp_sum = 0;
+                wrong += o[1] != sum || o[2] != mx || o[4] != warp_sum || o[5] != total;
+                sum += x[t];
+                mx = x[t] > mx ? x[t] : mx;
+                mn = x[t] < mn ? x[t] : mn;
+                warp_sum += x[t];
+                best = x[t] < x[best] ? t : best; /* the first minimum */
+                wrong += o[0] != sum || o[3] != mn;
+                const gs::arg<int> &a = h_arg[b * n + t];
+                wrong += a.index != best || a.value != x[best];
+            }
+        }
+        EXPECT(wrong == 0, "device API, blocks of %d threads: %d wrong values", n, wrong);
+        ++checks;
+    }
+    cudaFree(d_in);
+    cudaFree(d_out);
+    cudaFree(d_arg);
+    free(h_in);
+    free(h_out);
+    free(h_arg);
+    return checks;
+}
+
+/* ------------------------------------------------------------------ main */
+
+int main(void)
+{
+    gs_test_require_gpu("scan");
+    rng_state = gs_test_seed("scan");
+    const int quick = gs_test_sanitizer();
+    const long long big = quick ? 100000 : 1ll << 27;
+    buffers b;
+    buffers_make(&b, big + 16);
+    int checks = 0;
+
+    /* lengths around tiles and look-back windows (64 tiles with the
+     * default tuning), then large ones; layouts from index 5 on */
+    for (int t = 0; t < GS_DTYPE_COUNT; ++t) {
+        long long tile = t == GS_FLOAT32 || t == GS_INT32 ? tile_of<float>() : tile_of<double>();
+        const long long lengths[] = {0, 1, 2, 31, 33, 1000, tile - 1, tile, tile + 1,
+                                     2 * tile + 3, 64 * tile - 1, 64 * tile + 1, 130 * tile + 7,
+                                     (1ll << 20) + 7};
+        const int nlen = quick ? 9 : (int)(sizeof lengths / sizeof lengths[0]);
+        switch (t) {
+        case GS_FLOAT32: checks += check_type<float>(&b, lengths, nlen, 4); break;
+        case GS_FLOAT64: checks += check_type<double>(&b, lengths, nlen, 4); break;
+        case GS_INT32: checks += check_type<int>(&b, lengths, nlen, 4); break;
+        default: checks += check_type<long long>(&b, lengths, nlen, 4); break;
+        }
+    }
+    printf("  every op, kind, type, length and layout: %d checks so far\n", checks);
+    checks += check_float_sums<float>(&b, big);
+    checks += check_float_sums<double>(&b, quick ? big : big / 2);
+    /* the largest lengths for the integer types and min/max */
+    if (!quick) {
+        checks += check_case<int>(&b, GS_SCAN_SUM, GS_SCAN_EXCLUSIVE, big - 3, layout{0, 0, false},
+                                  FILL_REAL, NULL);
+        checks += check_case<long long>(&b, GS_SCAN_SUM, GS_SCAN_INCLUSIVE, big / 2 + 1,
+                                        layout{1, 1, false}, FILL_REAL, NULL);
+        checks += check_case<float>(&b, GS_SCAN_MAX, GS_SCAN_INCLUSIVE, big, layout{0, 0, true},
+                                    FILL_REAL, NULL);
+        checks += check_case<double>(&b, GS_SCAN_MIN, GS_SCAN_EXCLUSIVE, big / 2 - 1,
+                                     layout{0, 0, false}, FILL_REAL, NULL);
+    }
+    printf("  floating sums exact and bounded, up to 2^%d: %d checks so far\n", quick ? 17 : 27,
+           checks);
+    checks += check_special(&b);
+    checks += check_bad_input(&b);
+    checks += check_two_streams(quick);
+    checks += check_threads(quick);
+    checks += check_stream_churn(quick);
+    checks += check_release_race(quick);
+    checks += check_capture();
+    checks += check_device_api();
+    checks += check_timeout();
+    EXPECT(gs_scan_check(0) == GS_SUCCESS, "gs_scan_check at the end: %s", gs_last_error_detail());
+    buffers_free(&b);
+    gs_reduce_release_workspaces();
+    return gs_test_finish("scan", checks + 1);
+}

@@ -1,0 +1,80 @@
+/* scan.c - every prefix scan (inclusive and exclusive sum, min, max of f32,
+ * f64, i32, i64) on a million random elements against the CPU, within
+ * gridsync.h's bound for floating sums, exactly otherwise. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench/random.h"
+#include "bench/reference.h"
+#include "check/check.h"
+
+/* n random elements of `type` at h (integers over +-2^40 for int64, so that
+ * sums leave 32 bits, and +-1e6 for int32: wrapping sums too). */
+static void random_elements(gs_rng *rng, gs_dtype type, long long n, void *h)
+{
+    for (long long i = 0; i < n; ++i) {
+        double x = gs_rng_uniform(rng);
+        switch (type) {
+        case GS_FLOAT32: ((float *)h)[i] = (float)x; break;
+        case GS_FLOAT64: ((double *)h)[i] = x; break;
+        case GS_INT32: ((int *)h)[i] = (int)(x * 1e6); break;
+        default: ((long long *)h)[i] = (long long)(x * 1099511627776.0); break;
+        }
+    }
+}
+
+/* One scan against the CPU; 0 with the reason in `why` when it differs. */
+static int scan_one(gs_rng *rng, gs_scan_op op, gs_scan_kind kind, gs_dtype type, long long n,
+                    void *d, void *h, void *y, char *why, size_t len)
+{
+    size_t bytes = (size_t)n * gs_dtype_size(type);
+    void *d_out = (char *)d + bytes;
+    long long first = -1, wrong = 0;
+    random_elements(rng, type, n, h);
+    gs_status st = cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice) == cudaSuccess
+                       ? gs_scan(op, kind, type, d, d_out, n, 0)
+                       : GS_ERR_CUDA;
+    if (st == GS_SUCCESS)
+        st = gs_scan_check(0);
+    if (st == GS_SUCCESS && cudaMemcpy(y, d_out, bytes, cudaMemcpyDeviceToHost) != cudaSuccess)
+        st = GS_ERR_CUDA;
+    if (st != GS_SUCCESS) {
+        snprintf(why, len, "%s %s %s: %s", gs_scan_kind_name(kind), gs_scan_op_name(op),
+                 gs_dtype_name(type), gs_last_error_detail());
+        return 0;
+    }
+    wrong = gs_ref_scan_wrong(op, kind, type, h, y, n, &first);
+    if (wrong)
+        snprintf(why, len, "%s %s %s: %lld of %lld elements wrong, the first at %lld",
+                 gs_scan_kind_name(kind), gs_scan_op_name(op), gs_dtype_name(type), wrong, n,
+                 first);
+    return wrong == 0;
+}
+
+static int run(const gs_check_env *env, char *figure, size_t len)
+{
+    const long long n = 1000003;
+    gs_rng rng = {0x853c49e6748fea9bull};
+    void *d = NULL, *h = malloc((size_t)n * 8), *y = malloc((size_t)n * 8);
+    int ok = h && y && cudaMalloc(&d, (size_t)n * 16) == cudaSuccess, count = 0;
+    (void)env;
+    snprintf(figure, len, "could not allocate the inputs");
+    for (int t = 0; ok && t < GS_DTYPE_COUNT; ++t)
+        for (int op = 0; ok && op < GS_SCAN_OP_COUNT; ++op)
+            for (int kind = 0; ok && kind < GS_SCAN_KIND_COUNT; ++kind, ++count)
+                ok = scan_one(&rng, (gs_scan_op)op, (gs_scan_kind)kind, (gs_dtype)t, n, d, h, y,
+                              figure, len);
+    if (ok)
+        snprintf(figure, len, "%d kind/op/type scans of %lld random elements match the CPU", count,
+                 n);
+    free(h);
+    free(y);
+    cudaFree(d);
+    return ok;
+}
+
+const gs_check gs_check_scan = {
+    "scan",
+    "every prefix scan (inclusive, exclusive; sum, min, max of f32, f64, i32, i64) against the "
+    "CPU",
+    run};
