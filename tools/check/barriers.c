@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "bench/registry.h"
+#include "bench/sampling.h"
 #include "check/check.h"
 
 static int run(const gs_check_env *env, char *figure, size_t len)
@@ -13,7 +14,8 @@ static int run(const gs_check_env *env, char *figure, size_t len)
     int blocks[3] = {1, env->dev->sm_count, env->max_blocks};
     gs_table *t = NULL;
     gs_bench_params p = {.iterations = 500, .samples = 1, .warmup = 0, .threads = threads,
-                         .nthreads = 1, .blocks = blocks, .nblocks = 3, .quiet = 1};
+                         .nthreads = 1, .blocks = blocks, .nblocks = 3, .quiet = 1,
+                         .sampling = gs_sampling_fixed(1)};
     gs_status st = gs_bench_suite_run(gs_bench_suite_find("barrier"), &p, &t);
     snprintf(figure, len, "%d method/grid pairs at 1, %d and %d blocks, 1000 barriers each: %s",
              t ? gs_table_rows(t) : 0, blocks[1], blocks[2],
