@@ -12,13 +12,12 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.16457739480312306:17.801268752323338]
+set yrange [0.21797295229855843:18.073431598618868]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
 set ytics ('0.25x' 0.25, '0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4, '8x' 8, '16x' 16)
 plot 'barrier-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
-     'barrier-speedup-256.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
      'barrier-speedup-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
@@ -27,7 +26,6 @@ plot 'barrier-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs soli
      'barrier-speedup-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'barrier-speedup-256.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
-     'barrier-speedup-256.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 6 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
      'barrier-speedup-256.dat' index 7 using 1:(NaN):xtic(2) notitle
 unset key
@@ -62,15 +60,13 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.16539422815234558:11.509026559761137]
+set yrange [0.18434948434151158:11.559541431142314]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
 set ytics ('0.25x' 0.25, '0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4, '8x' 8)
 plot 'barrier-speedup-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
-     'barrier-speedup-1024.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-1024.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
-     'barrier-speedup-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'barrier-speedup-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
      'barrier-speedup-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
@@ -110,11 +106,11 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.043330001644790173:11.06355209350586]
+set yrange [0.042420001700520515:7.5852287292480485]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
-set ytics ('0.05' 0.050000000000000003, '0.1' 0.10000000000000001, '0.2' 0.20000000000000001, '0.5' 0.5, '1' 1, '2' 2, '5' 5, '10' 10)
+set ytics ('0.05' 0.050000000000000003, '0.1' 0.10000000000000001, '0.2' 0.20000000000000001, '0.5' 0.5, '1' 1, '2' 2, '5' 5)
 plot 'barrier-time-256.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'barrier-time-256.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
      'barrier-time-256.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
@@ -155,7 +151,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.069570001214742661:8.3454719543457028]
+set yrange [0.068859998136758804:6.54062042236328]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -200,7 +196,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0.304601607817377:12.62868378216311]
+set yrange [0.30373390959139268:12.528014125429872]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -249,7 +245,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.28042672260252832:7.2197582293950271]
+set yrange [0.2813772084063072:7.2180295645870043]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -260,11 +256,9 @@ plot 'sync-speedup-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 
      'sync-speedup-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'sync-speedup-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
-     'sync-speedup-1024.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
      'sync-speedup-1024.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#3182bd' title columnheader(1), \
      'sync-speedup-1024.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
-     'sync-speedup-1024.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 7 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
      'sync-speedup-1024.dat' index 8 using 1:(NaN):xtic(2) notitle
 unset key
@@ -299,7 +293,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step (log scale)'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0.066379997879266739:9.5597053527832028]
+set yrange [0.06703999824821949:9.5377410888671879]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -345,7 +339,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.1207599975168705:5.5751167297363287]
+set yrange [0.12058000080287457:5.5427070617675787]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -391,15 +385,15 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0:5.6392865180969247]
+set yrange [0:5.6503392219543462]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
 plot 'sync-split-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
      'sync-split-256.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'sync-split-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
-     'sync-split-256.dat' index 2 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
      'sync-split-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
      'sync-split-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
@@ -436,14 +430,13 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0:4.1549726963043216]
+set yrange [0:4.1558528423309333]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
 plot 'sync-split-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
      'sync-split-1024.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-1024.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
-     'sync-split-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'sync-split-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
      'sync-split-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
@@ -482,7 +475,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.8008181117591584]
+set yrange [0:2.5975409648349386]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -523,7 +516,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.7299344850718308]
+set yrange [0:2.6922813189085746]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -562,7 +555,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:3.0348551061281639]
+set yrange [0:2.5866278473798041]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -601,7 +594,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'microseconds per call'
 set xrange [819.20000000000005:5242880]
-set yrange [0:14.160960465669636]
+set yrange [0:13.992000818252565]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -685,7 +678,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements per vector (float32)'
 set ylabel 'speedup over cublas'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.7754674054218862]
+set yrange [0:2.4199247879674779]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -725,7 +718,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements per vector (float32)'
 set ylabel 'microseconds per call'
 set xrange [819.20000000000005:5242880]
-set yrange [0:267.15217113494873]
+set yrange [0:264.047532081604]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -793,6 +786,86 @@ plot 'dot-bandwidth.dat' index 5 using 1:2:3 with labels font ',15' notitle, \
      'dot-bandwidth.dat' index 6 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
+# scan-speedup
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'scan-speedup.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'elements (float32)'
+set ylabel 'speedup over cub'
+set xrange [819.20000000000005:1342177280]
+set yrange [0:2.6916397223401063]
+set logscale x 2
+set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%gx'
+plot 'scan-speedup.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'scan-speedup.dat' index 1 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'scan-speedup.dat' index 2 using 1:2:3 with labels font ',15' notitle, \
+     'scan-speedup.dat' index 3 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# scan-bandwidth
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'scan-bandwidth.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'elements (float32)'
+set ylabel 'GB/s read + written'
+set xrange [819.20000000000005:1342177280]
+set yrange [0:5295.7344000000003]
+set logscale x 2
+set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'scan-bandwidth.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'scan-bandwidth.dat' index 1 using 1:2 with linespoints lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'scan-bandwidth.dat' index 2 using 1:2 with lines lw 2 dt 4 lc rgb '#555555' title columnheader(1), \
+     'scan-bandwidth.dat' index 3 using 1:2 with lines lw 2 dt 3 lc rgb '#555555' title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'scan-bandwidth.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'scan-bandwidth.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
 # gemm-speedup
 reset
 set terminal pngcairo size 960,600 noenhanced font 'sans,11'
@@ -849,7 +922,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'square size n (m = n = k)'
 set ylabel 'TFLOP/s (FP32)'
 set xrange [409.60000000000002:10240]
-set yrange [0:56.25500155196535]
+set yrange [0:56.313786602125454]
 set logscale x 2
 set xtics ('2^9' 512, '2^10' 1024, '2^11' 2048, '2^12' 4096, '2^13' 8192)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -889,7 +962,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'method (blocks per GPU)'
 set ylabel 'microseconds per barrier'
 set xrange [-0.59999999999999998:5.5999999999999996]
-set yrange [0:20.544534999990567]
+set yrange [0:15.963716999905847]
 set xtics scale 0
 set xtics rotate by 25 right
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
@@ -931,7 +1004,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'method'
 set ylabel 'GB/s read, all GPUs'
 set xrange [-0.59999999999999998:1.6000000000000001]
-set yrange [0:8806.3137257302551]
+set yrange [0:8827.8697579921391]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
