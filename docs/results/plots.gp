@@ -786,10 +786,10 @@ plot 'dot-bandwidth.dat' index 5 using 1:2:3 with labels font ',15' notitle, \
      'dot-bandwidth.dat' index 6 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
-# scan-speedup
+# scan-speedup-1
 reset
 set terminal pngcairo size 960,600 noenhanced font 'sans,11'
-set output 'scan-speedup.png'
+set output 'scan-speedup-1.png'
 set multiplot
 set tmargin at screen 0.8700
 set lmargin 11
@@ -805,8 +805,8 @@ set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%gx'
-plot 'scan-speedup.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'scan-speedup.dat' index 1 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1)
+plot 'scan-speedup-1.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'scan-speedup-1.dat' index 1 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1)
 unset key
 unset border
 unset tics
@@ -821,8 +821,47 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'scan-speedup.dat' index 2 using 1:2:3 with labels font ',15' notitle, \
-     'scan-speedup.dat' index 3 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'scan-speedup-1.dat' index 2 using 1:2:3 with labels font ',15' notitle, \
+     'scan-speedup-1.dat' index 3 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# scan-speedup-2
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'scan-speedup-2.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'elements (float32)'
+set ylabel 'speedup over cub'
+set xrange [819.20000000000005:1342177280]
+set yrange [0:2.8559393190238169]
+set logscale x 2
+set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%gx'
+plot 'scan-speedup-2.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'scan-speedup-2.dat' index 1 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'scan-speedup-2.dat' index 2 using 1:2:3 with labels font ',15' notitle, \
+     'scan-speedup-2.dat' index 3 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # scan-bandwidth

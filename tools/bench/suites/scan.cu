@@ -220,8 +220,8 @@ static const int sizes_full[] = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
 static const char *const scan_kinds[] = {"inclusive", "exclusive", NULL};
 static const char *const inclusive_only[] = {"inclusive", "copy", NULL};
 static const gs_plot_spec scan_plots[] = {
-    {NULL, "n", "us_per_call", "method", "elements (float32)", "speedup over cub", 2, 0, "2^%L",
-     NULL, NULL, "speedup", "scan: speedup over CUB DeviceScan", GS_PLOT_RATIO, "cub", 0,
+    {"kind", "n", "us_per_call", "method", "elements (float32)", "speedup over cub", 2, 0,
+     "2^%L", NULL, NULL, "speedup", "scan: speedup over CUB DeviceScan", GS_PLOT_RATIO, "cub", 0,
      GS_STYLE_LINES, NULL, NULL, "kind", scan_kinds, 0, 0, NULL, NULL, NULL, NULL, NULL},
     {NULL, "n", "gb_per_s", "method", "elements (float32)", "GB/s read + written", 2, 0, "2^%L",
      NULL, NULL, "bandwidth", "scan (inclusive sum): bandwidth, with the copy's measured ceiling",
