@@ -17,9 +17,8 @@
  *   group[capacity] lines     : tree arrival groups {count, released}
  *   epoch[capacity] lines     : neighbour barriers: each block's 64-bit epoch
  *   subset[capacity] lines    : subset barriers: one flip counter per slot
- *   partial[2][R][capacity]   : grid all-reduce: each block's partial, 8 bytes, in
- *                               R = GS_ALLREDUCE_REPLICAS copies (readers spread
- *                               over them), two sets used alternately
+ *   partial[2][capacity]      : grid all-reduce: each block's partial, 8 bytes,
+ *                               two sets used alternately
  */
 #ifndef GRIDSYNC_DETAIL_BARRIER_LAYOUT_H
 #define GRIDSYNC_DETAIL_BARRIER_LAYOUT_H
@@ -78,10 +77,7 @@
 #define GS_W_EPOCHS(cap) (GS_W_GROUPS(cap) + GS_LINE_WORDS * (cap))
 #define GS_W_SUBSETS(cap) (GS_W_EPOCHS(cap) + GS_LINE_WORDS * (cap))
 #define GS_W_PARTIALS(cap) (GS_W_SUBSETS(cap) + GS_LINE_WORDS * (cap))
-/* Copies of each all-reduce partial: block c reads copy c % R, so that each
- * L2 line of partials is read by a grid / R blocks, not by all of them. */
-#define GS_ALLREDUCE_REPLICAS 8u
-#define GS_PARTIAL_SET_WORDS(cap) (2u * GS_ALLREDUCE_REPLICAS * GS_ROUND_LINE(cap))
+#define GS_PARTIAL_SET_WORDS(cap) (2u * GS_ROUND_LINE(cap)) /* 8 bytes per block */
 #define GS_STATE_WORDS(cap) (GS_W_PARTIALS(cap) + 2u * GS_PARTIAL_SET_WORDS(cap))
 
 /* tree: words of a group line */

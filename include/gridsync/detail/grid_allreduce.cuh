@@ -20,14 +20,12 @@ namespace gs {
  *
  * How: the block reduces its values (warp shuffles, then warp 0 over the
  *   warps' results), thread 0 stores the block's partial in its slot of
- *   each of the state's GS_ALLREDUCE_REPLICAS copies and arrives at flip's
- *   counter (atom.add.release), then polls it (ld.acquire) until every
- *   block has arrived. Then every warp reads its share of the partials
- *   from copy rank % copies (so that each L2 line of partials serves a
- *   fraction of the grid), eight independent loads at a time (a chain of
- *   dependent loads cost one L2 round trip per slot: 2.5x the barrier at
- *   528 blocks on H200), folds them in a fixed order, and the warps'
- *   results are folded in order through shared memory.
+ *   the state and arrives at flip's counter (atom.add.release), then polls
+ *   it (ld.acquire) until every block has arrived. Then every warp reads its
+ *   share of the partials, eight independent loads at a time, folds them in
+ *   a fixed order, and the warps' results are folded in order through
+ *   shared memory. (Eight copies of the partials, each read by an eighth of
+ *   the grid, measured no faster on H200: docs/scoped-sync.md.)
  * Why correct: each partial is stored before its block's release and read
  *   after the reader's acquire of a value that every release contributed
  *   to, so every read sees its block's store (happens-before; the block's
@@ -80,9 +78,8 @@ static __device__ __forceinline__ T grid_allreduce(gs_grid_barrier *b, T v, Op o
         warp_partial[warp] = v;
     b->count += 1u;
     __syncthreads(); /* warps' results; and the block's writes before the release */
-    /* set (reduces & 1), copy r at words [r * 2 * round(capacity)] of it */
+    /* slot set (reduces & 1) */
     b->reduces += 1u;
-    const unsigned int copy_words = 2u * GS_ROUND_LINE(b->capacity);
     unsigned int *set = b->state + GS_W_PARTIALS(b->capacity) +
                         (b->reduces & 1u) * GS_PARTIAL_SET_WORDS(b->capacity);
     int give_up = 0;
@@ -94,8 +91,7 @@ static __device__ __forceinline__ T grid_allreduce(gs_grid_barrier *b, T v, Op o
             if (n > 1u) {
                 unsigned int rank = gs__block_rank();
                 unsigned int *ctr = b->state + GS_W_FLIP;
-                for (unsigned int r = 0; r < GS_ALLREDUCE_REPLICAS; ++r)
-                    ((T *)(set + r * copy_words))[rank] = x; /* ordered before the release */
+                ((T *)set)[rank] = x; /* ordered before the release */
                 unsigned int old =
                     gs_atom_add_release_gpu(ctr, rank == 0u ? 0x80000000u - (n - 1u) : 1u);
                 give_up = gs__wait(b, rank, ctr, GS__UNTIL_TOPBIT_FLIPS | GS__ACQUIRE_EACH, old,
@@ -109,8 +105,7 @@ static __device__ __forceinline__ T grid_allreduce(gs_grid_barrier *b, T v, Op o
         return block_result;
     /* every warp folds its share of the partials, in an order fixed by n and
      * the block's size; then warp 0 folds the warps' results in order */
-    const T *mine = (const T *)(set + (gs__block_rank() % GS_ALLREDUCE_REPLICAS) * copy_words);
-    T x = fold_slots(mine, n, tid, nt, op);
+    T x = fold_slots((const T *)set, n, tid, nt, op);
     x = warp_reduce(x, wlanes, op);
     if (lane == 0u)
         warp_partial[warp] = x;

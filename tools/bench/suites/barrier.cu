@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "gridsync_internal.h"
+#include "bench/grids.h"
 #include "bench/progress.h"
 #include "bench/suite.h"
 #include "bench/timer.h"
@@ -190,20 +191,6 @@ static gs_status measure(run_ctx *c, const gs_bench_params *o, cudaStream_t stre
     return st;
 }
 
-/* Grid sizes for one block size: 1, one per SM, two per SM, the maximum. */
-static int default_grids(int sms, int max_blocks, int *out)
-{
-    int cand[4] = {1, sms, 2 * sms, max_blocks}, n = 0;
-    for (int i = 0; i < 4; ++i) {
-        int g = cand[i] < max_blocks ? cand[i] : max_blocks, dup = 0;
-        for (int j = 0; j < n; ++j)
-            dup |= out[j] == g;
-        if (!dup)
-            out[n++] = g;
-    }
-    return n;
-}
-
 /* The largest grid every persistent kernel of the comparison can hold. */
 static gs_status coresident_max(int threads, int *max_blocks)
 {
@@ -286,22 +273,13 @@ static gs_status bench_all(const gs_bench_params *o, gs_table *t, run_ctx *base,
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
 
-    int grids[16][16], ngrids[16], total = 0;
+    static const int per_sm[] = {1, 2}; /* and one block, and the maximum */
+    int grids[16][GS_BENCH_MAX_GRIDS], ngrids[16], total = 0;
     for (int i = 0; i < o->nthreads; ++i) {
         int max_blocks = 0;
         GS_TRY(coresident_max(o->threads[i], &max_blocks));
-        if (o->blocks) {
-            ngrids[i] = 0;
-            for (int j = 0; j < o->nblocks && j < 16; ++j) {
-                if (o->blocks[j] > max_blocks)
-                    return gs__fail(GS_ERR_NOT_CORESIDENT,
-                                    "%d blocks of %d threads cannot be co-resident: at most %d",
-                                    o->blocks[j], o->threads[i], max_blocks);
-                grids[i][ngrids[i]++] = o->blocks[j];
-            }
-        } else {
-            ngrids[i] = default_grids(sms, max_blocks, grids[i]);
-        }
+        GS_TRY(gs_bench_grids(o, o->threads[i], sms, max_blocks, per_sm, GS_COUNT(per_sm),
+                              grids[i], &ngrids[i]));
         total += ngrids[i] * NVARIANTS;
     }
 

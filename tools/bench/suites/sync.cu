@@ -29,6 +29,7 @@
 #include <utility>
 
 #include "gridsync_internal.h"
+#include "bench/grids.h"
 #include "bench/progress.h"
 #include "bench/suite.h"
 #include "bench/timer.h"
@@ -262,20 +263,8 @@ static const gs_column columns[NCOLS] = {
     {"x_work", "", 2, "this time / the work alone (split-phase rows)"},
     {"errors", "", 0, "wrong values seen by the exchange check; must be 0"}};
 
-/* Grid sizes: 1, SMs, 2 x SMs, 4 x SMs and the maximum, without repeats. */
-static int default_grids(int sms, int max_blocks, int *out)
-{
-    int cand[5] = {1, sms, 2 * sms, 4 * sms, max_blocks}, n = 0;
-    for (int i = 0; i < 5; ++i) {
-        int g = cand[i] < max_blocks ? cand[i] : max_blocks, dup = 0;
-        for (int j = 0; j < n; ++j)
-            dup |= out[j] == g;
-        if (!dup)
-            out[n++] = g;
-    }
-    return n;
-}
-
+/* The largest grid the core kernels (the neighbour barriers, the full
+ * barrier, grid.sync) can all hold: it sets the grid sizes. */
 static gs_status coresident_max(int threads, int *max_blocks)
 {
     *max_blocks = 1 << 30;
@@ -383,22 +372,13 @@ static gs_status bench_all(const gs_bench_params *o, gs_table *t, run_ctx *base,
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, dev));
-    int grids[16][16], ngrids[16], total = 0;
+    static const int per_sm[] = {1, 2, 4}; /* and one block, and the maximum */
+    int grids[16][GS_BENCH_MAX_GRIDS], ngrids[16], total = 0;
     for (int i = 0; i < o->nthreads; ++i) {
         int max_blocks = 0;
         GS_TRY(coresident_max(o->threads[i], &max_blocks));
-        if (o->blocks) {
-            ngrids[i] = 0;
-            for (int j = 0; j < o->nblocks && j < 16; ++j) {
-                if (o->blocks[j] > max_blocks)
-                    return gs__fail(GS_ERR_NOT_CORESIDENT,
-                                    "%d blocks of %d threads cannot be co-resident: at most %d",
-                                    o->blocks[j], o->threads[i], max_blocks);
-                grids[i][ngrids[i]++] = o->blocks[j];
-            }
-        } else {
-            ngrids[i] = default_grids(sms, max_blocks, grids[i]);
-        }
+        GS_TRY(gs_bench_grids(o, o->threads[i], sms, max_blocks, per_sm, GS_COUNT(per_sm),
+                              grids[i], &ngrids[i]));
         total += ngrids[i] * NVARIANTS;
     }
     gs_progress prog;
