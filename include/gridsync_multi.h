@@ -62,6 +62,11 @@ typedef struct gs_multi_view {
     unsigned int *abort;              /* host-mapped: nonzero calls every meeting off */
     unsigned long long timeout_ns;    /* 0: no bound (GRIDSYNC_BARRIER_TIMEOUT=off) */
     int rank, size;
+    /* Block 0's own copy, kept by gs_multi_sync (zero from the host): the
+     * last epoch and whether a meeting of this launch broke; read from the
+     * state once per launch, so no meeting waits on a load of it. */
+    unsigned int epoch;
+    unsigned int flags;
 } gs_multi_view;
 
 /* The cross-GPU time-out is 2 s by default; GRIDSYNC_BARRIER_TIMEOUT (see

@@ -31,7 +31,8 @@ struct gs_multi_barrier {
     char launch_failure[512];      /* the last gs_multi_launch failure, for the check */
 };
 
-enum { STATE_WORDS = GS_MULTI_ARRIVALS + GS_MULTI_MAX_GPUS };
+enum { STATE_WORDS = GS_MULTI_STATE_WORDS };
+static_assert(GS_MULTI_ARRIVALS + GS_MULTI_MAX_GPUS <= GS_MULTI_COUNTER, "arrival words overlap the counter");
 
 #define GS_NCCL_TRY(call)                                                                   \
     do {                                                                                    \
@@ -419,9 +420,9 @@ static gs_status report(gs_multi_barrier_t b, const multi_record *rec)
     return gs__fail(GS_ERR_BARRIER_TIMEOUT, "%s", msg);
 }
 
-/* Wait, read every GPU's record, re-arm every GPU: each step runs on every
- * rank even when an earlier one failed, so the barrier is never left half
- * re-armed; the first failure is returned. */
+/* Wait, read every GPU's record, and after a failure re-arm every GPU: each
+ * step runs on every rank even when an earlier one failed, so the barrier is
+ * never left half re-armed; the first failure is returned. */
 static gs_status check_all(gs_multi_barrier_t b)
 {
     gs_multi_t m = b->multi;
@@ -439,7 +440,12 @@ static gs_status check_all(gs_multi_barrier_t b)
     }
     for (int r = 0; r < m->size; ++r)
         keep_first(&first, detail, sizeof detail, read_rank(b, r, &rec));
-    for (int r = 0; r < m->size; ++r)
+    /* Re-arm only after a failure: after meetings that all completed, every
+     * GPU holds the same epoch and its counter is back at a meeting's start,
+     * so the next launch goes on from there (zeroing the words cost a memset
+     * and a device synchronization per GPU on every check). */
+    const int failed = first != GS_SUCCESS || rec.broken || rec.grid_status != GS_SUCCESS;
+    for (int r = 0; r < m->size && failed; ++r)
         keep_first(&first, detail, sizeof detail, rearm_rank(b, r));
     *b->abort = 0u;
     if (first != GS_SUCCESS)

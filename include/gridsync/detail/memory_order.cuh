@@ -131,6 +131,18 @@ GS_DEVICE unsigned int gs_atom_add_release_gpu(unsigned int *p, unsigned int v)
     return old;
 }
 
+/* Add with acquire and release: the caller's earlier accesses are ordered
+ * before it, and what the earlier adders released is visible after it. */
+GS_DEVICE unsigned int gs_atom_add_acq_rel_gpu(unsigned int *p, unsigned int v)
+{
+    unsigned int old;
+    asm volatile("atom.add.acq_rel.gpu.global.u32 %0, [%1], %2;"
+                 : "=r"(old)
+                 : "l"(p), "r"(v)
+                 : "memory");
+    return old;
+}
+
 GS_DEVICE unsigned long long gs_atom_add_release_gpu_u64(unsigned long long *p,
                                                          unsigned long long v)
 {

@@ -1,0 +1,122 @@
+// probe: 1-D neighbour barrier variants, no watchdog (spins bounded by a
+// count), per-step latency with the sync suite's exchange workload.
+// nvcc -O3 -arch=sm_90 -I include docs/probes/neighbour_variants.cu -o nv && ./nv
+#include <cstdio>
+#include <gridsync/detail/memory_order.cuh>
+
+__device__ __forceinline__ unsigned val(int it, unsigned b) { return it * 2654435761u + b + 1u; }
+__device__ __forceinline__ unsigned long long ld_relaxed64(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ unsigned long long ld_acquire64(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void st_release64(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+// V0 library's scheme: acquire on every poll, threads 0/1 one neighbour each
+// V1 relaxed polls, one closing ld.acquire
+// V2 V0 without the data store (floor)
+// V3 V0 with __nanosleep(64) between polls
+// V4 thread 0 polls both neighbours (two loads in flight)
+template <int V>
+__global__ void k(unsigned long long *epochs, unsigned *slots, unsigned *errors, int iters)
+{
+    const unsigned n = gridDim.x, b = blockIdx.x, tid = threadIdx.x;
+    const unsigned partner = b > 0 ? b - 1 : (n > 1 ? 1 : 0);
+    unsigned bad = 0, prev = 0;
+    for (int it = 0; it < iters; ++it) {
+        unsigned *buf = slots + (it & 1) * n;
+        if (V != 2 && tid == blockDim.x - 1)
+            buf[b] = val(it, b);
+        __syncthreads();
+        const unsigned long long e = it + 1ull;
+        if (tid == 0)
+            st_release64(epochs + b * 16, e);
+        if (V == 4) {
+            if (tid == 0) {
+                const unsigned long long *l = epochs + (b > 0 ? b - 1 : b) * 16;
+                const unsigned long long *r = epochs + (b + 1 < n ? b + 1 : b) * 16;
+                for (unsigned s = 0; s < (1u << 26); ++s) {
+                    unsigned long long a = ld_acquire64(l), c = ld_acquire64(r);
+                    if (a >= e && c >= e) break;
+                }
+            }
+        } else if (tid < 2) {
+            unsigned r = tid == 0 ? (b > 0 ? b - 1 : b) : (b + 1 < n ? b + 1 : b);
+            if (r != b) {
+                const unsigned long long *p = epochs + r * 16;
+                if (V == 1) {
+                    for (unsigned s = 0; s < (1u << 26) && ld_relaxed64(p) < e; ++s) {}
+                    (void)ld_acquire64(p);
+                } else {
+                    for (unsigned s = 0; s < (1u << 26) && ld_acquire64(p) < e; ++s)
+                        if (V == 3) __nanosleep(64);
+                }
+            }
+        }
+        __syncthreads();
+        if (V != 2 && tid == 0) {
+            if (it > 0) bad += prev != val(it - 1, partner);
+            prev = buf[partner];
+        }
+    }
+    if (tid == 0 && bad) atomicAdd(errors, bad);
+}
+
+template <int V> float run(int blocks, int iters, unsigned long long *epochs, unsigned *slots, unsigned *errors)
+{
+    cudaMemset(epochs, 0, 2048 * 16 * 8);
+    cudaEvent_t a, z;
+    cudaEventCreate(&a); cudaEventCreate(&z);
+    void *args[] = {&epochs, &slots, &errors, &iters};
+    cudaLaunchCooperativeKernel((void *)k<V>, blocks, 256, args, 0, 0);
+    cudaMemset(epochs, 0, 2048 * 16 * 8);
+    cudaEventRecord(a);
+    cudaLaunchCooperativeKernel((void *)k<V>, blocks, 256, args, 0, 0);
+    cudaEventRecord(z);
+    cudaError_t err = cudaEventSynchronize(z);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, z);
+    if (err != cudaSuccess) { printf("error %s\n", cudaGetErrorName(err)); return -1; }
+    return ms * 1000.f / iters;
+}
+
+int main()
+{
+    unsigned long long *epochs; unsigned *slots, *errors;
+    cudaMalloc(&epochs, 2048 * 16 * 8); cudaMalloc(&slots, 2 * 2048 * 4); cudaMalloc(&errors, 4);
+    cudaMemset(errors, 0, 4);
+    int sms = 0, per = 0;
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k<0>, 256, 0);
+    int sizes[] = {2, sms, 2 * sms, 4 * sms, per * sms};
+    const char *names[] = {"acquire each", "relaxed+final acq", "no data (floor)", "nanosleep64", "one thread both"};
+    printf("blocks");
+    for (auto nm : names) printf(" | %s", nm);
+    printf("\n");
+    for (int s : sizes) {
+        int iters = 20000;
+        printf("%d", s);
+        for (int rep = 0; rep < 2; ++rep) {
+            printf(rep ? "  rerun:" : "");
+            printf(" %.3f", run<0>(s, iters, epochs, slots, errors));
+            printf(" %.3f", run<1>(s, iters, epochs, slots, errors));
+            printf(" %.3f", run<2>(s, iters, epochs, slots, errors));
+            printf(" %.3f", run<3>(s, iters, epochs, slots, errors));
+            printf(" %.3f", run<4>(s, iters, epochs, slots, errors));
+        }
+        printf("\n");
+    }
+    unsigned e = 0;
+    cudaMemcpy(&e, errors, 4, cudaMemcpyDeviceToHost);
+    printf("errors %u\n", e);
+}
