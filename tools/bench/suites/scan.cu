@@ -65,11 +65,11 @@ static gs_status one_call(void *p, cudaStream_t s)
 }
 
 static gs_status time_method(run *r, enum method m, const gs_bench_params *o, cudaStream_t s,
-                             double *us)
+                             gs_stats *us)
 {
     gs_timing_plan plan = gs_bench_plan(o, 0);
     r->m = m;
-    return gs_time_calls(one_call, r, r->calls, s, &plan, us);
+    return gs_time_calls_stats(one_call, r, r->calls, s, &plan, us);
 }
 
 /* gridsync's result against CUB's (||gs - cub|| / ||cub||), both kinds,
@@ -110,14 +110,15 @@ static const gs_column columns[NCOLS] = {
     {"frac_copy_bw", "", 3, "the copy's time / this time: the fraction of copy speed"},
     {"speedup_vs_cub", "", 2, "CUB's time / this time, same kind"}};
 
-static void add_row(gs_table *t, const char *kind, long long n, const char *method, double us,
-                    double copy_us, double cub_us)
+static void add_row(gs_table *t, const char *kind, long long n, const char *method,
+                    const gs_stats *measured, double copy_us, double cub_us)
 {
+    const double us = measured->median;
     gs_table_add_row(t);
     gs_table_set_text(t, C_KIND, kind);
     gs_table_set(t, C_N, (double)n);
     gs_table_set_text(t, C_METHOD, method);
-    gs_table_set(t, C_US, us);
+    gs_table_set_measured(t, C_US, measured, 1.0);
     gs_table_set(t, C_GBS, 8.0 * (double)n / (us * 1e-6) / 1e9);
     gs_table_set(t, C_FRAC_COPY, copy_us / us);
     if (cub_us > 0.0)
@@ -128,7 +129,7 @@ static void add_row(gs_table *t, const char *kind, long long n, const char *meth
 static gs_status bench_length(run *r, const gs_bench_params *o, cudaStream_t s, float *check,
                               gs_table *t)
 {
-    double copy_us = 0.0, us[4] = {0.0, 0.0, 0.0, 0.0};
+    gs_stats copy = {}, us[4] = {};
     size_t inc = 0, exc = 0;
     int n32 = (int)r->n;
     GS_CUDA_TRY(cub::DeviceScan::InclusiveSum(NULL, inc, r->in_pool, r->out_pool, n32, s));
@@ -139,16 +140,18 @@ static gs_status bench_length(run *r, const gs_bench_params *o, cudaStream_t s, 
     for (int m = M_GS_INCLUSIVE; m <= M_CUB_EXCLUSIVE && st == GS_SUCCESS; ++m)
         st = time_method(r, (enum method)m, o, s, &us[m]);
     if (st == GS_SUCCESS)
-        st = time_method(r, M_COPY, o, s, &copy_us);
+        st = time_method(r, M_COPY, o, s, &copy);
     cudaFree(r->cub_temp);
     r->cub_temp = NULL;
     GS_TRY(st);
     GS_TRY(gs_scan_check(s)); /* no look-back gave up while timed */
-    add_row(t, "inclusive", r->n, "gridsync", us[M_GS_INCLUSIVE], copy_us, us[M_CUB_INCLUSIVE]);
-    add_row(t, "inclusive", r->n, "cub", us[M_CUB_INCLUSIVE], copy_us, us[M_CUB_INCLUSIVE]);
-    add_row(t, "exclusive", r->n, "gridsync", us[M_GS_EXCLUSIVE], copy_us, us[M_CUB_EXCLUSIVE]);
-    add_row(t, "exclusive", r->n, "cub", us[M_CUB_EXCLUSIVE], copy_us, us[M_CUB_EXCLUSIVE]);
-    add_row(t, "copy", r->n, "cudaMemcpy D2D", copy_us, copy_us, 0.0);
+    const double copy_us = copy.median, cub_inc = us[M_CUB_INCLUSIVE].median,
+                 cub_exc = us[M_CUB_EXCLUSIVE].median;
+    add_row(t, "inclusive", r->n, "gridsync", &us[M_GS_INCLUSIVE], copy_us, cub_inc);
+    add_row(t, "inclusive", r->n, "cub", &us[M_CUB_INCLUSIVE], copy_us, cub_inc);
+    add_row(t, "exclusive", r->n, "gridsync", &us[M_GS_EXCLUSIVE], copy_us, cub_exc);
+    add_row(t, "exclusive", r->n, "cub", &us[M_CUB_EXCLUSIVE], copy_us, cub_exc);
+    add_row(t, "copy", r->n, "cudaMemcpy D2D", &copy, copy_us, 0.0);
     return GS_SUCCESS;
 }
 
