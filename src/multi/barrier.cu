@@ -65,7 +65,8 @@ static gs_status create_barrier(gs_multi_t m, struct gs_multi_barrier *b)
         GS_CUDA_TRY(cudaMemset(b->state[r], 0, GS__MULTI_STATE_WORDS * sizeof(unsigned int)));
         GS_CUDA_TRY(cudaDeviceSynchronize()); /* zeroed before any rank can see the flags */
         GS_TRY(gs_barrier_create(&b->grid[r], GS_BARRIER_AUTO));
-        b->peer[r] = b->state[r];
+        if (!m->processes) /* by group rank: here the same as local */
+            b->peer[r] = b->state[r];
     }
     b->path = GS_MULTI_PATH_DEVICE;
     return m->processes ? gs__barrier_share(b) : GS_SUCCESS;

@@ -205,8 +205,9 @@ static gs_status undo(gs_multi_t *out, gs_status st)
     return gs__fail(st, "%s", detail);
 }
 
-static gs_status create_rank(gs_multi_t *out, const ncclUniqueId *id, int nranks, int rank,
-                             int device, double timeout_s)
+/* The arguments of gs_multi_create_rank, before any CUDA or NCCL call. */
+static gs_status check_rank_args(gs_multi_t *out, const ncclUniqueId *id, int nranks, int rank,
+                                 double timeout_s)
 {
     if (!out || !id)
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
@@ -220,6 +221,12 @@ static gs_status create_rank(gs_multi_t *out, const ncclUniqueId *id, int nranks
                         "gs_multi_create_rank: time-out %g s: need 0 (the default) or 0.001 .. "
                         "86400",
                         timeout_s);
+    return GS_SUCCESS;
+}
+
+static gs_status create_rank(gs_multi_t *out, const ncclUniqueId *id, int nranks, int rank,
+                             int device, double timeout_s)
+{
     GS_TRY(check_device("gs_multi_create_rank", device));
     GS_TRY(new_group(out, nranks, rank, device));
     gs_multi_t m = *out;
@@ -244,6 +251,7 @@ gs_status gs_multi_create_rank(gs_multi_t *out, const ncclUniqueId *id, int nran
     int caller = 0;
     if (out)
         *out = NULL;
+    GS_TRY(check_rank_args(out, id, nranks, rank, timeout_s));
     GS_TRY(gs__keep_device(&caller));
     return gs__restore_device(caller, undo(out, create_rank(out, id, nranks, rank, device,
                                                            timeout_s)));
@@ -252,9 +260,6 @@ gs_status gs_multi_create_rank(gs_multi_t *out, const ncclUniqueId *id, int nran
 static gs_status create_comm(gs_multi_t *out, ncclComm_t comm, int device)
 {
     int comm_device = -1, count = 0, rank = 0, timed_out = 0;
-    if (!out || !comm)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                        "gs_multi_create_comm: need an output handle and a communicator");
     GS_TRY(check_device("gs_multi_create_comm", device));
     GS_NCCL_TRY(ncclCommCuDevice(comm, &comm_device));
     if (comm_device != device)
@@ -281,6 +286,9 @@ gs_status gs_multi_create_comm(gs_multi_t *out, ncclComm_t comm, int device)
     int caller = 0;
     if (out)
         *out = NULL;
+    if (!out || !comm)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "gs_multi_create_comm: need an output handle and a communicator");
     GS_TRY(gs__keep_device(&caller));
     return gs__restore_device(caller, undo(out, create_comm(out, comm, device)));
 }
