@@ -103,22 +103,38 @@ static gs_status stream_done(gs_multi_t m, int r, unsigned long long deadline_ns
     }
 }
 
+/* A meeting that cannot finish leaves NCCL's kernels spinning on the
+ * streams: abort the communicators (which also frees them), mark the group. */
+static void abort_group(gs_multi_t m)
+{
+    for (int r = 0; r < m->local; ++r) {
+        if (m->comms[r])
+            (void)ncclCommAbort(m->comms[r]);
+        m->comms[r] = NULL;
+    }
+    m->aborted = 1;
+}
+
 gs_status gs__multi_wait(gs_multi_t m, const char *what)
 {
     unsigned long long deadline = gs__now_ns() + m->timeout_ns;
     int timed_out = 0;
-    for (int r = 0; r < m->local && !timed_out; ++r)
-        GS_TRY(gs__nccl_settle(m->comms[r], deadline, &timed_out));
-    for (int r = 0; r < m->local && !timed_out; ++r)
-        GS_TRY(stream_done(m, r, deadline, &timed_out));
-    if (!timed_out)
+    gs_status st = GS_SUCCESS;
+    for (int r = 0; r < m->local && !timed_out && st == GS_SUCCESS; ++r)
+        st = gs__nccl_settle(m->comms[r], deadline, &timed_out);
+    for (int r = 0; r < m->local && !timed_out && st == GS_SUCCESS; ++r)
+        st = stream_done(m, r, deadline, &timed_out);
+    if (st == GS_SUCCESS && !timed_out)
         return GS_SUCCESS;
-    for (int r = 0; r < m->local; ++r) {
-        if (m->comms[r])
-            (void)ncclCommAbort(m->comms[r]); /* also frees it: never used again */
-        m->comms[r] = NULL;
+    if (!timed_out) { /* NCCL or CUDA said why (a peer that ended, often) */
+        char detail[1024];
+        snprintf(detail, sizeof detail, "%s", gs_last_error_detail());
+        abort_group(m);
+        return gs__fail(st, "%s: %s; the group's NCCL communicator was aborted, so "
+                            "gs_multi_destroy is all that is left to call",
+                        what, detail);
     }
-    m->aborted = 1;
+    abort_group(m);
     return gs__fail(GS_ERR_BARRIER_TIMEOUT,
                     "%s: not every rank took part within %.3f s (a rank ended, was never "
                     "started, or is still busy elsewhere); the group's NCCL communicator was "
