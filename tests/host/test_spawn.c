@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -67,11 +69,37 @@ static void test_spawn(void **state)
     rmdir(dir);
 }
 
+/* A bounded wait: a quick child's status; a child that outlives the bound
+ * is killed and reaped, soon after the bound. */
+static void test_wait_for(void **state)
+{
+    (void)state;
+    char path[1024];
+    int timed_out = -1;
+    const char *quick[] = {"true", NULL}, *slow[] = {"sleep", "30", NULL};
+    assert_int_equal(gs_find_program("true", path, sizeof path), 0);
+    pid_t pid = gs_spawn(path, quick, NULL, -1, -1);
+    assert_true(pid > 0);
+    assert_int_equal(gs_spawn_wait_for(pid, 10.0, &timed_out), 0);
+    assert_int_equal(timed_out, 0);
+    assert_int_equal(gs_find_program("sleep", path, sizeof path), 0);
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    pid = gs_spawn(path, slow, NULL, -1, -1);
+    assert_true(pid > 0);
+    assert_int_equal(gs_spawn_wait_for(pid, 0.2, &timed_out), -1);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    assert_int_equal(timed_out, 1);
+    assert_true((double)(b.tv_sec - a.tv_sec) + 1e-9 * (double)(b.tv_nsec - a.tv_nsec) < 5.0);
+    assert_int_equal(kill(pid, 0), -1); /* gone and reaped */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_find_program),
         cmocka_unit_test(test_spawn),
+        cmocka_unit_test(test_wait_for),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* multi_consumer.cu - a user's program on the installed multi-GPU part
  * (gridsync_multi.h, gridsync/multi.cuh): every visible GPU (one is enough)
- * meets 50 times in a persistent kernel and sums a vector together. Exit 0
- * right, 77 without a GPU, 1 wrong. */
+ * meets 50 times in a persistent kernel and sums a vector together; the
+ * local-rank calls of the one-process form. Exit 0 right, 77 without a GPU,
+ * 1 wrong. */
 #include <gridsync/multi.cuh>
 
 #include <stdio.h>
@@ -43,6 +44,12 @@ int main(void)
     gs_multi_barrier_t bar;
     CHECK(gs_multi_create(&m, size, devices));
     CHECK(gs_multi_barrier_create(m, &bar));
+    if (gs_multi_local_ranks(m) != size || gs_multi_rank(m, size - 1) != size - 1 ||
+        gs_multi_barrier_path(bar, NULL) != GS_MULTI_PATH_DEVICE) {
+        fprintf(stderr, "multi_consumer: local ranks %d, path %d\n", gs_multi_local_ranks(m),
+                (int)gs_multi_barrier_path(bar, NULL));
+        return 1;
+    }
     gs_multi_view views[GS_MULTI_MAX_GPUS];
     void *argv[GS_MULTI_MAX_GPUS][2], **args[GS_MULTI_MAX_GPUS];
     const void *parts[GS_MULTI_MAX_GPUS];

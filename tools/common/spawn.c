@@ -1,4 +1,5 @@
-/* spawn.c - fork, chdir, dup2 and execv: a program run without a shell. */
+/* spawn.c - fork, chdir, dup2 and execv: a program run without a shell;
+ * waiting for it, with or without a bound. */
 #define _POSIX_C_SOURCE 200809L
 #include "common/spawn.h"
 
@@ -9,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 /* `candidate` is an executable regular file: its path into `path`, made
@@ -71,4 +74,28 @@ int gs_spawn_wait(pid_t pid)
         if (errno != EINTR)
             return -1;
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+int gs_spawn_wait_for(pid_t pid, double seconds, int *timed_out)
+{
+    struct timespec start, now, nap = {0, 5000000}; /* 5 ms */
+    int status;
+    *timed_out = 0;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        if (w < 0 && errno != EINTR)
+            return -1;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((double)(now.tv_sec - start.tv_sec) + 1e-9 * (double)(now.tv_nsec - start.tv_nsec) >=
+            seconds) {
+            *timed_out = 1;
+            kill(pid, SIGKILL);
+            (void)gs_spawn_wait(pid);
+            return -1;
+        }
+        nanosleep(&nap, NULL);
+    }
 }
