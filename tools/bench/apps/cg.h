@@ -36,20 +36,24 @@ typedef struct gs_cg_grid {
     size_t smem; /* dynamic shared memory per block (resident), else 0 */
 } gs_cg_grid;
 
+/* The grid rule's constants (first choices from the H200 figures of the
+ * all-reduce and of shared-memory bandwidth, docs/apps.md; not tuned yet). */
 enum {
-    GS_CG_ONE_BLOCK_MAX = 8192,   /* unknowns a single block takes (1024 threads x 8) */
-    GS_CG_CELLS_PER_BLOCK = 2048, /* the smallest slice worth a block of its own */
-    GS_CG_RESIDENT_MAX = 8192     /* the largest slice kept in shared memory (208 KiB) */
+    GS_CG_ONE_BLOCK_MAX = 2048,   /* unknowns a single block takes: its all-reduce is a
+                                   * block reduction, no grid barrier at all */
+    GS_CG_CELLS_PER_BLOCK = 1024, /* the smallest slice worth a block of its own */
+    GS_CG_SMALL_SLICE = 2048,     /* slices up to this run on 256 threads, larger on 1024 */
+    GS_CG_RESIDENT_MAX = 8192     /* the largest slice kept in shared memory (208 KiB
+                                   * with nx = 1024) */
 };
 
 /* The grid for nx x ny on a GPU of `sms` SMs whose blocks may have
- * `smem_max` bytes of shared memory (docs/apps.md, "grid size"):
- * one block up to GS_CG_ONE_BLOCK_MAX unknowns (its all-reduce is a block
- * reduction, no grid barrier at all); else rows = max(cells per block /
- * nx, ny / sms) rounded up, so slices of at least GS_CG_CELLS_PER_BLOCK
- * and at most one block per SM; resident when a slice has at most
- * GS_CG_RESIDENT_MAX cells and fits `smem_max`. Threads: 256 for slices
- * up to 2048 cells, else 1024. Pure: a host function of the sizes. */
+ * `smem_max` bytes of shared memory (docs/apps.md, "grid size"): one block
+ * up to GS_CG_ONE_BLOCK_MAX unknowns; else rows = max(GS_CG_CELLS_PER_BLOCK
+ * / nx, ny / sms) rounded up: slices of at least GS_CG_CELLS_PER_BLOCK
+ * cells, at most one block per SM. Resident when a slice has at most
+ * GS_CG_RESIDENT_MAX cells and fits `smem_max`. Threads: 256 for slices up
+ * to GS_CG_SMALL_SLICE cells, else 1024. Pure: a host function. */
 gs_cg_grid gs_cg_pick_grid(int nx, int ny, int sms, size_t smem_max);
 
 /* One run of one version on one problem. */

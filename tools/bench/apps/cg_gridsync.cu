@@ -22,7 +22,7 @@ gs_cg_grid gs_cg_pick_grid(int nx, int ny, int sms, size_t smem_max)
     }
     g.blocks = (ny + g.rows - 1) / g.rows;
     long long cells = (long long)g.rows * nx;
-    g.threads = cells <= GS_CG_CELLS_PER_BLOCK ? 256 : 1024;
+    g.threads = cells <= GS_CG_SMALL_SLICE ? 256 : 1024;
     size_t smem = (size_t)((g.rows + 2) * (long long)nx + 2 * cells) * sizeof(double);
     if (cells <= GS_CG_RESIDENT_MAX && smem <= smem_max) {
         g.resident = 1;
