@@ -33,8 +33,8 @@ gs_cg_grid gs_cg_pick_grid(int nx, int ny, int sms, size_t smem_max)
 
 /* q = (A p)_j for cell j of a slice whose rows sit in P after one halo row
  * (P[nx + j]; the rows above and below the slice are P's first and last,
- * zero where the grid ends). One function for both uses in an iteration, so
- * that the q recomputed for the updates is the q of the dot, bit for bit. */
+ * zero where the grid ends). One function for both uses in an iteration:
+ * the q recomputed for the updates is the dot's q, the same arithmetic. */
 static __device__ __forceinline__ double apply_a(const double *P, int nx, int j, int col)
 {
     const double *c = P + nx + j;
