@@ -15,6 +15,7 @@
     X(dot)                 \
     X(scan)                \
     X(gemm)                \
+    X(apps)                \
     X(multi)
 
 #define GS_DECLARE(name) extern const gs_bench_suite gs_suite_##name;
