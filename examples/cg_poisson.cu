@@ -28,6 +28,7 @@
  *          gridsync: nvcc cg_poisson.cu $(pkg-config --cflags --libs gridsync)
  *   run:   ./example_cg_poisson [nx] [ny] [tol]      (seed: GRIDSYNC_TEST_SEED)
  */
+#include "example_check.h"
 #include <gridsync.h>
 #include <gridsync/allreduce.cuh>
 #include <gridsync/barrier.cuh>
@@ -140,24 +141,6 @@ static double residual(int nx, int ny, const double *b, const double *x)
     }
     return sqrt(rr / bb);
 }
-
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        cudaError_t e_ = (call);                                                           \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s: %s\n", #call, cudaGetErrorName(e_));                      \
-            return 1;                                                                      \
-        }                                                                                  \
-    } while (0)
-
-#define GS_CHECK(call)                                                                     \
-    do {                                                                                   \
-        gs_status s_ = (call);                                                             \
-        if (s_ != GS_SUCCESS) {                                                            \
-            fprintf(stderr, "%s: %s\n", gs_status_string(s_), gs_last_error_detail());     \
-            return s_ == GS_ERR_NO_DEVICE ? 3 : 1;                                         \
-        }                                                                                  \
-    } while (0)
 
 int main(int argc, char **argv)
 {

@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "example_check.h"
+
 static __device__ bool keep(float v) { return v > 0.75f; }
 
 static __global__ void mark(const float *x, int *flags, long long n)
@@ -32,24 +34,6 @@ static __global__ void scatter(const float *x, const int *slots, float *out, lon
         if (keep(x[i]))
             out[slots[i]] = x[i];
 }
-
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        cudaError_t e_ = (call);                                                           \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s: %s\n", #call, cudaGetErrorName(e_));                      \
-            return 1;                                                                      \
-        }                                                                                  \
-    } while (0)
-
-#define GS_CHECK(call)                                                                     \
-    do {                                                                                   \
-        gs_status s_ = (call);                                                             \
-        if (s_ != GS_SUCCESS) {                                                            \
-            fprintf(stderr, "%s: %s\n", gs_status_string(s_), gs_last_error_detail());     \
-            return s_ == GS_ERR_NO_DEVICE ? 3 : 1;                                         \
-        }                                                                                  \
-    } while (0)
 
 int main(int argc, char **argv)
 {

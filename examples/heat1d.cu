@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "example_check.h"
+
 static __global__ void heat(gs_grid_barrier bar, float *a, float *b, int n, int steps, float r)
 {
     int stride = gridDim.x * blockDim.x;
@@ -30,24 +32,6 @@ static __global__ void heat(gs_grid_barrier bar, float *a, float *b, int n, int 
         gs_grid_sync(&bar); /* step t is complete everywhere before step t+1 reads it */
     }
 }
-
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        cudaError_t e_ = (call);                                                           \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s: %s\n", #call, cudaGetErrorName(e_));                      \
-            return 1;                                                                      \
-        }                                                                                  \
-    } while (0)
-
-#define GS_CHECK(call)                                                                     \
-    do {                                                                                   \
-        gs_status s_ = (call);                                                             \
-        if (s_ != GS_SUCCESS) {                                                            \
-            fprintf(stderr, "%s: %s\n", gs_status_string(s_), gs_last_error_detail());     \
-            return s_ == GS_ERR_NO_DEVICE ? 3 : 1;                                         \
-        }                                                                                  \
-    } while (0)
 
 int main(int argc, char **argv)
 {

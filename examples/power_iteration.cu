@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "example_check.h"
+
 enum { PER_THREAD = 4 }; /* cells a thread owns */
 
 static __global__ void power(gs_grid_barrier bar, double *x, double *lambda_out, int n, int iters)
@@ -55,24 +57,6 @@ static __global__ void power(gs_grid_barrier bar, double *x, double *lambda_out,
     if (blockIdx.x == 0 && threadIdx.x == 0)
         *lambda_out = lambda;
 }
-
-#define CHECK(call)                                                                        \
-    do {                                                                                   \
-        cudaError_t e_ = (call);                                                           \
-        if (e_ != cudaSuccess) {                                                           \
-            fprintf(stderr, "%s: %s\n", #call, cudaGetErrorName(e_));                      \
-            return 1;                                                                      \
-        }                                                                                  \
-    } while (0)
-
-#define GS_CHECK(call)                                                                     \
-    do {                                                                                   \
-        gs_status s_ = (call);                                                             \
-        if (s_ != GS_SUCCESS) {                                                            \
-            fprintf(stderr, "%s: %s\n", gs_status_string(s_), gs_last_error_detail());     \
-            return s_ == GS_ERR_NO_DEVICE ? 3 : 1;                                         \
-        }                                                                                  \
-    } while (0)
 
 int main(int argc, char **argv)
 {

@@ -1,0 +1,166 @@
+/*
+ * test_apps_stencil_emulated.cc - the 2-D heat stencil's persistent bodies
+ * (tools/bench/suites/apps_stencil_body.cuh, the very code of the bench's
+ * kernels) run on the host under cuda_emulation.h: blocks as OS threads,
+ * threads as fibers. The neighbour barrier is emulated by its contract
+ * (each block publishes an epoch with a release store and waits, with
+ * acquire loads, for its four face neighbours to reach it), with random
+ * delays so that blocks drift a step apart, as the real one allows.
+ *
+ * Checked: both bodies (tile on chip, field in global memory) on odd
+ * fields, one to a dozen blocks, block sizes that are not multiples of 32
+ * or of the tile's width, 1 and 7 steps: the same bits as the CPU's float
+ * replica, and within gs_stencil_bound of the FP64 reference; the halo and
+ * the buffers poisoned (NaN) first. Also the tile split (gs_stencil_tiles).
+ * GRIDSYNC_TEST_SEED repeats a run (the seed is printed).
+ */
+#include "cuda_emulation.h"
+
+#include "bench/suites/apps_stencil_body.cuh"
+
+#include <limits>
+
+#include <stdarg.h>
+
+static int failures = 0, checks = 0;
+
+/* Count a check; print the sentence when it failed. */
+static void expect(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void expect(bool ok, const char *fmt, ...)
+{
+    ++checks;
+    if (ok)
+        return;
+    ++failures;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("FAIL: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+/* The neighbour barrier's contract, over the blocks' epochs. */
+struct emu_neighbour_sync {
+    unsigned long long *epochs, *calls;
+    int bx, by, gx, gy;
+    void operator()() const
+    {
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            int me = by * gx + bx;
+            if (emu::jitter_rng && (*emu::jitter_rng)() % 8u == 0u)
+                emu::sleep_us((long)((*emu::jitter_rng)() % 200u)); /* fall behind */
+            unsigned long long e = ++calls[me];
+            __atomic_store_n(&epochs[me], e, __ATOMIC_RELEASE);
+            const int nx[4] = {bx - 1, bx + 1, bx, bx}, ny[4] = {by, by, by - 1, by + 1};
+            for (int k = 0; k < 4; ++k)
+                if (nx[k] >= 0 && nx[k] < gx && ny[k] >= 0 && ny[k] < gy)
+                    while (__atomic_load_n(&epochs[ny[k] * gx + nx[k]], __ATOMIC_ACQUIRE) < e)
+                        sched_yield();
+        }
+        __syncthreads();
+    }
+};
+
+static const float nan_f = std::numeric_limits<float>::quiet_NaN();
+
+/* One solve of w x h, `steps` steps, on `blocks` blocks of `threads`. */
+static void solve(int w, int h, int steps, int blocks, int threads, bool onchip,
+                  unsigned long long seed)
+{
+    std::mt19937_64 rng(seed);
+    const size_t n = (size_t)w * h;
+    std::vector<float> u0(n), a(n, nan_f), b(n, nan_f), out(n, nan_f);
+    for (size_t i = 0; i < n; ++i)
+        u0[i] = (float)(rng() >> 40) / (float)(1u << 24); /* [0, 1), 24 bits */
+    gs_stencil_field f = {};
+    f.w = w;
+    f.h = h;
+    f.steps = steps;
+    gs_stencil_tiles(w, h, blocks, &f.gx, &f.gy);
+    f.tile_w = (w + f.gx - 1) / f.gx;
+    f.tile_h = (h + f.gy - 1) / f.gy;
+    std::vector<float> halo(gs_stencil_halo_floats(w, h, f.gx, f.gy), nan_f);
+    std::vector<unsigned long long> epochs(f.gx * f.gy, 0ull), calls(f.gx * f.gy, 0ull);
+    f.u0 = u0.data();
+    f.a = a.data();
+    f.b = b.data();
+    f.out = out.data();
+    f.halo = halo.data();
+    const size_t smem_floats = 2u * (size_t)(f.tile_h + 2) * (size_t)(f.tile_w + 2);
+    unsigned int grid = (unsigned int)(f.gx * f.gy);
+    emu::launch(grid, (unsigned int)threads, grid, rng(), [&]() {
+        static thread_local std::vector<float> smem;
+        if (smem.size() != smem_floats)
+            smem.assign(smem_floats, nan_f);
+        int bx = (int)blockIdx.x % f.gx, by = (int)blockIdx.x / f.gx;
+        emu_neighbour_sync sync = {epochs.data(), calls.data(), bx, by, f.gx, f.gy};
+        if (onchip)
+            gs_stencil_onchip_body(f, bx, by, smem.data(), sync);
+        else
+            gs_stencil_global_body(f, bx, by, sync);
+    });
+
+    std::vector<float> fx(n), fy(n);
+    std::vector<double> dx(n), dy(n);
+    const float *replica = gs_stencil_cpu<float>(u0.data(), w, h, steps, fx.data(), fy.data());
+    const double *ref = gs_stencil_cpu<double>(u0.data(), w, h, steps, dx.data(), dy.data());
+    size_t diff = 0, first = n;
+    for (size_t i = 0; i < n; ++i)
+        if (memcmp(&out[i], &replica[i], sizeof(float)) != 0) {
+            first = diff++ ? first : i;
+        }
+    double err = gs_stencil_error(out.data(), ref, n);
+    double bound = gs_stencil_bound(steps, u0.data(), ref, n);
+    const char *mode = onchip ? "on chip" : "global";
+    expect(diff == 0, "%s %dx%d, %d steps, %dx%d tiles, %d threads: %zu cells differ from the "
+           "float replica, first (%zu, %zu): %g vs %g", mode, w, h, steps, f.gx, f.gy, threads,
+           diff, first % w, first / w, first < n ? out[first] : 0.0f,
+           first < n ? replica[first] : 0.0f);
+    expect(err <= bound, "%s %dx%d, %d steps: error %.3g over the bound %.3g", mode, w, h,
+           steps, err, bound);
+}
+
+static void test_tiles(void)
+{
+    int gx = 0, gy = 0;
+    gs_stencil_tiles(1024, 1024, 132, &gx, &gy);
+    expect(gx * gy == 132 && (gx == 12 || gx == 11), "132 on a square: %d x %d", gx, gy);
+    gs_stencil_tiles(2048, 1024, 132, &gx, &gy);
+    expect(gx >= gy && gx * gy >= 116, "132 on 2:1: %d x %d", gx, gy);
+    gs_stencil_tiles(3, 1000, 132, &gx, &gy);
+    expect(gx <= 3 && gy <= 1000 && gx * gy >= 116, "132 on 3 x 1000: %d x %d", gx, gy);
+    gs_stencil_tiles(5, 3, 132, &gx, &gy);
+    expect(gx == 5 && gy == 3, "132 on 5 x 3: %d x %d", gx, gy);
+    gs_stencil_tiles(64, 64, 1, &gx, &gy);
+    expect(gx == 1 && gy == 1, "1 block: %d x %d", gx, gy);
+    for (int blocks = 1; blocks <= 300; ++blocks) {
+        gs_stencil_tiles(97, 61, blocks, &gx, &gy);
+        expect(gx >= 1 && gy >= 1 && gx * gy <= blocks && gx <= 97 && gy <= 61,
+               "%d blocks: %d x %d", blocks, gx, gy);
+    }
+}
+
+int main(void)
+{
+    const char *env = getenv("GRIDSYNC_TEST_SEED");
+    unsigned long long seed = env && *env ? strtoull(env, NULL, 10) : (unsigned long long)time(NULL);
+    printf("test_apps_stencil_emulated: seed %llu (GRIDSYNC_TEST_SEED=%llu repeats this run)\n",
+           seed, seed);
+    fflush(stdout);
+    emu::jitter_percent = 5;
+    emu::fiber_stack = 64u << 10;
+    test_tiles();
+    static const int fields[][2] = {{1, 1}, {5, 3}, {17, 13}, {37, 29}, {3, 41}, {64, 9}};
+    static const int blocks[] = {1, 2, 3, 6, 12};
+    static const int threads[] = {32, 45, 96};
+    int k = 0;
+    for (const auto &fd : fields)
+        for (int bl : blocks)
+            for (int steps : {1, 7})
+                for (int onchip = 0; onchip < 2; ++onchip, ++k)
+                    solve(fd[0], fd[1], steps, bl, threads[k % 3], onchip != 0, seed + k);
+    printf("test_apps_stencil_emulated: %d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}

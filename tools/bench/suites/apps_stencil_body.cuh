@@ -1,0 +1,339 @@
+/*
+ * apps_stencil_body.cuh - the 2-D heat stencil of `gridsync bench apps`:
+ * one step, the split of the field into tiles, the bodies of the persistent
+ * kernels (templated over how blocks synchronize, so that the GPU kernels
+ * of apps_stencil_kernels.cu and the emulated host test run the very same
+ * code), and the CPU references.
+ *
+ * The problem: a w x h field of floats, zero outside (Dirichlet), stepped
+ * `steps` times by u' = u + (n + s + w + e - 4u) / 8 = u/2 + (n + s + w + e)/8
+ * (explicit heat equation, r = 1/8: every weight is exact in binary).
+ * Every version computes each cell with gs_stencil_cell, in the same order,
+ * so every version gives the same bits, and so does the CPU's float replica.
+ *
+ * No includes of gridsync or the CUDA runtime here: the host test compiles
+ * this file under tests/host/cuda_emulation.h.
+ */
+#ifndef GS_BENCH_APPS_STENCIL_BODY_CUH
+#define GS_BENCH_APPS_STENCIL_BODY_CUH
+
+#include <math.h>
+#include <stddef.h>
+
+#define GS_STENCIL_HD __host__ __device__ __forceinline__
+
+/* One cell's step. 0.125 * sum and 0.5 * c are exact, so the fma rounds
+ * once, as a separate multiply and add would: the same bits everywhere. */
+GS_STENCIL_HD float gs_stencil_cell(float c, float n, float s, float w, float e)
+{
+    return fmaf(0.125f, (n + s) + (w + e), 0.5f * c);
+}
+
+/* What a kernel of the stencil receives (by value). */
+struct gs_stencil_field {
+    int w, h, steps;
+    int gx, gy;           /* the tiles: gx x gy (the grid of the persistent kernels) */
+    int tile_w, tile_h;   /* the largest tile (on-chip: the shared-memory layout) */
+    const float *u0;      /* the initial field; never written, so every solve starts here */
+    float *a, *b;         /* the field between steps (global-memory versions) */
+    float *out;           /* the field after the last step (every version) */
+    float *halo;          /* on-chip: the tiles' edges, two parities (gs_stencil_halo_floats) */
+};
+
+/* Tile (bx, by) of a gx x gy split: cells [x0, x1) x [y0, y1). Widths and
+ * heights differ by at most one; none is empty when gx <= w and gy <= h. */
+struct gs_stencil_tile {
+    int x0, x1, y0, y1;
+};
+
+GS_STENCIL_HD gs_stencil_tile gs_stencil_tile_of(const gs_stencil_field &f, int bx, int by)
+{
+    gs_stencil_tile t = {(int)((long long)bx * f.w / f.gx), (int)((long long)(bx + 1) * f.w / f.gx),
+                         (int)((long long)by * f.h / f.gy), (int)((long long)(by + 1) * f.h / f.gy)};
+    return t;
+}
+
+/* The halo of the on-chip version, in floats: for each parity, each tile
+ * row's top and bottom rows (rows[p][by][0|1][x]) and each tile column's
+ * left and right columns (cols[p][bx][0|1][y]). */
+GS_STENCIL_HD size_t gs_stencil_halo_floats(int w, int h, int gx, int gy)
+{
+    return 2u * 2u * ((size_t)gy * (size_t)w + (size_t)gx * (size_t)h);
+}
+
+/* Step s reads *src and writes *dst: u0 first, then a and b in turn, the
+ * last step into out. */
+GS_STENCIL_HD void gs_stencil_buffers(const gs_stencil_field &f, int s, const float **src,
+                                      float **dst)
+{
+    *src = s == 0 ? f.u0 : (s - 1) % 2 ? f.b : f.a;
+    *dst = s == f.steps - 1 ? f.out : s % 2 ? f.b : f.a;
+}
+
+/* Cell (x, y) after one step of field u (global memory). */
+GS_STENCIL_HD float gs_stencil_at(const float *u, int w, int h, int x, int y)
+{
+    const float *p = u + (size_t)y * (size_t)w + (size_t)x;
+    float n = y > 0 ? p[-w] : 0.0f, s = y + 1 < h ? p[w] : 0.0f;
+    float west = x > 0 ? p[-1] : 0.0f, east = x + 1 < w ? p[1] : 0.0f;
+    return gs_stencil_cell(*p, n, s, west, east);
+}
+
+/*
+ * The persistent kernel, field in global memory (sizes whose tiles do not
+ * fit in shared memory).
+ * How: the block owns tile (bx, by); each step it computes its cells from
+ * the previous step's field (src) into dst, four cells per thread in
+ * flight (loads first, then stores), then synchronizes. `sync` is called
+ * steps - 1 times by every block.
+ * Why correct: a cell reads its own tile's cells and its face neighbours'
+ * edge cells of the previous step. sync() is at least a barrier with the
+ * face neighbours (gs_neighbour_sync_2d: their writes of step s happen-
+ * before this block's reads at step s + 1, release/acquire at GPU scope).
+ * Two buffers suffice: step s + 2 overwrites what step s + 1 read, and a
+ * block starts step s + 2 only after every neighbour finished step s + 1
+ * (its (s+2)-th sync returns only once they made theirs), so their reads of
+ * step s + 1 happen-before its writes. The field is read with plain loads,
+ * never the non-coherent path (no const __restrict__ here).
+ * When: memory-bound sizes; the synchronization is a small share of a step.
+ */
+template <class Sync>
+__device__ __forceinline__ void gs_stencil_global_body(const gs_stencil_field &f, int bx, int by,
+                                                       Sync sync)
+{
+    const gs_stencil_tile t = gs_stencil_tile_of(f, bx, by);
+    const int tw = t.x1 - t.x0, cells = tw * (t.y1 - t.y0);
+    const int tid = (int)threadIdx.x, nt = (int)blockDim.x;
+    /* the thread's cells are tid, tid + nt, ...: their (x, y) advance by
+     * (nt % tw, nt / tw) with a carry, no division a cell */
+    const int dx = nt % tw, dy = nt / tw, x_first = t.x0 + tid % tw, y_first = t.y0 + tid / tw;
+    for (int s = 0; s < f.steps; ++s) {
+        const float *src;
+        float *dst;
+        gs_stencil_buffers(f, s, &src, &dst);
+        int x = x_first, y = y_first;
+        for (int i0 = tid; i0 < cells; i0 += 4 * nt) {
+            float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+            unsigned int at[4] = {0u, 0u, 0u, 0u}; /* fields of < 2^31 cells (setup) */
+#pragma unroll
+            for (int k = 0; k < 4; ++k) {
+                if (i0 + k * nt < cells) {
+                    v[k] = gs_stencil_at(src, f.w, f.h, x, y);
+                    at[k] = (unsigned int)y * (unsigned int)f.w + (unsigned int)x;
+                }
+                x += dx;
+                y += dy;
+                if (x >= t.x1) {
+                    x -= tw;
+                    ++y;
+                }
+            }
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                if (i0 + k * nt < cells)
+                    dst[at[k]] = v[k];
+        }
+        if (s + 1 < f.steps)
+            sync();
+    }
+}
+
+/*
+ * The persistent kernel, tile on chip (sizes whose tiles fit in shared
+ * memory: up to 2^21 cells on an H200).
+ * How: the block keeps its tile, with a one-cell ring, in shared memory in
+ * two copies (cur, nxt) for the whole run; only the tile's four edges go
+ * through global memory. Each step: read the neighbours' edges of the last
+ * step into cur's ring, compute nxt from cur (each thread walks a column
+ * strip, the cells above and at it in registers: three shared loads a
+ * cell), write the new edge cells to the halo buffer of the step's parity,
+ * synchronize, swap. `smem` holds 2 * (tile_h + 2) * (tile_w + 2) floats.
+ * Why correct: the ring read at step s + 1 (parity (s+1) & 1) was written
+ * by the face neighbours at step s before their (s+1)-th sync, which this
+ * block's (s+1)-th sync waits for (release/acquire at GPU scope, then a
+ * block barrier before the reads). The edges of step s + 2 go to the same
+ * parity; a neighbour writes them only after its (s+2)-th sync returns,
+ * which needs this block's (s+2)-th call, made after its reads of step
+ * s + 1: one barrier a step and two halo parities suffice (a block is at
+ * most one step ahead of its neighbours). Within the block, __syncthreads
+ * orders the ring's loads before the step's reads, and each step's writes
+ * to nxt before the next step reads them as cur. The ring outside the
+ * field is zero in both copies and never written.
+ * When: a field that fits in the SMs' shared memory; a step costs its
+ * edges and one barrier with the neighbours, not a pass over memory.
+ */
+template <class Sync>
+__device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f, int bx, int by,
+                                                       float *smem, Sync sync)
+{
+    const gs_stencil_tile t = gs_stencil_tile_of(f, bx, by);
+    const int tw = t.x1 - t.x0, th = t.y1 - t.y0, S = f.tile_w + 2;
+    const int tid = (int)threadIdx.x, nt = (int)blockDim.x;
+    const bool north = by > 0, south = by + 1 < f.gy, west = bx > 0, east = bx + 1 < f.gx;
+    const size_t rows_per_parity = 2u * (size_t)f.gy * (size_t)f.w;
+    const size_t cols_per_parity = 2u * (size_t)f.gx * (size_t)f.h;
+    float *rows = f.halo, *cols = f.halo + 2u * rows_per_parity;
+    float *cur = smem, *nxt = smem + (size_t)(f.tile_h + 2) * (size_t)S;
+
+    for (int i = tid; i < (th + 2) * (tw + 2); i += nt) { /* tile and ring from u0 */
+        int ly = i / (tw + 2), lx = i % (tw + 2), y = t.y0 + ly - 1, x = t.x0 + lx - 1;
+        bool in = x >= 0 && x < f.w && y >= 0 && y < f.h;
+        cur[ly * S + lx] = in ? f.u0[(size_t)y * (size_t)f.w + (size_t)x] : 0.0f;
+        nxt[ly * S + lx] = 0.0f;
+    }
+    __syncthreads();
+    /* column strips: `bands` strips per column when the block has more
+     * threads than the tile has columns */
+    const int bands = nt / tw > 0 ? nt / tw : 1, items = tw * bands;
+    for (int s = 0; s < f.steps; ++s) {
+        if (s > 0 && (north || south || west || east)) {
+            const float *rp = rows + (size_t)(s & 1) * rows_per_parity;
+            const float *cp = cols + (size_t)(s & 1) * cols_per_parity;
+            for (int i = tid; i < 2 * (tw + th); i += nt) {
+                if (i < tw) {
+                    if (north)
+                        cur[i + 1] = rp[(size_t)(2 * (by - 1) + 1) * f.w + t.x0 + i];
+                } else if (i < 2 * tw) {
+                    int x = i - tw;
+                    if (south)
+                        cur[(th + 1) * S + x + 1] = rp[(size_t)(2 * (by + 1)) * f.w + t.x0 + x];
+                } else if (i < 2 * tw + th) {
+                    int y = i - 2 * tw;
+                    if (west)
+                        cur[(y + 1) * S] = cp[(size_t)(2 * (bx - 1) + 1) * f.h + t.y0 + y];
+                } else {
+                    int y = i - 2 * tw - th;
+                    if (east)
+                        cur[(y + 1) * S + tw + 1] = cp[(size_t)(2 * (bx + 1)) * f.h + t.y0 + y];
+                }
+            }
+            __syncthreads(); /* the ring before the step's reads */
+        }
+        float *wr = rows + (size_t)((s + 1) & 1) * rows_per_parity;
+        float *wc = cols + (size_t)((s + 1) & 1) * cols_per_parity;
+        for (int i = tid; i < items; i += nt) {
+            const int lx = i % tw, band = i / tw;
+            const int ya = band * th / bands, yb = (band + 1) * th / bands;
+            const float *col = cur + lx + 1;
+            float up = col[ya * S], c = col[(ya + 1) * S];
+            for (int ly = ya; ly < yb; ++ly) {
+                const float down = col[(ly + 2) * S];
+                const float v = gs_stencil_cell(c, up, down, col[(ly + 1) * S - 1],
+                                                col[(ly + 1) * S + 1]);
+                nxt[(ly + 1) * S + lx + 1] = v;
+                if (ly == 0 && north)
+                    wr[(size_t)(2 * by) * f.w + t.x0 + lx] = v;
+                if (ly == th - 1 && south)
+                    wr[(size_t)(2 * by + 1) * f.w + t.x0 + lx] = v;
+                if (lx == 0 && west)
+                    wc[(size_t)(2 * bx) * f.h + t.y0 + ly] = v;
+                if (lx == tw - 1 && east)
+                    wc[(size_t)(2 * bx + 1) * f.h + t.y0 + ly] = v;
+                up = c;
+                c = down;
+            }
+        }
+        if (s + 1 < f.steps)
+            sync(); /* block barriers on both sides, and the neighbours' edges */
+        else
+            __syncthreads(); /* nxt, complete, before it is written out */
+        float *swap = cur;
+        cur = nxt;
+        nxt = swap;
+    }
+    for (int i = tid; i < tw * th; i += nt) {
+        int lx = i % tw, ly = i / tw;
+        f.out[(size_t)(t.y0 + ly) * f.w + t.x0 + lx] = cur[(ly + 1) * S + lx + 1];
+    }
+}
+
+/* ------------------------------------------------------------ host side */
+
+/* Tiles for `blocks` blocks on a w x h field: gx x gy with gx <= w, gy <= h
+ * and gx * gy <= blocks, using at least 7/8 of the blocks where the field
+ * allows, with the smallest tile perimeter (the halo a step exchanges), then
+ * the most blocks. 132 blocks on a square field: 12 x 11. */
+static inline void gs_stencil_tiles(int w, int h, int blocks, int *gx, int *gy)
+{
+    long long most = 0, best_cost = -1, best_used = 0;
+    *gx = *gy = 1;
+    for (int x = 1; x <= blocks && x <= w; ++x) { /* the most blocks the field allows */
+        long long y = blocks / x < h ? blocks / x : h;
+        most = x * y > most ? x * y : most;
+    }
+    for (int x = 1; x <= blocks && x <= w; ++x) {
+        int y = blocks / x < h ? blocks / x : h;
+        long long used = (long long)x * y, cost = (w + x - 1) / x + (h + y - 1) / y;
+        if (8 * used < 7 * most)
+            continue;
+        if (best_cost < 0 || cost < best_cost || (cost == best_cost && used > best_used)) {
+            best_cost = cost;
+            best_used = used;
+            *gx = x;
+            *gy = y;
+        }
+    }
+}
+
+/* The CPU's solve in T: double is the reference, float the replica that
+ * must match the GPU's bits. Returns x or y, whichever holds the result. */
+template <class T>
+static T *gs_stencil_cpu(const float *u0, int w, int h, int steps, T *x, T *y)
+{
+    const size_t n = (size_t)w * (size_t)h;
+    for (size_t i = 0; i < n; ++i)
+        x[i] = (T)u0[i];
+    for (int s = 0; s < steps; ++s) {
+        for (int r = 0; r < h; ++r) {
+            const T *p = x + (size_t)r * w;
+            T *q = y + (size_t)r * w;
+            for (int c = 0; c < w; ++c) {
+                T up = r > 0 ? p[c - w] : T(0), down = r + 1 < h ? p[c + w] : T(0);
+                T left = c > 0 ? p[c - 1] : T(0), right = c + 1 < w ? p[c + 1] : T(0);
+                if (sizeof(T) == sizeof(float))
+                    q[c] = (T)gs_stencil_cell((float)p[c], (float)up, (float)down, (float)left,
+                                              (float)right);
+                else
+                    q[c] = T(0.5) * p[c] + T(0.125) * ((up + down) + (left + right));
+            }
+        }
+        T *swap = x;
+        x = y;
+        y = swap;
+    }
+    return x;
+}
+
+/* The largest |gpu - ref| over the largest |ref| (NaN if the GPU's field
+ * holds a NaN: the poison of a cell never written). */
+static inline double gs_stencil_error(const float *gpu, const double *ref, size_t n)
+{
+    double diff = 0.0, scale = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+        double d = fabs((double)gpu[i] - ref[i]);
+        if (d != d)
+            return d;
+        diff = d > diff ? d : diff;
+        scale = fabs(ref[i]) > scale ? fabs(ref[i]) : scale;
+    }
+    return scale > 0.0 ? diff / scale : diff;
+}
+
+/* The bound on gs_stencil_error: each step rounds a cell four times (three
+ * adds, the fma), each by at most 2^-24 of the largest value of the field,
+ * which the averaging never increases (weights >= 0 summing to <= 1), and
+ * the averaging never amplifies an earlier error; so after `steps` steps
+ * |gpu - ref| <= 4 * steps * 2^-24 * max|u0|. Over max|ref| (the field
+ * decays), as gs_stencil_error measures. */
+static inline double gs_stencil_bound(int steps, const float *u0, const double *ref, size_t n)
+{
+    double m0 = 0.0, mn = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+        m0 = fabs((double)u0[i]) > m0 ? fabs((double)u0[i]) : m0;
+        mn = fabs(ref[i]) > mn ? fabs(ref[i]) : mn;
+    }
+    double abs_bound = 4.0 * steps * ldexp(1.0, -24) * m0;
+    return mn > 0.0 ? abs_bound / mn : abs_bound;
+}
+
+#endif /* GS_BENCH_APPS_STENCIL_BODY_CUH */

@@ -1,0 +1,240 @@
+/*
+ * apps_stencil_kernels.cu - the 2-D heat stencil's kernels and how each
+ * version picks its grid (apps_stencil.h). The persistent kernels are the
+ * bodies of apps_stencil_body.cuh (how they work and why they are correct:
+ * there) with gridsync's neighbour barrier or cooperative groups'
+ * grid.sync(): the same tiling, the same grid rule for the same field, so
+ * that the barrier is the only difference.
+ */
+#include <cooperative_groups.h>
+
+#include <gridsync/neighbour.cuh>
+
+#include "gridsync_internal.h"
+#include "bench/suites/apps_stencil.h"
+
+namespace cg = cooperative_groups;
+
+/* Threads of the persistent blocks and blocks a SM: on chip one block of
+ * 1024 (its tile uses the SM's shared memory); in global memory
+ * GLOBAL_PER_SM blocks of 1024 (with 1: 64 registers, four cells' loads in
+ * flight a thread and no spills; 2 caps registers at 32 and spills). The
+ * relaunched kernel's block: 32 x 8. Not yet tuned on a GPU. */
+enum { ONCHIP_THREADS = 1024, GLOBAL_THREADS = 1024, GLOBAL_PER_SM = 1, STEP_X = 32,
+       STEP_Y = 8 };
+
+/* The neighbour version runs a field of up to this many cells on one block:
+ * then it has no neighbour, gs_neighbour_sync_2d is a block barrier, and a
+ * step of 2^14 cells (16 a thread) costs less than one barrier between
+ * blocks (about 1 us on an H200, docs/scoped-sync.md). grid.sync costs that
+ * microsecond even on one block, so its version always spreads the field. */
+#define ONE_BLOCK_MAX_CELLS (1 << 14)
+
+const char *const gs_stencil_method_names[GS_STENCIL_NMETHODS] = {
+    "gridsync neighbour", "cg grid.sync", "relaunch graph", "relaunch stream"};
+
+struct neighbour_sync {
+    gs_grid_barrier *bar;
+    __device__ __forceinline__ void operator()() const { gs_neighbour_sync_2d(bar, 0u); }
+};
+
+struct grid_sync {
+    __device__ __forceinline__ void operator()() const { cg::this_grid().sync(); }
+};
+
+/* Persistent, tiles in shared memory (2 * (tile_h + 2) * (tile_w + 2) floats). */
+template <bool Neighbour>
+static __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
+    stencil_onchip(gs_grid_barrier bar, gs_stencil_field f)
+{
+    extern __shared__ float smem[];
+    if constexpr (Neighbour)
+        gs_stencil_onchip_body(f, (int)blockIdx.x, (int)blockIdx.y, smem, neighbour_sync{&bar});
+    else
+        gs_stencil_onchip_body(f, (int)blockIdx.x, (int)blockIdx.y, smem, grid_sync{});
+}
+
+/* Persistent, field in global memory. */
+template <bool Neighbour>
+static __global__ void __launch_bounds__(GLOBAL_THREADS, GLOBAL_PER_SM)
+    stencil_global(gs_grid_barrier bar, gs_stencil_field f)
+{
+    if constexpr (Neighbour)
+        gs_stencil_global_body(f, (int)blockIdx.x, (int)blockIdx.y, neighbour_sync{&bar});
+    else
+        gs_stencil_global_body(f, (int)blockIdx.x, (int)blockIdx.y, grid_sync{});
+}
+
+/*
+ * The relaunch peers' step: one thread a cell, 32 x 8 blocks (a warp reads
+ * a row segment, coalesced; the rows above and below are the neighbouring
+ * warps' and come from L1/L2).
+ * Why correct: the kernel boundary orders step s's writes before step
+ * s + 1's reads; within a launch src is never written, so the read-only
+ * path (const __restrict__) is safe here, as it is not in the persistent
+ * kernels.
+ * When: the usual way; a step costs a launch (about 1.3 us inside a graph
+ * on an H200) plus a pass over the field in memory.
+ */
+static __global__ void __launch_bounds__(STEP_X *STEP_Y)
+    stencil_step(const float *__restrict__ src, float *__restrict__ dst, int w, int h)
+{
+    const int x = (int)(blockIdx.x * STEP_X + threadIdx.x);
+    const int y = (int)(blockIdx.y * STEP_Y + threadIdx.y);
+    if (x < w && y < h)
+        dst[(size_t)y * (size_t)w + (size_t)x] = gs_stencil_at(src, w, h, x, y);
+}
+
+static int persistent(gs_stencil_method m)
+{
+    return m == GS_STENCIL_NEIGHBOUR || m == GS_STENCIL_GRID_SYNC;
+}
+
+/* The tiles on shared memory for `want` blocks, if they fit (co-resident,
+ * within the per-block opt-in): sets r->kernel, grid, block, smem. */
+static gs_status try_onchip(gs_stencil_run *r, int want, int *fits)
+{
+    gs_stencil_field *f = &r->f;
+    int dev = 0, optin = 0, most = 0;
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    gs_stencil_tiles(f->w, f->h, want, &f->gx, &f->gy);
+    f->tile_w = (f->w + f->gx - 1) / f->gx;
+    f->tile_h = (f->h + f->gy - 1) / f->gy;
+    r->smem = 2u * sizeof(float) * (size_t)(f->tile_w + 2) * (size_t)(f->tile_h + 2);
+    r->kernel = r->method == GS_STENCIL_NEIGHBOUR ? (const void *)stencil_onchip<true>
+                                                  : (const void *)stencil_onchip<false>;
+    r->block = dim3(ONCHIP_THREADS);
+    r->grid = dim3((unsigned int)f->gx, (unsigned int)f->gy);
+    *fits = r->smem <= (size_t)optin;
+    if (!*fits)
+        return GS_SUCCESS;
+    GS_CUDA_TRY(cudaFuncSetAttribute(r->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)r->smem));
+    GS_TRY(gs_max_coresident_blocks(r->kernel, ONCHIP_THREADS, r->smem, &most));
+    *fits = most >= f->gx * f->gy;
+    return GS_SUCCESS;
+}
+
+/* Row bands over the whole width (coalesced; two neighbours a block). */
+static gs_status plan_global(gs_stencil_run *r, int blocks, int sms)
+{
+    gs_stencil_field *f = &r->f;
+    int most = 0;
+    r->kernel = r->method == GS_STENCIL_NEIGHBOUR ? (const void *)stencil_global<true>
+                                                  : (const void *)stencil_global<false>;
+    GS_TRY(gs_max_coresident_blocks(r->kernel, GLOBAL_THREADS, 0, &most));
+    int want = blocks ? blocks : sms * GLOBAL_PER_SM < most ? sms * GLOBAL_PER_SM : most;
+    if (want > most)
+        return gs__fail(GS_ERR_NOT_CORESIDENT,
+                        "stencil: %d blocks of the global-memory kernel requested, at most %d "
+                        "fit", want, most);
+    f->gx = 1;
+    f->gy = want < f->h ? want : f->h;
+    f->tile_w = f->w;
+    f->tile_h = (f->h + f->gy - 1) / f->gy;
+    r->onchip = 0;
+    r->smem = 0;
+    r->block = dim3(GLOBAL_THREADS);
+    r->grid = dim3(1u, (unsigned int)f->gy);
+    return GS_SUCCESS;
+}
+
+static gs_status plan_persistent(gs_stencil_run *r, int blocks, int mode)
+{
+    gs_stencil_field *f = &r->f;
+    int dev = 0, sms = 0;
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    if (mode != GS_STENCIL_GLOBAL) {
+        const long long cells = (long long)f->w * f->h;
+        int fits = 0, want = blocks ? blocks
+                             : r->method == GS_STENCIL_NEIGHBOUR && cells <= ONE_BLOCK_MAX_CELLS
+                                 ? 1
+                                 : sms;
+        GS_TRY(try_onchip(r, want, &fits));
+        if (fits) { /* the halo, poisoned: a ring read before its write is NaN */
+            const size_t bytes = sizeof(float) * gs_stencil_halo_floats(f->w, f->h, f->gx, f->gy);
+            r->onchip = 1;
+            GS_CUDA_TRY(cudaMalloc((void **)&f->halo, bytes));
+            GS_CUDA_TRY(cudaMemset(f->halo, 0xff, bytes));
+            return GS_SUCCESS;
+        }
+        if (mode == GS_STENCIL_ONCHIP)
+            return gs__fail(GS_ERR_NOT_CORESIDENT,
+                            "stencil: %d x %d tiles of %d x %d cells need %zu bytes of shared "
+                            "memory a block; they do not fit on %d co-resident blocks",
+                            f->gx, f->gy, f->tile_w, f->tile_h, r->smem, f->gx * f->gy);
+    }
+    return plan_global(r, blocks, sms);
+}
+
+gs_status gs_stencil_setup(gs_stencil_run *r, gs_stencil_method method,
+                           const gs_stencil_field *field, int blocks, int mode)
+{
+    if (!r || !field || (int)method < 0 || method >= GS_STENCIL_NMETHODS || field->w < 1 ||
+        field->h < 1 || (long long)field->w * field->h >= (1ll << 31) || field->steps < 1 ||
+        blocks < 0 || !field->u0 || !field->out)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "stencil: bad setup");
+    *r = gs_stencil_run{};
+    r->method = method;
+    r->f = *field;
+    r->f.halo = NULL;
+    if (!persistent(method)) {
+        r->block = dim3(STEP_X, STEP_Y);
+        r->grid = dim3((unsigned int)((field->w + STEP_X - 1) / STEP_X),
+                       (unsigned int)((field->h + STEP_Y - 1) / STEP_Y));
+        r->kernel = (const void *)stencil_step;
+        return GS_SUCCESS;
+    }
+    gs_status st = plan_persistent(r, blocks, mode);
+    if (st == GS_SUCCESS && method == GS_STENCIL_NEIGHBOUR) {
+        st = gs_barrier_create(&r->bar, GS_BARRIER_AUTO);
+        if (st == GS_SUCCESS)
+            st = gs_barrier_device(r->bar, r->grid.x * r->grid.y, &r->view);
+    }
+    if (st != GS_SUCCESS)
+        gs_stencil_release(r);
+    return st;
+}
+
+gs_status gs_stencil_enqueue(void *p, cudaStream_t stream)
+{
+    gs_stencil_run *r = (gs_stencil_run *)p;
+    if (!persistent(r->method)) {
+        for (int s = 0; s < r->f.steps; ++s) {
+            const float *src;
+            float *dst;
+            gs_stencil_buffers(r->f, s, &src, &dst);
+            stencil_step<<<r->grid, r->block, 0, stream>>>(src, dst, r->f.w, r->f.h);
+        }
+        GS_CUDA_TRY(cudaGetLastError());
+        return GS_SUCCESS;
+    }
+    void *args[] = {&r->view, &r->f};
+    if (r->method == GS_STENCIL_NEIGHBOUR)
+        return gs_launch(r->kernel, r->grid, r->block, r->smem, stream, args, r->bar);
+    GS_CUDA_TRY(cudaLaunchCooperativeKernel(r->kernel, r->grid, r->block, args, r->smem, stream));
+    return GS_SUCCESS;
+}
+
+gs_status gs_stencil_check(gs_stencil_run *r, cudaStream_t stream)
+{
+    GS_CUDA_TRY(cudaStreamSynchronize(stream));
+    if (r->bar)
+        return gs_barrier_check(r->bar, stream);
+    GS_CUDA_TRY(cudaGetLastError());
+    return GS_SUCCESS;
+}
+
+int gs_stencil_blocks(const gs_stencil_run *r) { return (int)(r->grid.x * r->grid.y); }
+
+void gs_stencil_release(gs_stencil_run *r)
+{
+    if (r->bar)
+        gs_barrier_destroy(r->bar);
+    if (r->f.halo)
+        cudaFree(r->f.halo);
+    r->bar = NULL;
+    r->f.halo = NULL;
+}
