@@ -408,19 +408,26 @@ gs_status gs_scan_check(cudaStream_t stream);
 /* ---------------------------------------------------------- matrix multiply */
 
 typedef enum gs_gemm_kernel {
-    GS_GEMM_AUTO = 0,    /* the default: GS_GEMM_FAST */
-    GS_GEMM_FAST = 1,    /* register-tiled, double-buffered shared memory */
+    GS_GEMM_AUTO = 0,    /* the default: GS_GEMM_FAST, or GS_GEMM_SPLITK where the shape's
+                            tiles of C are too few for the GPU and k is long */
+    GS_GEMM_FAST = 1,    /* register-tiled, double-buffered shared memory, one block per
+                            tile of C (never split) */
     GS_GEMM_TILED16 = 2, /* the tutorial's 16x16 tiled kernel (the reference) */
-    GS_GEMM_KERNEL_COUNT = 3
+    GS_GEMM_SPLITK = 3,  /* the fast kernel's tiles with k cut into slices, summed in a fixed
+                            order (the same bits every run); the split auto would choose, at
+                            least 2 slices unless k <= 8. Needs workspace memory (per stream,
+                            kept for reuse): slices x the size of C, rounded up to tiles */
+    GS_GEMM_KERNEL_COUNT = 4
 } gs_gemm_kernel;
 
-/* "auto", "fast", "tiled16"; parse returns GS_ERR_INVALID_ARGUMENT for
- * other names. */
+/* "auto", "fast", "tiled16", "splitk"; parse returns GS_ERR_INVALID_ARGUMENT
+ * for other names. */
 const char *gs_gemm_kernel_name(gs_gemm_kernel kernel);
 gs_status gs_gemm_kernel_parse(const char *name, gs_gemm_kernel *kernel);
 
 /* C = alpha * A * B + beta * C in FP32 (FP32 products and sums: no TF32, no
- * tensor cores). Row-major: A is m x k with row stride lda >= k, B is k x n
+ * tensor cores; a given shape, kernel and GPU model gives the same bits on
+ * every run). Row-major: A is m x k with row stride lda >= k, B is k x n
  * with ldb >= n, C is m x n with ldc >= n; device pointers. Any m, n, k >= 1.
  * beta == 0 never reads C. Asynchronous on `stream`. Bad input (sizes < 1,
  * leading dimensions smaller than the width, NULL or host pointers, more rows

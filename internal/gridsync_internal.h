@@ -61,6 +61,27 @@ gs_status gs__sgemm_tiled16(const gs__sgemm_args *p, cudaStream_t stream);
  * threads); `tile` picks 128 or 64, 0 picks by size as gs_sgemm does. */
 gs_status gs__sgemm_fast(const gs__sgemm_args *p, int tile, cudaStream_t stream);
 
+/* The split-k kernel: tiles of `tile` (128 or 64), k cut into `splits`
+ * slices (1 .. GS_TUNE_SGEMM_MAX_SPLIT; fewer where k's steps of 8 do not
+ * make that many: gs__sgemm_slices), the partial tiles summed in slice order
+ * by each tile's last arriving block. One launch; bits independent of
+ * timing. */
+gs_status gs__sgemm_splitk(const gs__sgemm_args *p, int tile, int splits, cudaStream_t stream);
+
+/* The slices that k makes when its steps of 8 are cut into `splits` (at
+ * least 1) slices of *slice_steps steps each (the last may be shorter; none
+ * is empty). */
+int gs__sgemm_slices(int k, int splits, int *slice_steps);
+
+/* How gs_sgemm runs m x n x k on a GPU of `sms` SMs (src/gemm/sgemm_plan.c):
+ * the block tile (128 or 64) and the k slices (1: unsplit, the fast kernel).
+ * `force_split` (GS_GEMM_SPLITK): the best split even where no split pays,
+ * unless k has a single step. Pure. */
+typedef struct gs__sgemm_plan {
+    int tile, splits;
+} gs__sgemm_plan;
+gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force_split);
+
 /* ------------------------------------------------------------- reductions */
 
 /* Reduction workspaces currently cached (for tests). */

@@ -1,10 +1,11 @@
-/* sgemm.c - gs_sgemm: argument checks, then the kernel (gridsync_internal.h). */
+/* sgemm.c - gs_sgemm: argument checks, then the kernel (gridsync_internal.h),
+ * for GS_GEMM_AUTO the one the plan picks (sgemm_plan.c). */
 #include <limits.h>
 #include <string.h>
 
 #include "../core/error.h"
 
-static const char *const names[GS_GEMM_KERNEL_COUNT] = {"auto", "fast", "tiled16"};
+static const char *const names[GS_GEMM_KERNEL_COUNT] = {"auto", "fast", "tiled16", "splitk"};
 
 const char *gs_gemm_kernel_name(gs_gemm_kernel kernel)
 {
@@ -18,7 +19,7 @@ gs_status gs_gemm_kernel_parse(const char *name, gs_gemm_kernel *kernel)
             *kernel = (gs_gemm_kernel)i;
             return GS_SUCCESS;
         }
-    return gs__fail(GS_ERR_INVALID_ARGUMENT, "unknown gemm kernel '%s' (auto, fast, tiled16)",
+    return gs__fail(GS_ERR_INVALID_ARGUMENT, "unknown gemm kernel '%s' (auto, fast, tiled16, splitk)",
                     name ? name : "(null)");
 }
 
@@ -78,7 +79,15 @@ gs_status gs_sgemm_with(gs_gemm_kernel kernel, int m, int n, int k, float alpha,
     GS_TRY(check(&p));
     if (kernel == GS_GEMM_TILED16)
         return gs__sgemm_tiled16(&p, stream);
-    return gs__sgemm_fast(&p, 0, stream);
+    if (kernel == GS_GEMM_FAST)
+        return gs__sgemm_fast(&p, 0, stream);
+    int dev = 0, sms = 0;
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    gs__sgemm_plan plan = gs__sgemm_plan_for(m, n, k, sms, kernel == GS_GEMM_SPLITK);
+    if (plan.splits > 1)
+        return gs__sgemm_splitk(&p, plan.tile, plan.splits, stream);
+    return gs__sgemm_fast(&p, plan.tile, stream);
 }
 
 gs_status gs_sgemm(int m, int n, int k, float alpha, const float *a, int lda, const float *b,

@@ -1,5 +1,6 @@
-/* workspace.c - the per-stream workspaces of the single-pass reduction and
- * scan (workspace.h): a locked cache keyed by (device, stream id). */
+/* workspace.c - the per-stream workspaces of the single-pass reduction,
+ * scan and split-k matrix multiply (workspace.h): a locked cache keyed by
+ * (device, stream id). */
 #define _POSIX_C_SOURCE 200809L
 #include "workspace.h"
 
@@ -10,8 +11,15 @@
 
 #include "../core/error.h"
 
-/* A scan descriptor area that a larger one replaced: kept until the
- * workspace is freed (a call enqueued before the growth may still use it). */
+/* A device area that grows on demand: the scans' tile descriptors, the
+ * split-k gemm's tile counters and partial tiles. */
+typedef struct device_area {
+    void *memory;
+    size_t bytes;
+} device_area;
+
+/* An area that a larger one replaced: kept until the workspace is freed (a
+ * call enqueued before the growth may still use it). */
 typedef struct retired_area {
     void *memory;
     struct retired_area *next;
@@ -23,9 +31,10 @@ struct gs__reduce_ws {
     void *memory;              /* partials, then the counters, then the result slot */
     unsigned int issued;       /* the last sequence number handed out (0: none) */
     unsigned int reduce_seq;   /* the last reduction's number: its done marker (0: none) */
-    unsigned int scan_blocks;  /* blocks of every scan so far, mod 2^32: counters[2] when done */
-    void *descriptors;         /* scans' tile descriptors, `descriptor_bytes` of them */
-    size_t descriptor_bytes;
+    unsigned int scan_blocks;  /* blocks of every scan and split-k gemm so far, mod 2^32:
+                                  counters[2] when done */
+    device_area descriptors;   /* scans' tile descriptors */
+    device_area gemm;          /* split-k: tile counters, then partial tiles */
     int descriptors_stale;     /* the numbering wrapped: clear tags before the next scan */
     retired_area *retired;
     int users;                 /* calls holding it */
@@ -126,7 +135,8 @@ static void destroy(gs__reduce_ws *ws)
     }
     if (done) {
         cudaFree(ws->memory);
-        cudaFree(ws->descriptors);
+        cudaFree(ws->descriptors.memory);
+        cudaFree(ws->gemm.memory);
         for (retired_area *r = ws->retired; r; r = r->next)
             cudaFree(r->memory);
     }
@@ -261,41 +271,52 @@ gs_status gs__ws_acquire(cudaStream_t stream, int device, int capturing, gs__ws_
     return st;
 }
 
-/* Descriptors for `tiles` tiles on the stream's workspace: a larger area
- * (at least twice the old one, zeroed on the stream before the call) when
- * needed, the old one retired; the tags and the abort word cleared when the
- * numbering has wrapped. Under the cache's lock. */
+/* `area` holding at least `need` bytes: a larger allocation (at least twice
+ * the old one, and 64 KiB) zeroed on the stream before the call when needed,
+ * the old one retired. Sets *grown when it allocated. Under the cache's
+ * lock. */
+static gs_status grow_area(gs__reduce_ws *ws, device_area *area, size_t need, cudaStream_t stream,
+                           const char *what, int *grown)
+{
+    *grown = 0;
+    if (need <= area->bytes)
+        return GS_SUCCESS;
+    enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    size_t bytes = area->bytes * 2 > need ? area->bytes * 2 : need;
+    void *memory = NULL;
+    retired_area *old = area->memory ? malloc(sizeof *old) : NULL;
+    if (area->memory && !old)
+        return gs__fail(GS_ERR_OUT_OF_MEMORY, "%s: out of host memory", what);
+    bytes = bytes < (64u << 10) ? (64u << 10) : bytes;
+    GS_CUDA_TRY(cudaThreadExchangeStreamCaptureMode(&mode));
+    cudaError_t err = cudaMalloc(&memory, bytes);
+    if (err == cudaSuccess)
+        err = cudaMemsetAsync(memory, 0, bytes, stream);
+    (void)cudaThreadExchangeStreamCaptureMode(&mode);
+    if (err != cudaSuccess) {
+        cudaFree(memory);
+        free(old);
+        return gs__cuda_fail(err, what, __FILE__, __LINE__);
+    }
+    if (old) {
+        *old = (retired_area){area->memory, ws->retired};
+        ws->retired = old;
+    }
+    *area = (device_area){memory, bytes};
+    *grown = 1;
+    return GS_SUCCESS;
+}
+
+/* Descriptors for `tiles` tiles on the stream's workspace (grow_area); the
+ * tags and the abort word cleared when the numbering has wrapped. Under the
+ * cache's lock. */
 static gs_status scan_descriptors(gs__reduce_ws *ws, unsigned int tiles, cudaStream_t stream)
 {
-    size_t need = (size_t)tiles * GS_SCAN_TILE_BYTES;
-    if (need > ws->descriptor_bytes) {
-        enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-        size_t bytes = ws->descriptor_bytes * 2 > need ? ws->descriptor_bytes * 2 : need;
-        void *memory = NULL;
-        retired_area *old = ws->descriptors ? malloc(sizeof *old) : NULL;
-        if (ws->descriptors && !old)
-            return gs__fail(GS_ERR_OUT_OF_MEMORY, "scan workspace: out of host memory");
-        bytes = bytes < (64u << 10) ? (64u << 10) : bytes;
-        GS_CUDA_TRY(cudaThreadExchangeStreamCaptureMode(&mode));
-        cudaError_t err = cudaMalloc(&memory, bytes);
-        if (err == cudaSuccess)
-            err = cudaMemsetAsync(memory, 0, bytes, stream);
-        (void)cudaThreadExchangeStreamCaptureMode(&mode);
-        if (err != cudaSuccess) {
-            cudaFree(memory);
-            free(old);
-            return gs__cuda_fail(err, "cudaMalloc/cudaMemsetAsync(scan descriptors)", __FILE__,
-                                 __LINE__);
-        }
-        if (old) {
-            *old = (retired_area){ws->descriptors, ws->retired};
-            ws->retired = old;
-        }
-        ws->descriptors = memory;
-        ws->descriptor_bytes = bytes;
-    } else if (ws->descriptors_stale) {
-        GS_CUDA_TRY(cudaMemsetAsync(ws->descriptors, 0, ws->descriptor_bytes, stream));
-    }
+    int grown = 0;
+    GS_TRY(grow_area(ws, &ws->descriptors, (size_t)tiles * GS_SCAN_TILE_BYTES, stream,
+                     "cudaMalloc/cudaMemsetAsync(scan descriptors)", &grown));
+    if (!grown && ws->descriptors_stale)
+        GS_CUDA_TRY(cudaMemsetAsync(ws->descriptors.memory, 0, ws->descriptors.bytes, stream));
     if (ws->descriptors_stale) /* the abort word: counters[3] */
         GS_CUDA_TRY(cudaMemsetAsync((char *)ws->memory + PARTIALS_BYTES + 3 * sizeof(unsigned int),
                                     0, sizeof(unsigned int), stream));
@@ -303,38 +324,55 @@ static gs_status scan_descriptors(gs__reduce_ws *ws, unsigned int tiles, cudaStr
     return GS_SUCCESS;
 }
 
-/* A scan in a capture: one graph-owned block, the counters then the
- * descriptors, zeroed by a graph node at every replay; the call's number is
- * 1 (never the zeroed tag). */
-static gs_status acquire_scan_in_graph(cudaStream_t stream, int device, unsigned int tiles,
-                                       gs__ws_lease *lease)
+/* A counted call in a capture (workspace.h): one graph-owned block, the
+ * counters then the call's area, of which the first `zero_bytes` are zeroed
+ * by a graph node at every replay; the call's number is 1 (never the zeroed
+ * tag). */
+static gs_status acquire_counted_in_graph(cudaStream_t stream, int device, size_t bytes,
+                                          size_t zero_bytes, const char *what,
+                                          gs__ws_lease *lease)
 {
-    size_t bytes = GS_REDUCE_SLOT_BYTES + (size_t)tiles * GS_SCAN_TILE_BYTES;
-    GS_TRY(graph_block(stream, device, bytes, "scan", lease));
-    GS_CUDA_TRY(cudaMemsetAsync(lease->graph_block, 0, bytes, stream));
+    GS_TRY(graph_block(stream, device, GS_REDUCE_SLOT_BYTES + bytes, what, lease));
+    GS_CUDA_TRY(cudaMemsetAsync(lease->graph_block, 0, GS_REDUCE_SLOT_BYTES + zero_bytes, stream));
     lease->ticket = (unsigned int *)lease->graph_block;
-    lease->descriptors = (char *)lease->graph_block + GS_REDUCE_SLOT_BYTES;
+    lease->area = (char *)lease->graph_block + GS_REDUCE_SLOT_BYTES;
     lease->seq = 1;
     return GS_SUCCESS;
 }
 
-gs_status gs__ws_acquire_scan(cudaStream_t stream, int device, int capturing, unsigned int tiles,
-                              unsigned int blocks, gs__ws_lease *lease)
+/* A scan's descriptors (`gemm` 0) or a split-k gemm's area (`gemm` 1) of
+ * `bytes` on the stream's workspace. Under the cache's lock. */
+static gs_status counted_area(gs__reduce_ws *ws, int gemm, size_t bytes, cudaStream_t stream)
+{
+    int grown = 0;
+    if (!gemm)
+        return scan_descriptors(ws, (unsigned int)(bytes / GS_SCAN_TILE_BYTES), stream);
+    return grow_area(ws, &ws->gemm, bytes, stream,
+                     "cudaMalloc/cudaMemsetAsync(split-k gemm workspace)", &grown);
+}
+
+/* A call that counts its `blocks` out in counters[2] (workspace.h), with an
+ * area of `bytes` (its first `zero_bytes` zero in a capture; outside one,
+ * the calls keep them so). */
+static gs_status acquire_counted(cudaStream_t stream, int device, int capturing, int gemm,
+                                 size_t bytes, size_t zero_bytes, unsigned int blocks,
+                                 gs__ws_lease *lease)
 {
     unsigned long long id = 0;
     memset(lease, 0, sizeof *lease);
     if (capturing)
-        return acquire_scan_in_graph(stream, device, tiles, lease);
+        return acquire_counted_in_graph(stream, device, bytes, zero_bytes,
+                                        gemm ? "split-k gemm" : "scan", lease);
     GS_CUDA_TRY(cudaStreamGetId(stream, &id));
     pthread_mutex_lock(&lock);
     gs_status st = acquire_cached(device, id, stream, &lease->cached);
     if (st == GS_SUCCESS)
-        st = scan_descriptors(lease->cached, tiles, stream);
+        st = counted_area(lease->cached, gemm, bytes, stream);
     if (st == GS_SUCCESS) {
         gs__reduce_ws *ws = lease->cached;
         fill_lease(lease, ws->memory);
         lease->seq = ws->issued;
-        lease->descriptors = ws->descriptors;
+        lease->area = gemm ? ws->gemm.memory : ws->descriptors.memory;
         lease->counted = blocks;
         ws->scan_blocks += blocks;
     }
@@ -342,6 +380,21 @@ gs_status gs__ws_acquire_scan(cudaStream_t stream, int device, int capturing, un
     if (st != GS_SUCCESS && lease->cached) /* held, nothing counted: let go of it */
         return gs__ws_release(lease, stream, st);
     return st;
+}
+
+gs_status gs__ws_acquire_scan(cudaStream_t stream, int device, int capturing, unsigned int tiles,
+                              unsigned int blocks, gs__ws_lease *lease)
+{
+    size_t bytes = (size_t)tiles * GS_SCAN_TILE_BYTES;
+    return acquire_counted(stream, device, capturing, 0, bytes, bytes, blocks, lease);
+}
+
+gs_status gs__ws_acquire_gemm(cudaStream_t stream, int device, int capturing,
+                              size_t counter_bytes, size_t partial_bytes, unsigned int blocks,
+                              gs__ws_lease *lease)
+{
+    return acquire_counted(stream, device, capturing, 1, counter_bytes + partial_bytes,
+                           counter_bytes, blocks, lease);
 }
 
 void gs__ws_lock_result(gs__ws_lease *lease)

@@ -1,8 +1,10 @@
 /*
- * workspace.h - scratch memory of the single-pass reduction and scan
- * (internal): block partials, the counters (the ticket, zero between calls;
- * the reductions' done marker; the scans' count of finished blocks and
- * their abort word), a result slot and, for scans, tile descriptors.
+ * workspace.h - scratch memory of the single-pass reduction, the scan and
+ * the split-k matrix multiply (internal): block partials, the counters (the
+ * ticket, zero between calls; the reductions' done marker; the count of
+ * finished scan and split-k blocks and the scans' abort word), a result
+ * slot and, for scans, tile descriptors; for split-k, its tile counters and
+ * partial tiles.
  *
  * Outside a stream capture each stream has its own, found by the stream's
  * unique id (cudaStreamGetId: never reused within a process, and each
@@ -21,6 +23,11 @@
  * (gridsync/detail/scan_tile_state.cuh), so they are never cleared between
  * calls: only when the area is allocated or grown, and when the numbering
  * wraps (after 2^32 - 1 calls).
+ * A split-k gemm counts itself out the same way (each tile's last arriving
+ * block adds the tile's slices: the blocks launched, once all are done). Its
+ * tile counters come back to zero by themselves at the end of every call
+ * (src/gemm/sgemm_splitk.cu), so they are zeroed only when the area is
+ * allocated or grown.
  * Inside a stream capture a call takes a workspace from the graph's memory
  * (allocation, zeroing and free become graph nodes), so replays of a graph
  * never share state with anything else.
@@ -58,8 +65,9 @@ typedef struct gs__ws_lease {
                               [2] scan blocks finished; [3] a scan that gave up (its seq) */
     unsigned int seq;      /* this call's sequence number (never 0 for a scan) */
     void *result;          /* GS_REDUCE_SLOT_BYTES for results bound to host memory */
-    void *descriptors;     /* a scan's tile descriptors, zeroed or tagged by older calls */
-    unsigned int counted;  /* a scan's blocks, expected in counters[2] */
+    void *area;            /* a scan's tile descriptors, zeroed or tagged by older calls;
+                              a split-k gemm's tile counters (zero) and partial tiles */
+    unsigned int counted;  /* a scan's or split-k gemm's blocks, expected in counters[2] */
 } gs__ws_lease;
 
 /* A workspace for one call on `stream` of `device` (the current one);
@@ -71,6 +79,13 @@ gs_status gs__ws_acquire(cudaStream_t stream, int device, int capturing, gs__ws_
 gs_status gs__ws_acquire_scan(cudaStream_t stream, int device, int capturing, unsigned int tiles,
                               unsigned int blocks, gs__ws_lease *lease);
 
+/* A workspace for one split-k gemm on `stream` of `device`, launched with
+ * `blocks` blocks: an area of `counter_bytes` of tile counters (zero) then
+ * `partial_bytes` for partial tiles. */
+gs_status gs__ws_acquire_gemm(cudaStream_t stream, int device, int capturing,
+                              size_t counter_bytes, size_t partial_bytes, unsigned int blocks,
+                              gs__ws_lease *lease);
+
 /* Hold the workspace's result slot while a host-bound result is copied out
  * (another call on the same stream from another thread would overwrite it
  * between the kernel and the copy). */
@@ -78,8 +93,9 @@ void gs__ws_lock_result(gs__ws_lease *lease);
 void gs__ws_unlock_result(gs__ws_lease *lease);
 
 /* Give the workspace back after the call's last operation on `stream` has
- * been enqueued. Returns `st`, or the first failure of its own. A scan that
- * failed (`st`) launched nothing: its blocks are no longer expected. */
+ * been enqueued. Returns `st`, or the first failure of its own. A scan or
+ * gemm that failed (`st`) launched nothing: its blocks are no longer
+ * expected. */
 gs_status gs__ws_release(gs__ws_lease *lease, cudaStream_t stream, gs_status st);
 
 /* gs__ws_cached_count (for tests) is declared in internal/gridsync_internal.h. */

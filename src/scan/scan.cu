@@ -246,7 +246,7 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     args.in = d_in;
     args.out = d_out;
     args.n = n;
-    args.descriptors = (unsigned long long *)ws.descriptors;
+    args.descriptors = (unsigned long long *)ws.area;
     args.counters = ws.ticket;
     args.fault = fault;
     args.timeout_ns = timeout_ns;

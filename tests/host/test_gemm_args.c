@@ -68,6 +68,9 @@ static void test_kernel_names(void **state)
     assert_int_equal(k, GS_GEMM_TILED16);
     assert_int_equal(gs_gemm_kernel_parse("fast", &k), GS_SUCCESS);
     assert_int_equal(k, GS_GEMM_FAST);
+    assert_int_equal(gs_gemm_kernel_parse("splitk", &k), GS_SUCCESS);
+    assert_int_equal(k, GS_GEMM_SPLITK);
+    assert_string_equal(gs_gemm_kernel_name(GS_GEMM_SPLITK), "splitk");
     expect_refused(gs_gemm_kernel_parse("cublas", &k), "unknown gemm kernel 'cublas'");
     assert_string_equal(gs_gemm_kernel_name(GS_GEMM_AUTO), "auto");
     assert_string_equal(gs_gemm_kernel_name((gs_gemm_kernel)-2), "unknown");

@@ -154,6 +154,19 @@ GS_DEVICE unsigned long long gs_atom_add_release_gpu_u64(unsigned long long *p,
     return old;
 }
 
+/* atom.inc with acquire and release: returns the old value and stores
+ * old >= limit ? 0 : old + 1, so a counter of n arrivals with limit n - 1
+ * comes back to 0 by itself at the n-th. */
+GS_DEVICE unsigned int gs_atom_inc_acq_rel_gpu(unsigned int *p, unsigned int limit)
+{
+    unsigned int old;
+    asm volatile("atom.acq_rel.gpu.global.inc.u32 %0, [%1], %2;"
+                 : "=r"(old)
+                 : "l"(p), "r"(limit)
+                 : "memory");
+    return old;
+}
+
 GS_DEVICE unsigned int gs_atom_cas_relaxed_gpu(unsigned int *p, unsigned int expected,
                                                unsigned int desired)
 {

@@ -92,6 +92,27 @@
  * rows x 64 columns of C); 0 = row-major over the block. Within 2%. */
 #define GS_TUNE_SGEMM_WARP_TILED 1
 
+/* Split-k (src/gemm/sgemm_plan.c; docs/gemm-notes.md). Not yet measured:
+ * chosen by reasoning, to be tuned with `gridsync bench gemm` on H200.
+ * At most this many k slices, each of at least MIN_SLICE_STEPS k steps (the
+ * fix-up block reads one partial tile per slice, so a slice must carry
+ * enough work to pay for it). */
+#define GS_TUNE_SGEMM_MAX_SPLIT 16
+#define GS_TUNE_SGEMM_MIN_SLICE_STEPS 8
+/* The plan's cost model, in FMAs of one SM: an SM with w resident warps
+ * issues FMAs at w / (w + HALF_WARPS) of its peak (16 warps: 0.8, 4: 0.5);
+ * each block pays PROLOGUE_STEPS k steps of latency (first tile, epilogue);
+ * the fix-up costs FIXUP_FMAS_PER_BYTE per byte of partial tile it moves
+ * through one SM (~32 B/cycle against 128 FMAs/cycle) per slice, plus one
+ * round trip of FIXUP_ROUND_FMAS (~300 cycles). A split is taken only when
+ * its predicted cost times SPLIT_MARGIN_PCT / 100 is below the unsplit
+ * kernel's, so that an error of the model does not make a shape slower. */
+#define GS_TUNE_SGEMM_HALF_WARPS 4
+#define GS_TUNE_SGEMM_PROLOGUE_STEPS 2
+#define GS_TUNE_SGEMM_FIXUP_FMAS_PER_BYTE 4
+#define GS_TUNE_SGEMM_FIXUP_ROUND_FMAS 38400
+#define GS_TUNE_SGEMM_SPLIT_MARGIN_PCT 115
+
 /* The tutorial's kernel: 16 x 16 tiles, one element per thread. */
 #define GS_TUNE_SGEMM_TILED16_TILE 16
 

@@ -4,6 +4,11 @@
  * cores) and the tiled matrix-multiply tutorial's 16x16 kernel
  * (docs/tutorials.md), measured in the same run.
  *
+ * gs_sgemm cuts k into slices on shapes with too few tiles of C for the GPU
+ * (split-k, src/gemm/sgemm_plan.c): its rows say which tile and how many
+ * slices it took, and on those shapes the unsplit kernel (GS_GEMM_FAST,
+ * what gs_sgemm ran before split-k) is timed too, as "gridsync unsplit".
+ *
  * Floor: 2*m*n*k flops; the peak is SMs x 128 FP32 lanes x 2 x the SM's
  * maximum clock. Inputs are random in [-1, 1); before timing, gridsync's
  * result is compared with cuBLAS's (relative Frobenius difference, which
@@ -13,6 +18,8 @@
 #include <cublas_v2.h>
 
 #include <stdio.h>
+
+#include <gridsync/detail/tuning.h>
 
 #include "gridsync_internal.h"
 #include "bench/compare.h"
@@ -25,10 +32,11 @@ typedef struct gemm_shape {
     int m, n, k;
 } gemm_shape;
 
-enum method { M_GRIDSYNC, M_CUBLAS, M_TUTORIAL };
+enum method { M_GRIDSYNC, M_CUBLAS, M_TUTORIAL, M_UNSPLIT };
 /* The tutorial's method, as results files name it (docs/tutorials.md). */
 #define TUTORIAL "16x16 tiled (tutorial)"
-static const char *const method_names[] = {"gridsync", "cublas", TUTORIAL};
+#define UNSPLIT "gridsync unsplit"
+static const char *const method_names[] = {"gridsync", "cublas", TUTORIAL, UNSPLIT};
 
 typedef struct run {
     enum method m;
@@ -36,6 +44,7 @@ typedef struct run {
     float *a, *b, *c;
     cublasHandle_t blas;
     int calls;
+    int sms; /* for the plan gs_sgemm follows */
 } run;
 
 static gs_status blas_status(cublasStatus_t st, const char *call)
@@ -53,6 +62,9 @@ static gs_status one_call(void *p, cudaStream_t s)
     switch (r->m) {
     case M_GRIDSYNC:
         return gs_sgemm(g.m, g.n, g.k, 1.0f, r->a, g.k, r->b, g.n, 0.0f, r->c, g.n, s);
+    case M_UNSPLIT:
+        return gs_sgemm_with(GS_GEMM_FAST, g.m, g.n, g.k, 1.0f, r->a, g.k, r->b, g.n, 0.0f, r->c,
+                             g.n, s);
     case M_TUTORIAL:
         return gs_sgemm_with(GS_GEMM_TILED16, g.m, g.n, g.k, 1.0f, r->a, g.k, r->b, g.n, 0.0f,
                              r->c, g.n, s);
@@ -84,19 +96,22 @@ static gs_status cross_check(run *r, cudaStream_t s, double *rel)
     return st;
 }
 
-enum { C_M, C_N, C_K, C_METHOD, C_MS, C_TFLOPS, C_FRAC_PEAK, C_SPEEDUP, NCOLS };
+enum { C_M, C_N, C_K, C_METHOD, C_TILE, C_SPLITS, C_MS, C_TFLOPS, C_FRAC_PEAK, C_SPEEDUP, NCOLS };
 static const gs_column columns[NCOLS] = {
     {"m", "", 0, "rows of A and C"},
     {"n", "", 0, "columns of B and C"},
     {"k", "", 0, "columns of A, rows of B"},
-    {"method", "", 0, "gridsync, cublas, " TUTORIAL},
+    {"method", "", 0, "gridsync, cublas, " TUTORIAL ", " UNSPLIT " (where gridsync splits k)"},
+    {"tile", "", 0, "gridsync's block tile (128 or 64 square)"},
+    {"splits", "", 0, "gridsync's k slices (1: unsplit)"},
     {"ms_per_call", "ms", 4, "median time per call"},
     {"tflop_s", "TFLOP/s", 2, "2mnk / time"},
     {"frac_fp32_peak", "", 3, "of SMs x 128 x 2 x the maximum SM clock"},
     {"speedup_vs_peer", "", 2, "cuBLAS time / this time"}};
 
-static void add_row(gs_table *t, gemm_shape g, enum method m, const gs_stats *st,
-                    double peak_tflops, double peer_us)
+/* `plan`: the tile and slices of a gridsync row (NULL for the peers). */
+static void add_row(gs_table *t, gemm_shape g, enum method m, const gs__sgemm_plan *plan,
+                    const gs_stats *st, double peak_tflops, double peer_us)
 {
     double us = st->median, tflops = 2.0 * g.m * (double)g.n * g.k / (us * 1e-6) / 1e12;
     gs_table_add_row(t);
@@ -104,6 +119,10 @@ static void add_row(gs_table *t, gemm_shape g, enum method m, const gs_stats *st
     gs_table_set(t, C_N, g.n);
     gs_table_set(t, C_K, g.k);
     gs_table_set_text(t, C_METHOD, method_names[m]);
+    if (plan) {
+        gs_table_set(t, C_TILE, plan->tile);
+        gs_table_set(t, C_SPLITS, plan->splits);
+    }
     gs_table_set_measured(t, C_MS, st, 1e-3);
     gs_table_set(t, C_TFLOPS, tflops);
     gs_table_set(t, C_FRAC_PEAK, tflops / peak_tflops);
@@ -152,9 +171,15 @@ static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, d
                       "bench gemm %dx%dx%d: gridsync differs from cuBLAS by %.3g (relative "
                       "Frobenius); not timing a wrong result",
                       g.m, g.n, g.k, rel);
-    gs_stats ours = {}, peer = {}, tutorial = {};
+    gs_stats ours = {}, peer = {}, tutorial = {}, unsplit = {};
+    const gs__sgemm_plan plan = gs__sgemm_plan_for(g.m, g.n, g.k, r->sms, 0);
+    const int big = GS_TUNE_SGEMM_BIG_TILE; /* the unsplit kernel's choice of tile */
+    const long long big_tiles = (long long)((g.m + big - 1) / big) * ((g.n + big - 1) / big);
+    const gs__sgemm_plan unsplit_plan = {big_tiles >= r->sms ? big : GS_TUNE_SGEMM_SMALL_TILE, 1};
     if (st == GS_SUCCESS)
         st = time_method(r, M_GRIDSYNC, o, s, &ours);
+    if (st == GS_SUCCESS && plan.splits > 1)
+        st = time_method(r, M_UNSPLIT, o, s, &unsplit);
     if (st == GS_SUCCESS)
         st = time_method(r, M_CUBLAS, o, s, &peer);
     if (st == GS_SUCCESS) {
@@ -164,9 +189,11 @@ static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, d
         r->calls = save;
     }
     if (st == GS_SUCCESS) {
-        add_row(t, g, M_GRIDSYNC, &ours, peak, peer.median);
-        add_row(t, g, M_CUBLAS, &peer, peak, peer.median);
-        add_row(t, g, M_TUTORIAL, &tutorial, peak, peer.median);
+        add_row(t, g, M_GRIDSYNC, &plan, &ours, peak, peer.median);
+        if (plan.splits > 1)
+            add_row(t, g, M_UNSPLIT, &unsplit_plan, &unsplit, peak, peer.median);
+        add_row(t, g, M_CUBLAS, NULL, &peer, peak, peer.median);
+        add_row(t, g, M_TUTORIAL, NULL, &tutorial, peak, peer.median);
     }
     cudaFree(r->a);
     cudaFree(r->b);
@@ -212,6 +239,7 @@ static gs_status run_gemm(const gs_bench_params *o, gs_table *t)
     cudaStream_t s;
     GS_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     run r = {};
+    r.sms = info.sm_count;
     gs_status st = blas_status(cublasCreate(&r.blas), "cublasCreate");
     if (st == GS_SUCCESS)
         st = blas_status(cublasSetMathMode(r.blas, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
@@ -268,14 +296,16 @@ static const gs_summary_spec summary = {
     "matrix-multiply tutorial's 16x16 kernel):",
     shape, "method", NULL, NULL, pair, NULL, summary_columns, GS_COUNT(summary_columns)};
 
-static const char *const ours[] = {"gridsync", NULL};
+static const char *const ours[] = {"gridsync", UNSPLIT, NULL};
+static const char *const ours_auto[] = {"gridsync", NULL};
 static const char *const peers[] = {"cublas", TUTORIAL, NULL};
 static const char *const key[] = {"m", "n", "k", "method", NULL};
 static const gs_headline headlines[] = {
-    {"cublas", "tflop_s", 1, shape, shape, NULL, NULL, "shapes", 0, NULL}};
+    {"cublas", "tflop_s", 1, shape, shape, NULL, NULL, "shapes", 0, ours_auto}};
 static const gs_column_style styles[] = {
     {"ms_per_call", "time per call", GS_CELL_AUTO},
     {"tflop_s", "throughput", GS_CELL_AUTO},
+    {"splits", "k slices", GS_CELL_AUTO},
     {"frac_fp32_peak", "of FP32 peak", GS_CELL_PERCENT},
     {"speedup_vs_peer", "vs cuBLAS", GS_CELL_RATIO}};
 static const gs_reading reading = {"method", ours, peers, key, "ms_per_call", 0, headlines,
@@ -285,7 +315,8 @@ extern "C" const gs_bench_suite gs_suite_gemm = {
     "gemm",
     "FP32 matrix multiply, TFLOP/s: gridsync vs cuBLAS SGEMM (pedantic FP32, no TF32) and the "
     "tiled matrix-multiply tutorial's 16x16 kernel, on square shapes (n up to 2^15) and, unless "
-    "--sizes or --quick is given, four non-square ones",
+    "--sizes or --quick is given, four non-square ones; where gridsync splits k, its unsplit "
+    "kernel too",
     "gemm: FP32 C = A B (row-major), TFLOP/s; cuBLAS in pedantic FP32 mode",
     columns, NCOLS,
     {GS_SIZES(sizes_default), GS_SIZES(sizes_quick), GS_SIZES(sizes_full)},

@@ -1,0 +1,87 @@
+/*
+ * sgemm_plan.c - how gs_sgemm runs a shape: which block tile, and into how
+ * many k slices it cuts k (docs/gemm-notes.md, "Split-k"). A pure function
+ * of the shape and the SM count, so host tests check its choices.
+ *
+ * Rule: a shape whose 128-tiles fill every SM runs unsplit on them (the
+ * large shapes, where the fast kernel is 0.94x cuBLAS: nothing to gain, and
+ * the fix-up would only cost). Otherwise each candidate (tile 128 or 64, S
+ * slices of at least GS_TUNE_SGEMM_MIN_SLICE_STEPS k steps, S <=
+ * GS_TUNE_SGEMM_MAX_SPLIT) gets a predicted time from a small cost model
+ * (tuning.h): the busiest SM's FMAs at the issue rate its resident warps
+ * reach, plus the fix-up of a tile by one block. The cheapest split is
+ * taken when it beats today's unsplit choice (64-tiles) by the margin.
+ */
+#include <gridsync/detail/tuning.h>
+
+#include "../core/error.h"
+
+typedef struct tile_kind {
+    int tile, threads, per_sm; /* block tile, threads, blocks per SM (__launch_bounds__) */
+} tile_kind;
+
+static const tile_kind kinds[] = {
+    {GS_TUNE_SGEMM_BIG_TILE, GS_TUNE_SGEMM_BIG_THREADS, GS_TUNE_SGEMM_BIG_MIN_BLOCKS},
+    {GS_TUNE_SGEMM_SMALL_TILE, GS_TUNE_SGEMM_SMALL_THREADS, GS_TUNE_SGEMM_SMALL_MIN_BLOCKS}};
+
+int gs__sgemm_slices(int k, int splits, int *slice_steps)
+{
+    long long steps = ((long long)k + GS_TUNE_SGEMM_BK - 1) / GS_TUNE_SGEMM_BK;
+    if (splits < 1)
+        splits = 1;
+    long long per = (steps + splits - 1) / splits;
+    *slice_steps = (int)per;
+    return (int)((steps + per - 1) / per);
+}
+
+/* Predicted cost (FMA issue slots of the busiest SM) of `kind` with k cut
+ * into `splits` slices. */
+static double cost(const tile_kind *kind, long long tiles, int k, int splits, int sms)
+{
+    int slice_steps = 0;
+    int s = gs__sgemm_slices(k, splits, &slice_steps);
+    long long blocks = tiles * s, per_sm = (blocks + sms - 1) / sms;
+    long long resident = per_sm < kind->per_sm ? per_sm : kind->per_sm;
+    double warps = (double)resident * (kind->threads / 32);
+    double issue = warps / (warps + GS_TUNE_SGEMM_HALF_WARPS);
+    double area = (double)kind->tile * kind->tile;
+    double main = (double)per_sm * (slice_steps + GS_TUNE_SGEMM_PROLOGUE_STEPS) * area *
+                  GS_TUNE_SGEMM_BK / issue;
+    double fixup = s > 1 ? (s + 1) * (area * 4.0 * GS_TUNE_SGEMM_FIXUP_FMAS_PER_BYTE +
+                                      GS_TUNE_SGEMM_FIXUP_ROUND_FMAS)
+                         : 0.0;
+    return main + fixup;
+}
+
+static long long tiles_of(int m, int n, int tile)
+{
+    return (long long)((m + tile - 1) / tile) * ((n + tile - 1) / tile);
+}
+
+gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force_split)
+{
+    const tile_kind *big = &kinds[0], *small = &kinds[1];
+    long long steps = ((long long)k + GS_TUNE_SGEMM_BK - 1) / GS_TUNE_SGEMM_BK;
+    gs__sgemm_plan unsplit = {tiles_of(m, n, big->tile) >= sms ? big->tile : small->tile, 1};
+    gs__sgemm_plan best = unsplit;
+    double best_cost = 0.0;
+    if (sms < 1 || steps < 2 || (!force_split && unsplit.tile == big->tile))
+        return unsplit;
+    for (int i = 0; i < 2; ++i) {
+        long long tiles = tiles_of(m, n, kinds[i].tile);
+        for (int s = 2; s <= GS_TUNE_SGEMM_MAX_SPLIT && s <= steps; ++s) {
+            if (!force_split && steps / s < GS_TUNE_SGEMM_MIN_SLICE_STEPS)
+                break;
+            double c = cost(&kinds[i], tiles, k, s, sms);
+            if (best.splits == 1 || c < best_cost) {
+                int slice_steps = 0;
+                best = (gs__sgemm_plan){kinds[i].tile, gs__sgemm_slices(k, s, &slice_steps)};
+                best_cost = c;
+            }
+        }
+    }
+    if (force_split || best.splits == 1)
+        return best;
+    double unsplit_cost = cost(small, tiles_of(m, n, small->tile), k, 1, sms);
+    return best_cost * GS_TUNE_SGEMM_SPLIT_MARGIN_PCT < unsplit_cost * 100.0 ? best : unsplit;
+}

@@ -1,0 +1,182 @@
+/*
+ * sgemm_splitk.cu - split-k FP32 matrix multiply: for shapes with few tiles
+ * of C and a long k (1024 x 1024 x 16384, 512^3), where one block per tile
+ * would leave most SMs idle or thinly occupied.
+ *
+ * How: the grid is tiles x S. Block (tile, s) runs the tile's main loop
+ * (sgemm_tile.cuh) over k slice s only: k steps s * L .. s * L + L - 1 (L =
+ * slice_steps; the host cuts k so that no slice is empty), then stores its
+ * partial tile into the workspace, in a layout owned by thread (vector q of
+ * thread t at [tile][s][q][t]: a warp stores 512 contiguous bytes), and
+ * arrives at the tile's counter. The block that arrives last (the counter's
+ * S-th arrival) does the fix-up: its thread t reads vector q of thread t of
+ * every slice, sums them in slice order 0, 1, .., S-1, and stores alpha *
+ * sum + beta * C (beta applied once, by one block, as in the unsplit kernel).
+ *
+ * Why correct (PTX memory model): every thread of a block stores its partial
+ * (weak st.global.cg), then bar.sync, then thread 0 arrives with
+ * atom.acq_rel.gpu.inc on the tile's counter. The barrier orders the
+ * threads' stores before thread 0's release (causality order: CTA-scope
+ * barrier, then the release is cumulative over what thread 0 has observed),
+ * and the counter's read-modify-writes form one release sequence, so the
+ * last arriver's acquire (the same atom) synchronizes with every earlier
+ * arrival of the tile. Its bar.sync then orders that acquire before all its
+ * threads' reads of the partials (ld.global.cg: L2, never a stale L1 line).
+ * Every partial is therefore visible to the fix-up, which reads its own
+ * slice's partial back too (program order, same thread).
+ *
+ * Deterministic: each slice's partial is the main loop's fixed sequence of
+ * FMAs over its k range, and the fix-up sums the S partials in slice order
+ * whichever block comes last (its own partial is read back from the
+ * workspace, not taken from registers out of turn). The same bits on every
+ * run; no float atomics. (They differ from the unsplit kernel's, which sums
+ * k in one chain: both are within the FP32 bound of tests/gpu/test_gemm.cu.)
+ *
+ * One launch, nothing to clear, no waiting: the counters are atom.inc with
+ * limit S - 1, which stores 0 at the S-th arrival, so every counter the call
+ * used is 0 again when it ends (and the workspace zeroes them when it
+ * allocates them). No block ever waits for another: the last arriver finds
+ * everything it needs already written, so there is no spin loop to bound
+ * and no assumption on which blocks are resident. The last arriver of each
+ * tile adds S to the workspace's count of finished blocks (its release
+ * orders every access of the tile's blocks, through the acquire above,
+ * before it), which tells the host when the workspace may serve another
+ * stream (src/reduce/workspace.h).
+ *
+ * When: gs_sgemm's plan (src/gemm/sgemm_plan.c) picks it, tile and S, when
+ * its cost model predicts it beats the unsplit kernel by a margin; never
+ * when the shape's 128-tiles already fill the SMs.
+ */
+#include <limits.h>
+#include <stdint.h>
+
+#include <gridsync/detail/memory_order.cuh>
+
+#include "sgemm_tile.cuh"
+
+#include "../core/error.h"
+#include "../reduce/workspace.h"
+
+/* What the blocks of one call share. */
+struct splitk_state {
+    unsigned int *counters; /* one per tile, 0 between calls */
+    float4 *partials;       /* [tile][slice][vector][thread] */
+    unsigned int *finished; /* the workspace's count of finished blocks */
+    int splits, slice_steps;
+};
+
+template <int BM, int BN, int THREADS, int MIN_BLOCKS>
+static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+    sgemm_splitk(gs__sgemm_args p, int vector_ok, splitk_state s)
+{
+    constexpr int VECTORS = BM * BN / 4 / THREADS; /* a thread's 8 x 8 registers */
+    static_assert(VECTORS == 16, "the register tile is 8 x 8");
+    __shared__ __align__(16) float smem[2 * GS_SGEMM_BK * (BM + 4 + BN)];
+    __shared__ int last;
+    const int slice = blockIdx.z;
+    const unsigned int tile = blockIdx.y * gridDim.x + blockIdx.x;
+    const int k_steps = (p.k + GS_SGEMM_BK - 1) / GS_SGEMM_BK;
+    const int steps = min(s.slice_steps, k_steps - slice * s.slice_steps);
+    const int k_begin = slice * s.slice_steps * GS_SGEMM_BK;
+    const int inside = interior(&p, vector_ok, BM, BN);
+    float acc[8][8];
+    if (inside)
+        sgemm_mainloop(&p, smem, BM, BN, THREADS, 0, k_begin, steps, acc);
+    else
+        sgemm_mainloop(&p, smem, BM, BN, THREADS, 1, k_begin, steps, acc);
+
+    float4 *slot = s.partials + (size_t)tile * s.splits * VECTORS * THREADS + threadIdx.x;
+#pragma unroll
+    for (int q = 0; q < VECTORS; ++q) {
+        const float *r = &acc[q / 2][(q % 2) * 4];
+        __stcg(slot + ((size_t)slice * VECTORS + q) * THREADS, make_float4(r[0], r[1], r[2], r[3]));
+    }
+    __syncthreads(); /* every thread's partial -> thread 0's release */
+    if (threadIdx.x == 0)
+        last = gs_atom_inc_acq_rel_gpu(s.counters + tile, (unsigned int)s.splits - 1u) ==
+               (unsigned int)s.splits - 1u;
+    __syncthreads(); /* thread 0's acquire -> every thread's reads of the partials */
+    if (!last)
+        return;
+
+    /* The fix-up: slice 0, then + slice 1, ... in order. */
+#pragma unroll
+    for (int q = 0; q < VECTORS; ++q) {
+        const float4 v = __ldcg(slot + q * THREADS);
+        float *r = &acc[q / 2][(q % 2) * 4];
+        r[0] = v.x;
+        r[1] = v.y;
+        r[2] = v.z;
+        r[3] = v.w;
+    }
+    for (int j = 1; j < s.splits; ++j) {
+        const float4 *from = slot + (size_t)j * VECTORS * THREADS;
+#pragma unroll
+        for (int q = 0; q < VECTORS; ++q) {
+            const float4 v = __ldcg(from + q * THREADS);
+            float *r = &acc[q / 2][(q % 2) * 4];
+            r[0] = r[0] + v.x;
+            r[1] = r[1] + v.y;
+            r[2] = r[2] + v.z;
+            r[3] = r[3] + v.w;
+        }
+    }
+    if (inside)
+        sgemm_store_c(&p, acc, BM, BN, 0);
+    else
+        sgemm_store_c(&p, acc, BM, BN, 1);
+    __syncthreads(); /* every thread's reads of the partials -> the release below */
+    if (threadIdx.x == 0) /* the tile's S blocks are done with the workspace */
+        gs_red_add_release_gpu(s.finished, (unsigned int)s.splits);
+}
+
+enum { BIG = GS_TUNE_SGEMM_BIG_TILE, SMALL = GS_TUNE_SGEMM_SMALL_TILE };
+
+extern "C" gs_status gs__sgemm_splitk(const gs__sgemm_args *p, int tile, int splits,
+                                      cudaStream_t stream)
+{
+    if (tile != BIG && tile != SMALL)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "split-k gemm: tile %d (%d or %d)", tile, BIG,
+                        SMALL);
+    if (splits < 1 || splits > GS_TUNE_SGEMM_MAX_SPLIT)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "split-k gemm: %d slices (1 to %d)", splits,
+                        GS_TUNE_SGEMM_MAX_SPLIT);
+    int slice_steps = 0, dev = 0, capturing = 0;
+    const int slices = gs__sgemm_slices(p->k, splits, &slice_steps);
+    const unsigned int tiles_n = (unsigned int)((p->n + tile - 1) / tile);
+    const unsigned int tiles_m = (unsigned int)((p->m + tile - 1) / tile);
+    const unsigned long long tiles = (unsigned long long)tiles_n * tiles_m;
+    const size_t tile_bytes = (size_t)tile * tile * sizeof(float);
+    if (tiles > UINT_MAX / GS_TUNE_SGEMM_MAX_SPLIT ||
+        tiles * slices > SIZE_MAX / 2 / tile_bytes)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "split-k gemm: %dx%d has too many tiles for partial tiles", p->m, p->n);
+    const size_t counter_bytes = ((size_t)tiles * sizeof(unsigned int) + 255) & ~(size_t)255;
+    const size_t partial_bytes = (size_t)tiles * slices * tile_bytes;
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_TRY(gs__is_capturing(stream, &capturing));
+    gs__ws_lease ws;
+    GS_TRY(gs__ws_acquire_gemm(stream, dev, capturing, counter_bytes, partial_bytes,
+                               (unsigned int)(tiles * slices), &ws));
+    splitk_state state;
+    state.counters = (unsigned int *)ws.area;
+    state.partials = (float4 *)((char *)ws.area + counter_bytes);
+    state.finished = ws.ticket + 2;
+    state.splits = slices;
+    state.slice_steps = slice_steps;
+    int vector_ok = gs__sgemm_vector_ok(p);
+    void *args[] = {(void *)p, &vector_ok, &state};
+    const void *kernel =
+        tile == BIG ? (const void *)sgemm_splitk<BIG, BIG, GS_TUNE_SGEMM_BIG_THREADS,
+                                                 GS_TUNE_SGEMM_BIG_MIN_BLOCKS>
+                    : (const void *)sgemm_splitk<SMALL, SMALL, GS_TUNE_SGEMM_SMALL_THREADS,
+                                                 GS_TUNE_SGEMM_SMALL_MIN_BLOCKS>;
+    const unsigned int threads =
+        tile == BIG ? GS_TUNE_SGEMM_BIG_THREADS : GS_TUNE_SGEMM_SMALL_THREADS;
+    gs_status st = GS_SUCCESS;
+    cudaError_t err = cudaLaunchKernel(kernel, dim3(tiles_n, tiles_m, (unsigned int)slices),
+                                       dim3(threads), args, 0, stream);
+    if (err != cudaSuccess)
+        st = gs__cuda_fail(err, "cudaLaunchKernel(split-k gemm)", __FILE__, __LINE__);
+    return gs__ws_release(&ws, stream, st);
+}

@@ -1,0 +1,292 @@
+/*
+ * sgemm_tile.cuh - the register-tiled block tile shared by the FP32 matrix
+ * multiply kernels (sgemm_fast.cu: one block per tile of C; sgemm_splitk.cu:
+ * one block per tile and k slice). Library-internal.
+ *
+ * How: a block computes a BM x BN tile of C (128x128 with 256 threads, or
+ * 64x64 with 64 threads when 128-tiles would leave SMs idle); each thread
+ * holds an 8x8 register tile made of four 4x4 pieces, half a block tile
+ * apart, so that its shared-memory reads are 16-byte vectors that a warp
+ * reads without bank conflicts (broadcasts for A, 16 consecutive vectors for
+ * B). k advances in steps of BK = 8. A step's A tile is stored transposed
+ * (k-major, rows padded by 4 floats so that the transposing stores of a warp
+ * hit 32 different banks) and its B tile as is; both come from global memory
+ * as 16-byte vectors. Two shared buffers: while the block multiplies step t
+ * out of one, the loads of step t+1 are in flight into registers and then
+ * stored into the other. Per k, a thread reads 4 vectors and issues 64 FMAs;
+ * those 4 vectors are read one k ahead into a second register set, so the
+ * FMAs never wait on shared memory, not even right after the barrier.
+ *
+ * Why correct: one barrier per step, at its end. It orders (1) this step's
+ * stores into the other buffer before the next step's reads of it, and (2)
+ * this step's reads of the current buffer before step t+1 stores tile t+2
+ * into it. Before the loop, one barrier orders the first tile's stores
+ * before its reads. No other shared memory is touched.
+ *
+ * Edges: a block whose tile lies inside C, with k a multiple of 8 and every
+ * pointer and leading dimension 16-byte aligned, runs the vector path with no
+ * bounds checks; the others (at most one row and one column of blocks) load
+ * element by element with zero fill and store only inside C. The same code,
+ * specialised twice by the compiler, so the interior pays nothing.
+ * beta == 0 never reads C (it may hold garbage or NaN).
+ *
+ * FP32 inputs, FP32 accumulation, no TF32 and no tensor cores: the
+ * products and sums are exact FP32 operations, in the same order for a given
+ * k range whichever kernel runs them.
+ */
+#ifndef GS_GEMM_SGEMM_TILE_CUH
+#define GS_GEMM_SGEMM_TILE_CUH
+
+#include <gridsync/detail/tuning.h>
+
+#include "../../internal/gridsync_internal.h"
+
+/* The k step and the thread layout come from tuning.h; a probe may override
+ * them (docs/probes/gemm_tiles.cu). GS_SGEMM_WARP_TILED 1: each warp covers
+ * 4 x 8 thread tiles (32 rows x 64 columns of C), so a k step's shared reads
+ * are one 64-byte and one 128-byte span per warp; 0: row-major over the
+ * block (a warp covers 2 x 16: 256-byte spans of B). */
+#ifndef GS_SGEMM_BK
+#define GS_SGEMM_BK GS_TUNE_SGEMM_BK
+#endif
+#ifndef GS_SGEMM_WARP_TILED
+#define GS_SGEMM_WARP_TILED GS_TUNE_SGEMM_WARP_TILED
+#endif
+
+/* Load this thread's share of A's tile at k0 (`loads` 16-byte pieces) into
+ * registers: piece l is row (idx / 2), columns (idx % 2) * 4 .. + 3 of the
+ * tile, idx = tid + l * threads. */
+static __device__ __forceinline__ void load_a(float4 *r, const gs__sgemm_args *p, int m0, int k0,
+                                              int loads, int threads, int guarded)
+{
+#pragma unroll
+    for (int l = 0; l < loads; ++l) {
+        int idx = threadIdx.x + l * threads;
+        int row = m0 + idx / (GS_SGEMM_BK / 4), k = k0 + (idx % (GS_SGEMM_BK / 4)) * 4;
+        const float *src = p->a + (long long)row * p->lda + k;
+        if (!guarded) {
+            r[l] = *(const float4 *)src;
+        } else {
+            r[l].x = row < p->m && k < p->k ? src[0] : 0.0f;
+            r[l].y = row < p->m && k + 1 < p->k ? src[1] : 0.0f;
+            r[l].z = row < p->m && k + 2 < p->k ? src[2] : 0.0f;
+            r[l].w = row < p->m && k + 3 < p->k ? src[3] : 0.0f;
+        }
+    }
+}
+
+/* B's tile at k0: piece l is row idx / (bn / 4), columns (idx % (bn / 4)) * 4. */
+static __device__ __forceinline__ void load_b(float4 *r, const gs__sgemm_args *p, int n0, int k0,
+                                              int loads, int threads, int bn, int guarded)
+{
+#pragma unroll
+    for (int l = 0; l < loads; ++l) {
+        int idx = threadIdx.x + l * threads;
+        int k = k0 + idx / (bn / 4), col = n0 + (idx % (bn / 4)) * 4;
+        const float *src = p->b + (long long)k * p->ldb + col;
+        if (!guarded) {
+            r[l] = *(const float4 *)src;
+        } else {
+            int krow = k < p->k;
+            r[l].x = krow && col < p->n ? src[0] : 0.0f;
+            r[l].y = krow && col + 1 < p->n ? src[1] : 0.0f;
+            r[l].z = krow && col + 2 < p->n ? src[2] : 0.0f;
+            r[l].w = krow && col + 3 < p->n ? src[3] : 0.0f;
+        }
+    }
+}
+
+/* Store the registers into shared buffer `as` (transposed, row stride
+ * bm + 4) and `bs`. */
+static __device__ __forceinline__ void store_tiles(float *as, float *bs, const float4 *ra,
+                                                   const float4 *rb, int loads_a, int loads_b,
+                                                   int threads, int bm, int bn)
+{
+    const int stride = bm + 4;
+#pragma unroll
+    for (int l = 0; l < loads_a; ++l) {
+        int idx = threadIdx.x + l * threads;
+        int row = idx / (GS_SGEMM_BK / 4), k = (idx % (GS_SGEMM_BK / 4)) * 4;
+        as[(k + 0) * stride + row] = ra[l].x;
+        as[(k + 1) * stride + row] = ra[l].y;
+        as[(k + 2) * stride + row] = ra[l].z;
+        as[(k + 3) * stride + row] = ra[l].w;
+    }
+#pragma unroll
+    for (int l = 0; l < loads_b; ++l) {
+        int idx = threadIdx.x + l * threads;
+        *(float4 *)&bs[(idx / (bn / 4)) * bn + (idx % (bn / 4)) * 4] = rb[l];
+    }
+}
+
+/* A thread's fragments at k of the tile pair starting at `a` (A transposed,
+ * row stride bm + 4, then B): A rows ty*4.. and ty*4 + bm/2.., B columns
+ * tx*4.. and tx*4 + bn/2.. */
+static __device__ __forceinline__ void load_fragment(float4 *f, const float *a, int k, int bm,
+                                                     int bn, int tx, int ty)
+{
+    const float *b = a + GS_SGEMM_BK * (bm + 4);
+    f[0] = *(const float4 *)&a[k * (bm + 4) + ty * 4];
+    f[1] = *(const float4 *)&a[k * (bm + 4) + ty * 4 + bm / 2];
+    f[2] = *(const float4 *)&b[k * bn + tx * 4];
+    f[3] = *(const float4 *)&b[k * bn + tx * 4 + bn / 2];
+}
+
+/* C row/column of register i (0..7) of a thread at tile coordinate t. */
+static __device__ __forceinline__ int reg_offset(int t, int i, int half)
+{
+    return t * 4 + (i & 3) + (i >> 2) * half;
+}
+
+/* This thread's tile coordinates: its 8 x 8 registers hold rows ty*4..+3
+ * and ty*4 + bm/2..+3, columns tx*4..+3 and tx*4 + bn/2..+3 of the block
+ * tile. */
+static __device__ __forceinline__ void thread_coords(int bn, int *tx, int *ty)
+{
+#if GS_SGEMM_WARP_TILED
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps_n = bn / 64;
+    *tx = (warp % warps_n) * 8 + lane % 8;
+    *ty = (warp / warps_n) * 4 + lane / 8;
+#else
+    *tx = threadIdx.x % (bn / 8);
+    *ty = threadIdx.x / (bn / 8);
+#endif
+}
+
+/* The block's products over `steps` k steps from k_begin (a multiple of BK)
+ * into acc (zeroed here); `bm`, `bn`, `threads` and `guarded` are constants
+ * at each call site, so each call compiles to its own specialised code.
+ * Its last barrier comes after its last shared-memory store; it then only
+ * reads shared memory, so a caller that touches no shared memory after it
+ * needs no barrier. */
+static __device__ __forceinline__ void sgemm_mainloop(const gs__sgemm_args *p, float *smem,
+                                                      int bm, int bn, int threads, int guarded,
+                                                      int k_begin, int steps, float (&acc)[8][8])
+{
+    const int bk = GS_SGEMM_BK, as_size = bk * (bm + 4), bs_size = bk * bn;
+    const int loads_a = bm * bk / 4 / threads, loads_b = bn * bk / 4 / threads;
+    int tx, ty;
+    thread_coords(bn, &tx, &ty);
+    const int m0 = blockIdx.y * bm, n0 = blockIdx.x * bn;
+    const int buffer = as_size + bs_size; /* one buffer: A's tile, then B's */
+    float4 ra[4], rb[4];
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+            acc[i][j] = 0.0f;
+
+    load_a(ra, p, m0, k_begin, loads_a, threads, guarded);
+    load_b(rb, p, n0, k_begin, loads_b, threads, bn, guarded);
+    store_tiles(smem, smem + as_size, ra, rb, loads_a, loads_b, threads, bm, bn);
+    __syncthreads(); /* first tile's stores -> its reads */
+
+    /* Fragments (A's 8 and B's 8 values at one k) are double-buffered in
+     * registers: sub-step k multiplies fragments read during sub-step k - 1,
+     * and the first fragments of a tile are read right after the barrier
+     * while the last sub-step of the previous tile multiplies. So no FMA
+     * waits on a shared-memory read, not even after the barrier. */
+    float4 frag[2][4];
+    load_fragment(frag[0], smem, 0, bm, bn, tx, ty);
+    /* Two steps per loop trip: the buffer of each is then a constant, and
+     * their addresses fold into the shared-memory instructions' offsets
+     * (583 -> 572 instructions per 512 FMAs of the 128-tile kernel). At
+     * n = 4096 on H200: 0.88x cuBLAS before, 0.91x with this alone, 0.94x
+     * with the fragment double buffer too; that one alone is slower, 0.84x
+     * (docs/gemm-notes.md). */
+#pragma unroll 2
+    for (int t = 0; t < steps; ++t) {
+        const int cur = t & 1;
+        const float *a = smem + cur * buffer;
+        /* The next step's loads, in flight during the FMAs. Unconditional:
+         * the last step reloads its own tile (cached) into the idle buffer.
+         * Behind a branch, the compiler sank them below the FMAs, which left
+         * the global latency exposed every step (0.81x cuBLAS -> 0.88x at
+         * n = 4096 on H200). */
+        const int next = k_begin + (t + 1 < steps ? t + 1 : t) * bk;
+        load_a(ra, p, m0, next, loads_a, threads, guarded);
+        load_b(rb, p, n0, next, loads_b, threads, bn, guarded);
+#pragma unroll
+        for (int k = 0; k < bk; ++k) {
+            if (k + 1 < bk) {
+                load_fragment(frag[(k + 1) & 1], a, k + 1, bm, bn, tx, ty);
+            } else {
+                float *other = smem + (cur ^ 1) * buffer;
+                store_tiles(other, other + as_size, ra, rb, loads_a, loads_b, threads, bm, bn);
+                /* stores into the other buffer -> next step's reads; this
+                 * step's reads of `cur` -> the stores of step t + 2 into it */
+                __syncthreads();
+                load_fragment(frag[0], other, 0, bm, bn, tx, ty);
+            }
+            const float4 *f = frag[k & 1];
+            float av[8] = {f[0].x, f[0].y, f[0].z, f[0].w, f[1].x, f[1].y, f[1].z, f[1].w};
+            float bv[8] = {f[2].x, f[2].y, f[2].z, f[2].w, f[3].x, f[3].y, f[3].z, f[3].w};
+#pragma unroll
+            for (int i = 0; i < 8; ++i)
+#pragma unroll
+                for (int j = 0; j < 8; ++j)
+                    acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+        }
+    }
+}
+
+/* C = alpha * acc + beta * C for this thread's registers (beta == 0 never
+ * reads C); `guarded`: only elements inside C. */
+static __device__ __forceinline__ void sgemm_store_c(const gs__sgemm_args *p,
+                                                     const float (&acc)[8][8], int bm, int bn,
+                                                     int guarded)
+{
+    int tx, ty;
+    thread_coords(bn, &tx, &ty);
+    const int m0 = blockIdx.y * bm, n0 = blockIdx.x * bn;
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        const int row = m0 + reg_offset(ty, i, bm / 2);
+        float *c = p->c + (long long)row * p->ldc + n0;
+        if (!guarded) {
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                float4 *dst = (float4 *)(c + reg_offset(tx, h * 4, bn / 2));
+                float4 v = make_float4(p->alpha * acc[i][h * 4 + 0], p->alpha * acc[i][h * 4 + 1],
+                                       p->alpha * acc[i][h * 4 + 2], p->alpha * acc[i][h * 4 + 3]);
+                if (p->beta != 0.0f) {
+                    float4 old = *dst;
+                    v.x = fmaf(p->beta, old.x, v.x);
+                    v.y = fmaf(p->beta, old.y, v.y);
+                    v.z = fmaf(p->beta, old.z, v.z);
+                    v.w = fmaf(p->beta, old.w, v.w);
+                }
+                *dst = v;
+            }
+        } else if (row < p->m) {
+#pragma unroll
+            for (int j = 0; j < 8; ++j) {
+                const int col = n0 + reg_offset(tx, j, bn / 2);
+                if (col < p->n) {
+                    float v = p->alpha * acc[i][j];
+                    c[col - n0] = p->beta == 0.0f ? v : fmaf(p->beta, c[col - n0], v);
+                }
+            }
+        }
+    }
+}
+
+/* Interior blocks take the unguarded path (see the file comment). */
+static __device__ __forceinline__ int interior(const gs__sgemm_args *p, int vector_ok, int bm,
+                                               int bn)
+{
+    return vector_ok && (int)(blockIdx.y + 1) * bm <= p->m && (int)(blockIdx.x + 1) * bn <= p->n &&
+           p->k % GS_SGEMM_BK == 0;
+}
+
+
+/* Whether every pointer and leading dimension allows 16-byte vectors (the
+ * interior's unguarded path). Host side. */
+static inline int gs__sgemm_vector_ok(const gs__sgemm_args *p)
+{
+    return ((unsigned long long)p->a & 15ull) == 0 && ((unsigned long long)p->b & 15ull) == 0 &&
+           ((unsigned long long)p->c & 15ull) == 0 && p->lda % 4 == 0 && p->ldb % 4 == 0 &&
+           p->ldc % 4 == 0;
+}
+
+#endif /* GS_GEMM_SGEMM_TILE_CUH */

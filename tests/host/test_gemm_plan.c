@@ -1,0 +1,112 @@
+/* test_gemm_plan.c - the choice of block tile and k slices behind gs_sgemm
+ * (src/gemm/sgemm_plan.c) and the cutting of k into slices: the invariants
+ * the split-k kernel relies on (no empty slice, at most the maximum), the
+ * rule that shapes filling the SMs stay unsplit, and the choices for the
+ * issue's shapes on a 132-SM GPU (H100 SXM / H200). Pure host code. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include <gridsync/detail/tuning.h>
+
+#include "gridsync_internal.h"
+
+static const int sm_counts[] = {1, 16, 46, 80, 108, 114, 132, 144};
+
+static void test_slices(void **state)
+{
+    (void)state;
+    int per = 0;
+    assert_int_equal(gs__sgemm_slices(1, 4, &per), 1); /* one step of k: one slice */
+    assert_int_equal(per, 1);
+    assert_int_equal(gs__sgemm_slices(72, 4, &per), 3); /* 9 steps: 3 + 3 + 3 */
+    assert_int_equal(per, 3);
+    assert_int_equal(gs__sgemm_slices(80, 4, &per), 4); /* 10 steps: 3 + 3 + 3 + 1 */
+    assert_int_equal(per, 3);
+    assert_int_equal(gs__sgemm_slices(16384, 4, &per), 4);
+    assert_int_equal(per, 512);
+    assert_int_equal(gs__sgemm_slices(100, 0, &per), 1);
+    for (int k = 1; k <= 2000; k += 7)
+        for (int s = 1; s <= GS_TUNE_SGEMM_MAX_SPLIT; ++s) {
+            int used = gs__sgemm_slices(k, s, &per), steps = (k + 7) / 8;
+            assert_true(used >= 1 && used <= s);
+            assert_true((used - 1) * per < steps); /* the last slice is not empty */
+            assert_true(used * per >= steps);      /* and the slices cover k */
+        }
+}
+
+/* Invariants over many shapes and GPUs. */
+static void test_plan_invariants(void **state)
+{
+    (void)state;
+    uint64_t rng = 12345;
+    for (int i = 0; i < 20000; ++i) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        int m = 1 + (int)((rng >> 20) % 5000), n = 1 + (int)((rng >> 35) % 5000);
+        int k = 1 + (int)((rng >> 50) % 20000) * (i % 3 == 0 ? 4 : 1);
+        int sms = sm_counts[i % (int)(sizeof sm_counts / sizeof sm_counts[0])];
+        for (int force = 0; force < 2; ++force) {
+            gs__sgemm_plan p = gs__sgemm_plan_for(m, n, k, sms, force);
+            int per = 0, steps = (k + 7) / 8;
+            long long big = (long long)((m + 127) / 128) * ((n + 127) / 128);
+            assert_true(p.tile == 128 || p.tile == 64);
+            assert_true(p.splits >= 1 && p.splits <= GS_TUNE_SGEMM_MAX_SPLIT);
+            assert_int_equal(gs__sgemm_slices(k, p.splits, &per), p.splits); /* as launched */
+            if (steps < 2)
+                assert_int_equal(p.splits, 1);
+            if (force && steps >= 2)
+                assert_true(p.splits >= 2);
+            if (!force && big >= sms) { /* the SMs are full: today's kernel */
+                assert_int_equal(p.tile, 128);
+                assert_int_equal(p.splits, 1);
+            }
+            if (!force && p.splits > 1)
+                assert_true(per >= GS_TUNE_SGEMM_MIN_SLICE_STEPS);
+            if (!force && p.splits == 1 && big < sms)
+                assert_int_equal(p.tile, 64); /* unsplit: today's choice */
+        }
+    }
+}
+
+/* The shapes of the issue and the bench on a 132-SM GPU. */
+static void test_plan_shapes(void **state)
+{
+    (void)state;
+    static const int shapes[][3] = {{512, 512, 512},     {1024, 1024, 1024},  {1024, 1024, 16384},
+                                    {2048, 2048, 2048},  {4096, 4096, 4096},  {8192, 8192, 8192},
+                                    {16384, 512, 4096},  {512, 16384, 4096},  {3001, 2999, 1537},
+                                    {256, 256, 256},     {64, 64, 100000},    {1000, 8, 64}};
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
+        gs__sgemm_plan p = gs__sgemm_plan_for(shapes[i][0], shapes[i][1], shapes[i][2], 132, 0);
+        printf("  %5d x %5d x %6d on 132 SMs: tile %3d, %2d slice%s\n", shapes[i][0],
+               shapes[i][1], shapes[i][2], p.tile, p.splits, p.splits == 1 ? "" : "s");
+    }
+    gs__sgemm_plan p = gs__sgemm_plan_for(1024, 1024, 16384, 132, 0);
+    assert_true(p.splits >= 2); /* the issue's long-k shape splits */
+    assert_true((1024 / p.tile) * (1024 / p.tile) * p.splits >= 132); /* fills the SMs */
+    p = gs__sgemm_plan_for(512, 512, 512, 132, 0);
+    assert_true(p.splits >= 2); /* and so does 512^3 */
+    for (int e = 11; e <= 13; ++e) { /* large squares keep today's kernel */
+        p = gs__sgemm_plan_for(1 << e, 1 << e, 1 << e, 132, 0);
+        assert_int_equal(p.tile, 128);
+        assert_int_equal(p.splits, 1);
+    }
+    p = gs__sgemm_plan_for(3001, 2999, 1537, 132, 0);
+    assert_int_equal(p.splits, 1);
+    p = gs__sgemm_plan_for(1000, 8, 8, 132, 1); /* one step of k: nothing to split */
+    assert_int_equal(p.splits, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_slices),
+        cmocka_unit_test(test_plan_invariants),
+        cmocka_unit_test(test_plan_shapes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
