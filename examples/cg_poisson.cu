@@ -18,7 +18,9 @@
  * all-reduce) before any block overwrites it.
  *
  * Checked against the same iteration on the CPU in FP64: the iteration
- * counts agree within 2 + 1%, both answers' true residuals are below 2 tol,
+ * counts agree within 2 + 1%, the true residual is below twice the larger of
+ * tol and the CPU's (near double precision's attainable accuracy neither
+ * reaches tol exactly),
  * and ||x_gpu - x_cpu|| <= (res_gpu + res_cpu) ||b|| / lambda_min(A), the
  * bound that holds for any two approximations with those residuals.
  * (`gridsync bench apps` times a faster variant without the neighbour
@@ -215,8 +217,12 @@ int main(int argc, char **argv)
     double sx = sin(pi / (2.0 * (nx + 1))), sy = sin(pi / (2.0 * (ny + 1)));
     double lambda_min = 4.0 * sx * sx + 4.0 * sy * sy;
     double diff = sqrt(dd / xx), bound = (res_gpu + res_cpu) * sqrt(bb / xx) / lambda_min;
-    int ok = abs(iters - cpu_iters) <= 2 + cpu_iters / 100 && res_gpu <= 2.0 * tol &&
-             diff <= bound;
+    /* The true residual of either solve may stop short of a tolerance near
+     * the attainable accuracy of double precision (the recurrence's residual
+     * drifts from b - A x: 1024 x 1024 at 1e-10 ends at 4.7e-10 on the CPU
+     * too), so the GPU's is held to twice the tolerance or twice the CPU's. */
+    int ok = abs(iters - cpu_iters) <= 2 + cpu_iters / 100 &&
+             res_gpu <= 2.0 * fmax(tol, res_cpu) && diff <= bound;
     printf("cg_poisson: %d x %d unknowns, seed %llu, %d blocks: %d iterations (CPU %d), "
            "residual %.2e (CPU %.2e), |x - x_cpu| / |x_cpu| = %.2e (bound %.2e) %s\n",
            nx, ny, seed, blocks, iters, cpu_iters, res_gpu, res_cpu, diff, bound,

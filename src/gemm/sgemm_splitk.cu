@@ -160,7 +160,7 @@ extern "C" gs_status gs__sgemm_splitk(const gs__sgemm_args *p, int tile, int spl
                                (unsigned int)(tiles * slices), &ws));
     splitk_state state;
     state.counters = (unsigned int *)ws.area;
-    state.partials = (float4 *)((char *)ws.area + counter_bytes);
+    state.partials = (float4 *)ws.area_after;
     state.finished = ws.ticket + 2;
     state.splits = slices;
     state.slice_steps = slice_steps;

@@ -34,7 +34,8 @@ struct gs__reduce_ws {
     unsigned int scan_blocks;  /* blocks of every scan and split-k gemm so far, mod 2^32:
                                   counters[2] when done */
     device_area descriptors;   /* scans' tile descriptors */
-    device_area gemm;          /* split-k: tile counters, then partial tiles */
+    device_area gemm_counters; /* split-k: tile counters (zero between calls) */
+    device_area gemm;          /* split-k: partial tiles */
     int descriptors_stale;     /* the numbering wrapped: clear tags before the next scan */
     retired_area *retired;
     int users;                 /* calls holding it */
@@ -137,6 +138,7 @@ static void destroy(gs__reduce_ws *ws)
         cudaFree(ws->memory);
         cudaFree(ws->descriptors.memory);
         cudaFree(ws->gemm.memory);
+        cudaFree(ws->gemm_counters.memory);
         for (retired_area *r = ws->retired; r; r = r->next)
             cudaFree(r->memory);
     }
@@ -336,19 +338,28 @@ static gs_status acquire_counted_in_graph(cudaStream_t stream, int device, size_
     GS_CUDA_TRY(cudaMemsetAsync(lease->graph_block, 0, GS_REDUCE_SLOT_BYTES + zero_bytes, stream));
     lease->ticket = (unsigned int *)lease->graph_block;
     lease->area = (char *)lease->graph_block + GS_REDUCE_SLOT_BYTES;
+    lease->area_after = (char *)lease->area + zero_bytes;
     lease->seq = 1;
     return GS_SUCCESS;
 }
 
-/* A scan's descriptors (`gemm` 0) or a split-k gemm's area (`gemm` 1) of
- * `bytes` on the stream's workspace. Under the cache's lock. */
-static gs_status counted_area(gs__reduce_ws *ws, int gemm, size_t bytes, cudaStream_t stream)
+/* A scan's descriptors (`gemm` 0, `bytes` of them) or a split-k gemm's
+ * areas (`gemm` 1: `zero_bytes` of tile counters, then `bytes - zero_bytes`
+ * of partial tiles) on the stream's workspace. The counters have an area of
+ * their own: it only ever holds counters, which every complete call leaves
+ * at zero, so a larger call finds zeros past the counters a smaller one used
+ * (sharing one area, they would have been a smaller call's partial tiles).
+ * Under the cache's lock. */
+static gs_status counted_area(gs__reduce_ws *ws, int gemm, size_t bytes, size_t zero_bytes,
+                              cudaStream_t stream)
 {
     int grown = 0;
     if (!gemm)
         return scan_descriptors(ws, (unsigned int)(bytes / GS_SCAN_TILE_BYTES), stream);
-    return grow_area(ws, &ws->gemm, bytes, stream,
-                     "cudaMalloc/cudaMemsetAsync(split-k gemm workspace)", &grown);
+    GS_TRY(grow_area(ws, &ws->gemm_counters, zero_bytes, stream,
+                     "cudaMalloc/cudaMemsetAsync(split-k gemm counters)", &grown));
+    return grow_area(ws, &ws->gemm, bytes - zero_bytes, stream,
+                     "cudaMalloc/cudaMemsetAsync(split-k gemm partial tiles)", &grown);
 }
 
 /* A call that counts its `blocks` out in counters[2] (workspace.h), with an
@@ -367,12 +378,13 @@ static gs_status acquire_counted(cudaStream_t stream, int device, int capturing,
     pthread_mutex_lock(&lock);
     gs_status st = acquire_cached(device, id, stream, &lease->cached);
     if (st == GS_SUCCESS)
-        st = counted_area(lease->cached, gemm, bytes, stream);
+        st = counted_area(lease->cached, gemm, bytes, zero_bytes, stream);
     if (st == GS_SUCCESS) {
         gs__reduce_ws *ws = lease->cached;
         fill_lease(lease, ws->memory);
         lease->seq = ws->issued;
-        lease->area = gemm ? ws->gemm.memory : ws->descriptors.memory;
+        lease->area = gemm ? ws->gemm_counters.memory : ws->descriptors.memory;
+        lease->area_after = gemm ? ws->gemm.memory : NULL;
         lease->counted = blocks;
         ws->scan_blocks += blocks;
     }

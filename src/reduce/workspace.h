@@ -66,7 +66,8 @@ typedef struct gs__ws_lease {
     unsigned int seq;      /* this call's sequence number (never 0 for a scan) */
     void *result;          /* GS_REDUCE_SLOT_BYTES for results bound to host memory */
     void *area;            /* a scan's tile descriptors, zeroed or tagged by older calls;
-                              a split-k gemm's tile counters (zero) and partial tiles */
+                              a split-k gemm's tile counters (zero) */
+    void *area_after;      /* a split-k gemm's partial tiles */
     unsigned int counted;  /* a scan's or split-k gemm's blocks, expected in counters[2] */
 } gs__ws_lease;
 
@@ -80,8 +81,8 @@ gs_status gs__ws_acquire_scan(cudaStream_t stream, int device, int capturing, un
                               unsigned int blocks, gs__ws_lease *lease);
 
 /* A workspace for one split-k gemm on `stream` of `device`, launched with
- * `blocks` blocks: an area of `counter_bytes` of tile counters (zero) then
- * `partial_bytes` for partial tiles. */
+ * `blocks` blocks: `counter_bytes` of tile counters (zero) at `area` and
+ * `partial_bytes` for partial tiles at `area_after`. */
 gs_status gs__ws_acquire_gemm(cudaStream_t stream, int device, int capturing,
                               size_t counter_bytes, size_t partial_bytes, unsigned int blocks,
                               gs__ws_lease *lease);

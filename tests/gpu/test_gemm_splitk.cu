@@ -71,6 +71,12 @@ static void test_edges(int small)
     check_forced(64, 16, (shape){1, 1, 1000}, 0, 1.0f, 0.0f);   /* one element, 16 slices */
     check_forced(128, 5, (shape){1000, 8, 333}, 4, -1.0f, 0.25f);
     check_forced(64, 7, (shape){8, 1000, 333}, 0, 1.0f, 0.0f);
+    /* more tiles than any call before on this stream: its counters lie
+     * where the earlier calls kept nothing but counters (a shared area put
+     * them on an earlier call's partial tiles: 1000^3 came out wrong from
+     * tile 64 on) */
+    check_forced(64, 4, (shape){128, 128, 256}, 0, 1.0f, 0.0f);
+    check_forced(64, 3, (shape){1000, 1000, small ? 64 : 1000}, 0, 1.0f, 0.0f);
     if (!small) {
         check_forced(128, 16, (shape){128, 128, 4096}, 0, 1.0f, 0.0f); /* one tile, 16 slices */
         gemm_check_case("auto", run_auto, NULL, (shape){64, 64, 20000}, 0, 1.0f, 0.0f);
