@@ -12,13 +12,12 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.13431190868994766:17.69812875345993]
+set yrange [0.18761182803126406:18.007046074550647]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
 set ytics ('0.25x' 0.25, '0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4, '8x' 8, '16x' 16)
 plot 'barrier-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
-     'barrier-speedup-256.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
      'barrier-speedup-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
@@ -61,7 +60,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.15488658270448169:11.429399966081462]
+set yrange [0.16841470634350311:11.531122189720723]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -70,7 +69,6 @@ plot 'barrier-speedup-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs sol
      'barrier-speedup-1024.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
      'barrier-speedup-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'barrier-speedup-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
-     'barrier-speedup-1024.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'barrier-speedup-1024.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-1024.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
@@ -108,7 +106,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.043310001492500312:9.2622077941894538]
+set yrange [0.042579998262226582:8.9856513977050785]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -153,7 +151,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.069659999571740627:8.0639228820800799]
+set yrange [0.069050001911818981:7.1615745544433596]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -198,7 +196,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0.3050656399331203:12.375954192480499]
+set yrange [0.30968123757220756:12.584672942694777]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -209,11 +207,11 @@ plot 'sync-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0
      'sync-speedup-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'sync-speedup-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
-     'sync-speedup-256.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
      'sync-speedup-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#3182bd' title columnheader(1), \
      'sync-speedup-256.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'sync-speedup-256.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 7 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
      'sync-speedup-256.dat' index 8 using 1:(NaN):xtic(2) notitle
 unset key
@@ -248,13 +246,15 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.28147102538048496:7.1405271175826357]
+set yrange [0.27789653273335585:7.2236849319504621]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
 set ytics ('0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4)
 plot 'sync-speedup-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
+     'sync-speedup-1024.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'sync-speedup-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'sync-speedup-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
      'sync-speedup-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
@@ -294,7 +294,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step (log scale)'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0.067619998008012772:9.3533180236816413]
+set yrange [0.066419998183846474:9.3544448852539066]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -340,7 +340,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.12214000336825848:5.617817687988282]
+set yrange [0.1205000001937151:5.6108543395996096]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -386,7 +386,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0:5.6574847698211679]
+set yrange [0:5.6435456275939959]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
@@ -396,6 +396,7 @@ plot 'sync-split-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9
      'sync-split-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'sync-split-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
+     'sync-split-256.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
      'sync-split-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
      'sync-split-256.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
@@ -432,7 +433,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0:4.1525087594985965]
+set yrange [0:4.1464896202087402]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
@@ -444,6 +445,7 @@ plot 'sync-split-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.
      'sync-split-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
      'sync-split-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
      'sync-split-1024.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
+     'sync-split-1024.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-1024.dat' index 6 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
@@ -477,7 +479,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.6440536494858966]
+set yrange [0:2.6886628388057696]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -518,7 +520,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.4696511256703944]
+set yrange [0:2.8268247694453268]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -557,7 +559,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.4974541585315699]
+set yrange [0:2.713917490229623]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -596,7 +598,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'microseconds per call'
 set xrange [819.20000000000005:5242880]
-set yrange [0:14.416159540414807]
+set yrange [0:13.921600282192232]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -680,7 +682,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements per vector (float32)'
 set ylabel 'speedup over cublas'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.4331485272995717]
+set yrange [0:2.7171753813039428]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -720,7 +722,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements per vector (float32)'
 set ylabel 'microseconds per call'
 set xrange [819.20000000000005:5242880]
-set yrange [0:261.57119035720825]
+set yrange [0:265.27422904968267]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -802,12 +804,12 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.4985118473565842]
+set yrange [0:2.8537401533156084]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%gx'
-plot 'scan-speedup-1.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+plot 'scan-speedup-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'scan-speedup-1.dat' index 1 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1)
 unset key
 unset border
@@ -841,12 +843,12 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.5239814472741604]
+set yrange [0:2.7790016805679931]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%gx'
-plot 'scan-speedup-2.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+plot 'scan-speedup-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'scan-speedup-2.dat' index 1 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1)
 unset key
 unset border
@@ -885,8 +887,8 @@ set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
-plot 'scan-bandwidth.dat' index 0 using 1:2 with linespoints lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'scan-bandwidth.dat' index 1 using 1:2 with linespoints lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+plot 'scan-bandwidth.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'scan-bandwidth.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'scan-bandwidth.dat' index 2 using 1:2 with lines lw 2 dt 4 lc rgb '#555555' title columnheader(1), \
      'scan-bandwidth.dat' index 3 using 1:2 with lines lw 2 dt 3 lc rgb '#555555' title columnheader(1)
 unset key
@@ -921,17 +923,17 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'm x n x k'
 set ylabel 'throughput relative to cuBLAS'
 set xrange [-0.59999999999999998:8.5999999999999996]
-set yrange [0:1.1000000000000001]
+set yrange [0:1.1281099582512775]
 set xtics scale 0
 set xtics rotate by 25 right
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%gx'
 plot 'gemm-speedup.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
-     'gemm-speedup.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'gemm-speedup.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
-     'gemm-speedup.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'gemm-speedup.dat' index 2 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
-     'gemm-speedup.dat' index 3 using 1:(NaN):xtic(2) notitle
+     'gemm-speedup.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'gemm-speedup.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'gemm-speedup.dat' index 2 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'gemm-speedup.dat' index 3 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
+     'gemm-speedup.dat' index 4 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -946,8 +948,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'gemm-speedup.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
-     'gemm-speedup.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'gemm-speedup.dat' index 5 using 1:2:3 with labels font ',15' notitle, \
+     'gemm-speedup.dat' index 6 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # gemm-tflops
@@ -964,14 +966,15 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'square size n (m = n = k)'
 set ylabel 'TFLOP/s (FP32)'
 set xrange [409.60000000000002:10240]
-set yrange [0:56.197454707853126]
+set yrange [0:56.201552278293498]
 set logscale x 2
 set xtics ('2^9' 512, '2^10' 1024, '2^11' 2048, '2^12' 4096, '2^13' 8192)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'gemm-tflops.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'gemm-tflops.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'gemm-tflops.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
+     'gemm-tflops.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'gemm-tflops.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'gemm-tflops.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -986,8 +989,380 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'gemm-tflops.dat' index 3 using 1:2:3 with labels font ',15' notitle, \
-     'gemm-tflops.dat' index 4 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'gemm-tflops.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'gemm-tflops.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# apps-time-1
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-time-1.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'microseconds per step (log scale)'
+set xrange [819.20000000000005:20971520]
+set yrange [1.4121094136498868:1639.4367218017578]
+set logscale x 2
+set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set logscale y 10
+set ytics ('2' 2, '5' 5, '10' 10, '20' 20, '50' 50, '100' 100, '200' 200, '500' 500, '1000' 1000)
+plot 'apps-time-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'apps-time-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-time-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-time-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-time-1.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'apps-time-1.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# apps-time-2
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-time-2.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'microseconds per step (log scale)'
+set xrange [3276.8000000000002:83886080]
+set yrange [0.76498001813888528:458.54401588439941]
+set logscale x 2
+set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set logscale y 10
+set ytics ('1' 1, '2' 2, '5' 5, '10' 10, '20' 20, '50' 50, '100' 100, '200' 200)
+plot 'apps-time-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'apps-time-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-time-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
+     'apps-time-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-time-2.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'apps-time-2.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# apps-time-3
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-time-3.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'microseconds per step (log scale)'
+set xrange [838860.80000000005:1342177280]
+set yrange [4.7830769266837674:43.124248871493847]
+set logscale x 2
+set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set logscale y 10
+set ytics ('5' 5, '10' 10, '20' 20)
+plot 'apps-time-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
+     'apps-time-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
+     'apps-time-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-time-3.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-time-3.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'apps-time-3.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# apps-vs-graph-1
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-vs-graph-1.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'speedup over the CUDA-graph version'
+set xrange [819.20000000000005:20971520]
+set yrange [0:9.8507656373049226]
+set logscale x 2
+set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'apps-vs-graph-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-vs-graph-1.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-graph-1.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# apps-vs-graph-2
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-vs-graph-2.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'speedup over the CUDA-graph version'
+set xrange [3276.8000000000002:83886080]
+set yrange [0:1.2529260994330917]
+set logscale x 2
+set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'apps-vs-graph-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-vs-graph-2.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-graph-2.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# apps-vs-graph-3
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-vs-graph-3.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'speedup over the CUDA-graph version'
+set xrange [838860.80000000005:1342177280]
+set yrange [0:3.7556077292992085]
+set logscale x 2
+set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'apps-vs-graph-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-3.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-vs-graph-3.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-graph-3.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# apps-vs-full-1
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-vs-full-1.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'speedup over the full-barrier version'
+set xrange [819.20000000000005:20971520]
+set yrange [0:4.7605201267691015]
+set logscale x 2
+set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'apps-vs-full-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'apps-vs-full-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-vs-full-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-vs-full-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-vs-full-1.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-full-1.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# apps-vs-full-2
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-vs-full-2.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'speedup over the full-barrier version'
+set xrange [3276.8000000000002:83886080]
+set yrange [0:2.7746319122253884]
+set logscale x 2
+set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'apps-vs-full-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'apps-vs-full-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-full-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
+     'apps-vs-full-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-vs-full-2.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-full-2.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# apps-vs-full-3
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-vs-full-3.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'speedup over the full-barrier version'
+set xrange [838860.80000000005:1342177280]
+set yrange [0:2.1933048101046895]
+set logscale x 2
+set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'apps-vs-full-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
+     'apps-vs-full-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
+     'apps-vs-full-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-vs-full-3.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-vs-full-3.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-full-3.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # multi-barrier-2
@@ -1004,7 +1379,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'method (blocks per GPU)'
 set ylabel 'microseconds per barrier'
 set xrange [-0.59999999999999998:5.5999999999999996]
-set yrange [0:18.433560199952126]
+set yrange [0:14.134726100036234]
 set xtics scale 0
 set xtics rotate by 25 right
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
@@ -1046,7 +1421,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'method'
 set ylabel 'GB/s read, all GPUs'
 set xrange [-0.59999999999999998:1.6000000000000001]
-set yrange [0:8908.4018603502846]
+set yrange [0:8918.5928458882317]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
