@@ -48,10 +48,9 @@ static __device__ __forceinline__ void gs_multi_sync(gs_multi_view *v)
     gs_grid_barrier *b = &v->grid;
     const unsigned int n = gs__grid_blocks();
     int give_up = 0;
+    b->count += 1u;
     __syncthreads(); /* the block's writes happen-before thread 0's release */
-    if (gs__thread_rank() != 0u) {
-        b->count += 1u;
-    } else {
+    if (gs__thread_rank() == 0u) {
         unsigned int *s = v->state;
         if (!(v->flags & GS_MULTI_VIEW_EPOCH_KNOWN)) {
             /* once per launch, before arriving: no meeting of this launch can
@@ -69,9 +68,7 @@ static __device__ __forceinline__ void gs_multi_sync(gs_multi_view *v)
         const unsigned int old = n == 1u ? 0u : gs_atom_add_acq_rel_gpu(s + GS_MULTI_COUNTER, add);
         if (n == 1u || (((old + add) ^ old) & 0x80000000u) != 0u) {
             gs__multi_exchange(v, epoch, n > 1u);
-            b->count += 1u;
         } else {
-            b->count += 1u; /* the barrier number a time-out names */
             const unsigned long long *word = (const unsigned long long *)(s + GS_MULTI_EPOCH);
             const unsigned int late = gs__late(b);
             unsigned long long w = 0;

@@ -14,8 +14,6 @@
 #include "../barrier/barrier_internal.h"
 #include "multi_internal.h"
 
-static_assert((int)GS__MULTI_STATE_WORDS == (int)GS_MULTI_STATE_WORDS,
-              "multi_internal.h's state size follows multi_exchange.cuh's layout");
 static_assert(GS_MULTI_ARRIVALS + GS_MULTI_MAX_GPUS <= GS_MULTI_COUNTER,
               "the arrival words end before the counter's line");
 
@@ -63,8 +61,8 @@ static gs_status create_barrier(gs_multi_t m, struct gs_multi_barrier *b)
     *b->abort = 0u;
     for (int r = 0; r < m->local; ++r) {
         GS_ON_RANK(m, r);
-        GS_CUDA_TRY(cudaMalloc((void **)&b->state[r], GS__MULTI_STATE_WORDS * sizeof(unsigned int)));
-        GS_CUDA_TRY(cudaMemset(b->state[r], 0, GS__MULTI_STATE_WORDS * sizeof(unsigned int)));
+        GS_CUDA_TRY(cudaMalloc((void **)&b->state[r], GS_MULTI_STATE_WORDS * sizeof(unsigned int)));
+        GS_CUDA_TRY(cudaMemset(b->state[r], 0, GS_MULTI_STATE_WORDS * sizeof(unsigned int)));
         GS_CUDA_TRY(cudaDeviceSynchronize()); /* zeroed before any rank can see the flags */
         GS_TRY(gs_barrier_create(&b->grid[r], GS_BARRIER_AUTO));
         if (!m->processes) /* by group rank: here the same as local */

@@ -55,7 +55,7 @@ static gs_status read_rank(gs_multi_barrier_t b, int r, multi_record *rec)
 static gs_status rearm_rank(gs_multi_barrier_t b, int r)
 {
     GS_ON_RANK(b->multi, r);
-    GS_CUDA_TRY(cudaMemset(b->state[r], 0, GS__MULTI_STATE_WORDS * sizeof(unsigned int)));
+    GS_CUDA_TRY(cudaMemset(b->state[r], 0, GS_MULTI_STATE_WORDS * sizeof(unsigned int)));
     GS_CUDA_TRY(cudaDeviceSynchronize());
     return GS_SUCCESS;
 }

@@ -66,10 +66,6 @@ struct gs_multi_barrier {
     char launch_failure[512];      /* the last gs_multi_launch failure, for the check */
 };
 
-/* Words of a rank's flags (multi_exchange.cuh's layout: GS_MULTI_STATE_WORDS;
- * checked in barrier.cu). */
-enum { GS__MULTI_STATE_WORDS = 96 };
-
 /* Bytes of device scratch per local rank. */
 enum { GS__MULTI_SCRATCH_BYTES = 256 };
 

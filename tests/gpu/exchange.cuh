@@ -29,6 +29,25 @@ static __device__ __forceinline__ unsigned int ex_value(unsigned int seed, int i
     return ex_hash(seed + (unsigned int)it * 7919u) ^ (b * 2654435761u) ^ 1u;
 }
 
+/* After the barrier of iteration `it`: thread 0 checks the next block's
+ * slot, thread nt/2 a block picked by the hash; the number of wrong values. */
+static __device__ __forceinline__ unsigned int ex_check_slots(const unsigned int *slots,
+                                                              unsigned int seed, int it,
+                                                              unsigned int b, unsigned int n)
+{
+    const unsigned int t = threadIdx.x, nt = blockDim.x;
+    unsigned int bad = 0u;
+    if (t == 0u) {
+        unsigned int o = b + 1u == n ? 0u : b + 1u;
+        bad += slots[o] != ex_value(seed, it, o);
+    }
+    if (t == nt / 2u) {
+        unsigned int o = ex_hash(seed + b * 31u + (unsigned int)it) % n;
+        bad += slots[o] != ex_value(seed, it, o);
+    }
+    return bad;
+}
+
 static __global__ void exchange_kernel(gs_grid_barrier bar, unsigned int *slots,
                                        unsigned int *errors, int iters, unsigned int seed,
                                        unsigned int max_delay_ns)
@@ -42,14 +61,7 @@ static __global__ void exchange_kernel(gs_grid_barrier bar, unsigned int *slots,
         if (t == nt - 1u)
             slots[b] = ex_value(seed, it, b);
         gs_grid_sync(&bar);
-        if (t == 0u) {
-            unsigned int o = b + 1u == n ? 0u : b + 1u;
-            bad += slots[o] != ex_value(seed, it, o);
-        }
-        if (t == nt / 2u) {
-            unsigned int o = ex_hash(seed + b * 31u + (unsigned int)it) % n;
-            bad += slots[o] != ex_value(seed, it, o);
-        }
+        bad += ex_check_slots(slots, seed, it, b, n);
         gs_grid_sync(&bar);
     }
     if (bad)

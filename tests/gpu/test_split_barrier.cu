@@ -26,14 +26,7 @@ static __global__ void split_kernel(gs_grid_barrier bar, unsigned int *slots,
             __nanosleep((h >> 3) % max_delay_ns); /* independent work of uneven length */
         private_area[b * nt + t] += 1u;
         gs_grid_wait(&bar, token);
-        if (t == 0u) {
-            unsigned int o = b + 1u == n ? 0u : b + 1u;
-            bad += slots[o] != ex_value(seed, it, o);
-        }
-        if (t == nt / 2u) {
-            unsigned int o = ex_hash(seed + b * 31u + (unsigned int)it) % n;
-            bad += slots[o] != ex_value(seed, it, o);
-        }
+        bad += ex_check_slots(slots, seed, it, b, n);
         if (it & 1) {
             gs_grid_sync(&bar);
         } else {

@@ -113,28 +113,29 @@ static int verdict(gs_status st, unsigned int wrong, const char *what, int block
     return st == GS_SUCCESS && wrong == 0u;
 }
 
-static int run_neighbour(const gs_check_env *env, char *figure, size_t len)
+/* One of run_scoped's kinds on the co-resident maximum, with its verdict. */
+static int run_kind(const gs_check_env *env, int kind, const char *what, char *figure,
+                    size_t len)
 {
     unsigned int wrong = 0;
     int blocks = env->max_blocks;
-    gs_status st = run_scoped(0, &blocks, &wrong);
-    return verdict(st, wrong, "neighbour barriers (1-D, wrap-around)", blocks, figure, len);
+    gs_status st = run_scoped(kind, &blocks, &wrong);
+    return verdict(st, wrong, what, blocks, figure, len);
+}
+
+static int run_neighbour(const gs_check_env *env, char *figure, size_t len)
+{
+    return run_kind(env, 0, "neighbour barriers (1-D, wrap-around)", figure, len);
 }
 
 static int run_split(const gs_check_env *env, char *figure, size_t len)
 {
-    unsigned int wrong = 0;
-    int blocks = env->max_blocks;
-    gs_status st = run_scoped(1, &blocks, &wrong);
-    return verdict(st, wrong, "arrive/wait barriers", blocks, figure, len);
+    return run_kind(env, 1, "arrive/wait barriers", figure, len);
 }
 
 static int run_allreduce(const gs_check_env *env, char *figure, size_t len)
 {
-    unsigned int wrong = 0;
-    int blocks = env->max_blocks;
-    gs_status st = run_scoped(2, &blocks, &wrong);
-    return verdict(st, wrong, "all-reduces (exact f64 sums) as barriers", blocks, figure, len);
+    return run_kind(env, 2, "all-reduces (exact f64 sums) as barriers", figure, len);
 }
 
 static int run_signals(const gs_check_env *env, char *figure, size_t len)
