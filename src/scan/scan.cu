@@ -3,8 +3,9 @@
  * registry of its kernels.
  *
  * Every operator is one line of `ops` below: its name and, per element
- * type, an instantiation of the agent (gridsync/detail/single_pass_scan.cuh)
- * on its functor; inclusive and exclusive are one kernel (an argument).
+ * type and tile (latency or bandwidth: chosen from n), an instantiation of
+ * the agent (gridsync/detail/single_pass_scan.cuh) on its functor;
+ * inclusive and exclusive are one kernel (an argument).
  * A call: checks (the cheap ones before any CUDA call, so that bad input
  * fails the same with or without a GPU), a workspace for the stream with
  * descriptors for its tiles (src/reduce/workspace.c), one launch. The grid
@@ -28,26 +29,29 @@
 
 namespace {
 
-/* An operator: its name and its kernel per element type (gs_dtype's order). */
+/* An operator: its name and its kernels per element type (gs_dtype's
+ * order), [0] with the latency tile, [1] with the bandwidth tile. */
 struct scan_op_entry {
     const char *name;
-    const void *kernels[GS_DTYPE_COUNT];
+    const void *kernels[2][GS_DTYPE_COUNT];
 };
 
-template <class Op>
+template <class Op, bool Large>
 const void *kernel_of()
 {
     typedef typename Op::value_type T;
     static_assert(2 * sizeof(T) / 4 * 8 <= GS_SCAN_TILE_BYTES, "a tile's descriptors fit");
-    return (const void *)gs::detail::single_pass_scan_kernel<gs::detail::scan_policy<T>, Op>;
+    return (const void *)gs::detail::single_pass_scan_kernel<gs::detail::scan_policy<T, Large>, Op>;
 }
 
 template <template <class> class Op>
 scan_op_entry entry(const char *name)
 {
     return {name,
-            {kernel_of<Op<float>>(), kernel_of<Op<double>>(), kernel_of<Op<int>>(),
-             kernel_of<Op<long long>>()}};
+            {{kernel_of<Op<float>, false>(), kernel_of<Op<double>, false>(),
+              kernel_of<Op<int>, false>(), kernel_of<Op<long long>, false>()},
+             {kernel_of<Op<float>, true>(), kernel_of<Op<double>, true>(),
+              kernel_of<Op<int>, true>(), kernel_of<Op<long long>, true>()}}};
 }
 
 /* In the order of gs_scan_op. */
@@ -58,10 +62,25 @@ const scan_op_entry ops[] = {
 };
 static_assert(sizeof ops / sizeof ops[0] == GS_SCAN_OP_COUNT, "one entry per gs_scan_op");
 
-/* Elements per tile for each type (gs_dtype's order). */
-const long long tile_items[GS_DTYPE_COUNT] = {
-    gs::detail::scan_policy<float>::tile_items, gs::detail::scan_policy<double>::tile_items,
-    gs::detail::scan_policy<int>::tile_items, gs::detail::scan_policy<long long>::tile_items};
+/* n elements of `type`: whether they take the bandwidth tile, and the
+ * elements per tile (gridsync/detail/single_pass_scan.cuh decides, from n
+ * and the type alone). */
+template <class T>
+long long tile_items_of(long long n, bool *large)
+{
+    *large = gs::detail::scan_is_large<T>(n);
+    return gs::detail::scan_tile_items<T>(n);
+}
+
+long long tile_items_for(gs_dtype type, long long n, bool *large)
+{
+    switch (type) {
+    case GS_FLOAT32: return tile_items_of<float>(n, large);
+    case GS_FLOAT64: return tile_items_of<double>(n, large);
+    case GS_INT32: return tile_items_of<int>(n, large);
+    default: return tile_items_of<long long>(n, large);
+    }
+}
 
 /* ------------------------------------------------------- the fault record */
 
@@ -213,9 +232,12 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
         return GS_SUCCESS;
     int dev = 0, capturing = 0;
     gs__kernel_shape shape;
-    const void *kernel = ops[op].kernels[type];
+    bool large = false;
+    const long long tile_items = tile_items_for(type, n, &large);
+    const void *kernel = ops[op].kernels[large][type];
+    const int threads = large ? GS_TUNE_SCAN_LARGE_THREADS : GS_TUNE_SCAN_THREADS;
     GS_CUDA_TRY(cudaGetDevice(&dev));
-    GS_TRY(gs__kernel_shape_get(dev, kernel, GS_TUNE_SCAN_THREADS, &shape));
+    GS_TRY(gs__kernel_shape_get(dev, kernel, threads, &shape));
     if ((unsigned long long)n > shape.total_bytes / gs_dtype_size(type))
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "gs_scan: %lld elements of %s exceed the device's %.1f GiB", n,
@@ -236,7 +258,7 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     GS_TRY(gs__is_capturing(stream, &capturing));
 
     /* one wave at most, never more blocks than tiles */
-    long long tiles = (n + tile_items[type] - 1) / tile_items[type];
+    long long tiles = (n + tile_items - 1) / tile_items;
     long long wave = (long long)shape.sms * (shape.per_sm > 0 ? shape.per_sm : 1);
     unsigned int blocks = (unsigned int)(tiles < wave ? tiles : wave);
     gs__ws_lease ws;
@@ -257,7 +279,7 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     cudaLaunchAttribute attr[1];
     cudaLaunchConfig_t config = {};
     config.gridDim = dim3(blocks);
-    config.blockDim = dim3(GS_TUNE_SCAN_THREADS);
+    config.blockDim = dim3(threads);
     config.stream = stream;
     if (shape.early_launch) {
         attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;

@@ -84,8 +84,12 @@ template <class T> static T lowest_of()
         return std::numeric_limits<T>::min();
 }
 
-/* Elements per tile of the library's kernel for T. */
-template <class T> static long long tile_of() { return gs::detail::scan_policy<T>::tile_items; }
+/* Elements per tile of the library's kernel for n elements of T (the
+ * latency tile, or the bandwidth tile for long arrays). */
+template <class T> static long long tile_of(long long n = 0)
+{
+    return gs::detail::scan_tile_items<T>(n);
+}
 
 /* What the data looks like. */
 enum fill_kind {
@@ -173,7 +177,7 @@ static long long wrong_elements(gs_scan_op op, gs_scan_kind kind, const T *x, co
 {
     running<T> r;
     r.start(op);
-    long long wrong = 0, tile = tile_of<T>();
+    long long wrong = 0, tile = tile_of<T>(n);
     for (long long k = 0; k < n; ++k) {
         if (kind == GS_SCAN_INCLUSIVE)
             r.add(x[k]);
@@ -683,8 +687,10 @@ static int check_bad_input(buffers *b)
 /*
  * The kernel (this test's own instance) on a state where tile 0 is never
  * taken: the ticket starts at 1, so tile 1's look-back can never finish.
- * With a 20 ms time-out it must end, record the fault (tile 1 of 2, the
- * call's number), set the abort word, still reset the ticket and count both
+ * Three blocks for two tiles (a grid of one block per tile would draw one
+ * ticket each, and the reset would come before the third draw here). With
+ * a 20 ms time-out it must end, record the fault (tile 1 of 2, the call's
+ * number), set the abort word, still reset the ticket and count the three
  * blocks out, and leave tile 1's output unwritten.
  */
 static int check_timeout(void)
@@ -709,7 +715,7 @@ static int check_timeout(void)
     CUDA_OK(cudaHostGetDevicePointer((void **)&d_fault, fault, 0));
     gs::detail::scan_args a = {d_in, d_out, n, desc, counters, d_fault, 20000000ull, 7u, 2u, 0};
     double t0 = now_seconds();
-    gs::detail::single_pass_scan_kernel<policy, gs::sum<float>><<<2, policy::threads>>>(a);
+    gs::detail::single_pass_scan_kernel<policy, gs::sum<float>><<<3, policy::threads>>>(a);
     CUDA_OK(cudaGetLastError());
     CUDA_OK(cudaDeviceSynchronize());
     double seconds = now_seconds() - t0;
@@ -721,8 +727,8 @@ static int check_timeout(void)
         written += !isnan(h_out[i]);
     EXPECT(record[0] == 1u && record[1] == 7u && record[2] == 1u && record[3] == 2u,
            "fault record %u %u %u %u, expected 1 7 1 2", record[0], record[1], record[2], record[3]);
-    EXPECT(words[0] == 0u && words[2] == 2u && words[3] == 7u,
-           "after the time-out: ticket %u (want 0), blocks out %u (want 2), abort %u (want 7)",
+    EXPECT(words[0] == 0u && words[2] == 3u && words[3] == 7u,
+           "after the time-out: ticket %u (want 0), blocks out %u (want 3), abort %u (want 7)",
            words[0], words[2], words[3]);
     EXPECT(written == 0, "the tile that gave up wrote %d elements", written);
     EXPECT(seconds < 5.0, "the look-back took %.1f s to give up (time-out 20 ms)", seconds);
@@ -830,18 +836,38 @@ int main(void)
     int checks = 0;
 
     /* lengths around tiles and look-back windows (64 tiles with the
-     * default tuning), then large ones; layouts from index 5 on */
+     * default tuning), then large ones; layouts from index 5 on. Then,
+     * unless quick, around the bandwidth tile's start (`from`, 8 MiB), its
+     * tiles and windows; layouts for the last one. */
     for (int t = 0; t < GS_DTYPE_COUNT; ++t) {
-        long long tile = t == GS_FLOAT32 || t == GS_INT32 ? tile_of<float>() : tile_of<double>();
+        const bool four = t == GS_FLOAT32 || t == GS_INT32;
+        const long long tile = four ? tile_of<float>() : tile_of<double>();
+        const long long from = GS_TUNE_SCAN_LARGE_FROM_BYTES / (four ? 4 : 8);
+        const long long big_tile = four ? tile_of<float>(from + 1) : tile_of<double>(from + 1);
         const long long lengths[] = {0, 1, 2, 31, 33, 1000, tile - 1, tile, tile + 1,
                                      2 * tile + 3, 64 * tile - 1, 64 * tile + 1, 130 * tile + 7,
                                      (1ll << 20) + 7};
+        const long long long_lengths[] = {from, from + 1, (from / big_tile + 1) * big_tile,
+                                          from + 64 * big_tile + 1, from + 130 * big_tile + 7};
         const int nlen = quick ? 9 : (int)(sizeof lengths / sizeof lengths[0]);
+        const int nlong = quick ? 0 : (int)(sizeof long_lengths / sizeof long_lengths[0]);
         switch (t) {
-        case GS_FLOAT32: checks += check_type<float>(&b, lengths, nlen, 4); break;
-        case GS_FLOAT64: checks += check_type<double>(&b, lengths, nlen, 4); break;
-        case GS_INT32: checks += check_type<int>(&b, lengths, nlen, 4); break;
-        default: checks += check_type<long long>(&b, lengths, nlen, 4); break;
+        case GS_FLOAT32:
+            checks += check_type<float>(&b, lengths, nlen, 4);
+            checks += nlong ? check_type<float>(&b, long_lengths, nlong, nlong - 1) : 0;
+            break;
+        case GS_FLOAT64:
+            checks += check_type<double>(&b, lengths, nlen, 4);
+            checks += nlong ? check_type<double>(&b, long_lengths, nlong, nlong - 1) : 0;
+            break;
+        case GS_INT32:
+            checks += check_type<int>(&b, lengths, nlen, 4);
+            checks += nlong ? check_type<int>(&b, long_lengths, nlong, nlong - 1) : 0;
+            break;
+        default:
+            checks += check_type<long long>(&b, lengths, nlen, 4);
+            checks += nlong ? check_type<long long>(&b, long_lengths, nlong, nlong - 1) : 0;
+            break;
         }
     }
     printf("  every op, kind, type, length and layout: %d checks so far\n", checks);

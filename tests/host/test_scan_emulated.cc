@@ -56,6 +56,7 @@ struct small_policy {
     static constexpr int warp_items = 32 * width * vectors;
     static constexpr int tile_items = threads * width * vectors;
     static constexpr int lookback = 1;
+    static constexpr int poll_sleep_ns = 0;
 };
 
 /* The state a workspace keeps between calls: descriptors and counters. */
@@ -67,13 +68,15 @@ struct workspace {
     explicit workspace(size_t tiles) : descriptors(tiles * 4 + 4, 0ull) {}
 };
 
-/* One call: the kernel of Policy and Op on grid x resident blocks. */
+/* One call: the kernel of Policy and Op on grid x resident blocks (at
+ * most one per tile, as the library launches, unless `more_blocks`). */
 template <class Policy, class Op>
 static void scan(workspace &ws, const void *in, void *out, long long n, bool exclusive,
-                 unsigned int grid, unsigned int resident, unsigned long long timeout_ns = 0)
+                 unsigned int grid, unsigned int resident, unsigned long long timeout_ns = 0,
+                 bool more_blocks = false)
 {
     long long tiles = (n + Policy::tile_items - 1) / Policy::tile_items;
-    if (grid > tiles)
+    if (grid > tiles && !more_blocks)
         grid = (unsigned int)tiles;
     ++ws.seq;
     unsigned int exits_before = ws.counters[2];
@@ -163,7 +166,7 @@ static void check_one(const char *what, long long n, bool exclusive, unsigned in
 }
 
 /* Every op and kind of T with the small tuning, then a few with the
- * library's own. */
+ * library's own (its latency and bandwidth tiles). */
 template <class T> static void check_type(const char *name)
 {
     typedef small_policy<T> small;
@@ -180,6 +183,8 @@ template <class T> static void check_type(const char *name)
     typedef gs::detail::scan_policy<T> lib;
     check_one<lib, gs::sum<T>>(name, 3 * lib::tile_items + 77, true, 3, 2, 1, 1, false);
     check_one<lib, gs::max<T>>(name, 2 * lib::tile_items, false, 2, 2, 0, 0, true);
+    typedef gs::detail::scan_policy<T, true> bandwidth;
+    check_one<bandwidth, gs::sum<T>>(name, 3 * bandwidth::tile_items + 5, false, 2, 2, 0, 1, false);
 }
 
 /* Real-valued floats: the same bits whatever the grid, residency and
@@ -236,7 +241,9 @@ static void check_deep_walk(void)
 }
 
 /* Tile 0 never drawn (the ticket starts at 1): tile 1's look-back cannot
- * finish and must give up at its time-out, with the fault recorded. */
+ * finish and must give up at its time-out, with the fault recorded. Three
+ * blocks for two tiles: a grid of one block per tile draws one ticket
+ * each, and the reset would then come before the second draw. */
 static void check_timeout(void)
 {
     typedef small_policy<float> small;
@@ -247,7 +254,7 @@ static void check_timeout(void)
     ws.seq = 41;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    scan<small, gs::sum<float>>(ws, x.data(), y.data(), n, false, 2, 2, 30000000ull);
+    scan<small, gs::sum<float>>(ws, x.data(), y.data(), n, false, 3, 3, 30000000ull, true);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     int written = 0;

@@ -277,8 +277,9 @@ enum { SCAN_GAVE_UP = -2 };
 
 /* Poll the window at `lo` until it is ready; returns its highest inclusive
  * entry, -1 when every entry has its aggregate and none is inclusive (or
- * when only aggregates were asked for), SCAN_GAVE_UP when the watch says so. */
-template <class T, int K>
+ * when only aggregates were asked for), SCAN_GAVE_UP when the watch says so.
+ * SleepNs: nanoseconds to back off after a window that was not ready. */
+template <class T, int K, int SleepNs>
 GS_DEVICE int scan_wait_window(const scan_tile_state<T> &s, int lo, bool inclusive_too,
                                scan_window<T, K> &w, const scan_watch &watch,
                                unsigned long long &deadline)
@@ -288,8 +289,9 @@ GS_DEVICE int scan_wait_window(const scan_tile_state<T> &s, int lo, bool inclusi
         int h = scan_highest_inclusive(w);
         if (scan_ready_above(w, h))
             return h;
-#if GS_TUNE_SCAN_POLL_SLEEP_NS > 0 && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-        __nanosleep(GS_TUNE_SCAN_POLL_SLEEP_NS);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+        if constexpr (SleepNs > 0)
+            __nanosleep(SleepNs);
 #endif
         if ((polls & 63u) == 0u && scan_give_up(watch, deadline))
             return SCAN_GAVE_UP;
@@ -331,7 +333,7 @@ GS_DEVICE T scan_entry(const scan_window<T, K> &w, int h)
  * warp (all 32 lanes call); false when it gave up (watch). See the file
  * comment for the walk and why its result does not depend on timing.
  */
-template <class T, int K, class Op>
+template <class T, int K, int SleepNs, class Op>
 GS_DEVICE bool scan_look_back(const scan_tile_state<T> &s, int t, Op op, const scan_watch &watch,
                               T &prefix)
 {
@@ -339,7 +341,7 @@ GS_DEVICE bool scan_look_back(const scan_tile_state<T> &s, int t, Op op, const s
     unsigned long long deadline = 0ull;
     scan_window<T, K> first, w;
     int lo = t - window;
-    int h = scan_wait_window(s, lo, true, first, watch, deadline);
+    int h = scan_wait_window<T, K, SleepNs>(s, lo, true, first, watch, deadline);
     if (h == SCAN_GAVE_UP)
         return false;
     if (h >= 0) { /* the common case: a prefix within the first window */
@@ -349,13 +351,13 @@ GS_DEVICE bool scan_look_back(const scan_tile_state<T> &s, int t, Op op, const s
     const int first_lo = lo;
     do { /* every tile of the window has only its aggregate: further back */
         lo -= window;
-        h = scan_wait_window(s, lo, true, w, watch, deadline);
+        h = scan_wait_window<T, K, SleepNs>(s, lo, true, w, watch, deadline);
         if (h == SCAN_GAVE_UP)
             return false;
     } while (h < 0);
     T x = scan_fold_from(w, h + 1, scan_entry(w, h), op);
     for (int mid = lo + window; mid < first_lo; mid += window) { /* walked past: aggregates */
-        if (scan_wait_window(s, mid, false, w, watch, deadline) == SCAN_GAVE_UP)
+        if (scan_wait_window<T, K, SleepNs>(s, mid, false, w, watch, deadline) == SCAN_GAVE_UP)
             return false;
         x = scan_fold_from(w, 0, x, op);
     }

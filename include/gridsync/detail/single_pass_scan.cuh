@@ -10,11 +10,13 @@
  * has the design, and will have the measurements.
  *
  * How: a grid of at most one wave of persistent blocks. A tile is
- * policy::tile_items consecutive elements (4096 floats or 2048 doubles with
- * 256 threads); tile t covers [t T, t T + T), whoever processes it. A block
- * takes tiles from the ticket (an atomic counter in the workspace) until
- * they run out, drawing its next ticket as it starts a tile so that the
- * draw's round trip hides behind the tile's work. For each tile:
+ * policy::tile_items consecutive elements (32 KiB with the latency tuning:
+ * 8192 floats, 4096 doubles; 56 KiB with the bandwidth tuning that lengths
+ * past 8 MiB take, tuning.h); tile t covers [t T, t T + T), whoever
+ * processes it. A block takes tiles from the ticket (an atomic counter in
+ * the workspace) until they run out, drawing its next ticket only after
+ * storing its tile (below: why not earlier); a grid of one block per tile
+ * draws one ticket per block and no more. For each tile:
  *   1. load: warp w owns 32 x items consecutive elements; each lane loads
  *      one 16-byte vector per step (the warp reads 512 contiguous bytes per
  *      instruction), `vectors` steps, streaming (ld.global.cs); misaligned
@@ -36,20 +38,22 @@
  * the array gets the identity.
  *
  * Why correct: the descriptors' and the look-back's argument is in
- * scan_tile_state.cuh. Within a block, two barriers per tile: (A) orders
- * the warps' totals before anyone folds them, (B) orders thread 0's P and
- * next ticket before the block reads them; the next tile's writes to shared
- * memory come after both. Each warp folds the totals of the warps before
- * it before (B): after (B), another warp may already store the next tile's
- * total (the host emulation catches that race, which a first draft had).
- * In place (in == out) is safe: every element is read only by its own
- * tile, into registers, before that tile stores anything. A block's last act is a release add to the workspace's count
+ * scan_tile_state.cuh. Within a block, three barriers per tile: (A)
+ * orders the warps' totals before anyone folds them, (B) orders thread 0's
+ * P before the block reads it, (C) orders thread 0's next ticket; the next
+ * tile's writes to shared memory come after all three. Each warp folds the
+ * totals of the warps before it before (B): a first draft that folded after
+ * a last barrier let another warp store the next tile's total over it
+ * (the host emulation catches that race). In place (in == out) is safe:
+ * every element is read only by its own tile, into registers, before that
+ * tile stores anything. A block's last act is a release add to the count
  * of finished blocks (counters[2], never reset): the host reads it to know
  * that the call no longer touches the workspace before handing it to
  * another stream; the release orders the block's descriptor stores before
  * it. The block that draws the very last ticket (tiles + blocks - 1 draws
- * in all, one that fails per block) resets the ticket to zero for the next
- * call (an atomic's coherence order puts the reset after every draw).
+ * in all, one that fails per block; tiles draws when the grid has one
+ * block per tile, none of which fails) resets the ticket to zero for the
+ * next call (an atomic's coherence order puts the reset after every draw).
  *
  * Deterministic: the tiles, each tile's operation order and the prefixes'
  * left fold are fixed by n alone (not by the grid, the device, the
@@ -62,6 +66,14 @@
  *
  * When: every length; one launch per call where CUB launches two (one to
  * clear its descriptors).
+ *
+ * Why the next ticket is drawn after the stores (measured on H200,
+ * docs/scan-notes.md): a ticket drawn as the previous tile starts is a tile
+ * whose load begins only when that previous tile's look-back and stores are
+ * done; every later tile's look-back waits for its aggregate meanwhile, so
+ * the tiles being loaded at any moment are half the blocks' (0.45x CUB at
+ * 2^28 floats). Drawn after the stores, every ticket out is a tile being
+ * loaded (1.0x CUB and more, for one atomic round trip per tile).
  */
 #ifndef GRIDSYNC_DETAIL_SINGLE_PASS_SCAN_CUH
 #define GRIDSYNC_DETAIL_SINGLE_PASS_SCAN_CUH
@@ -74,23 +86,45 @@
 namespace gs {
 namespace detail {
 
-/* The scan's tuning (tuning.h) for elements of type T. */
-template <class T>
+/* The scan's tuning (tuning.h) for elements of type T: the latency tile
+ * (Large = false), or the bandwidth tile for lengths past
+ * GS_TUNE_SCAN_LARGE_FROM_BYTES (scan_is_large). */
+template <class T, bool Large = false>
 struct scan_policy {
-    static constexpr int threads = GS_TUNE_SCAN_THREADS;
-    static constexpr int min_blocks = GS_TUNE_SCAN_MIN_BLOCKS; /* per SM */
+    static constexpr int threads = Large ? GS_TUNE_SCAN_LARGE_THREADS : GS_TUNE_SCAN_THREADS;
+    static constexpr int min_blocks = /* per SM */
+        Large ? GS_TUNE_SCAN_LARGE_MIN_BLOCKS : GS_TUNE_SCAN_MIN_BLOCKS;
     static constexpr int width = (int)(16 / sizeof(T)); /* elements per 16-byte vector */
-    static constexpr int vectors = GS_TUNE_SCAN_VECTORS;
+    static constexpr int vectors = Large ? GS_TUNE_SCAN_LARGE_VECTORS : GS_TUNE_SCAN_VECTORS;
     static constexpr int warp_items = 32 * width * vectors;
     static constexpr int tile_items = threads * width * vectors;
     static constexpr int lookback = GS_TUNE_SCAN_LOOKBACK_PER_LANE;
+    static constexpr int poll_sleep_ns = GS_TUNE_SCAN_POLL_SLEEP_NS;
     static_assert(threads % 32 == 0 && threads >= 32 && threads <= 1024,
                   "scan threads: a multiple of 32, at most 1024");
     static_assert(vectors >= 1 && vectors <= 8, "scan vectors per thread: 1 to 8");
     static_assert(lookback == 1 || lookback == 2 || lookback == 4, "look-back per lane: 1, 2 or 4");
-    /* gridsync.h's error bound for floating sums counts tiles of >= 1024 */
+    /* gridsync.h's error bound for floating sums counts tiles of >= 1024
+     * elements and an in-tile depth of at most 32 operations */
     static_assert(tile_items >= 1024, "a tile holds at least 1024 elements");
+    static_assert(threads / 32 + vectors + 8 <= 32, "a tile's operation depth stays within 32");
 };
+
+/* Whether n elements of T take the bandwidth tile. A function of n and the
+ * type alone, never of the GPU: the tile layout, and with it the rounding
+ * of a floating sum, must not depend on where the scan runs. */
+template <class T>
+__host__ __device__ constexpr bool scan_is_large(long long n)
+{
+    return n > (long long)(GS_TUNE_SCAN_LARGE_FROM_BYTES / sizeof(T));
+}
+
+/* Elements per tile for n elements of T. */
+template <class T>
+__host__ __device__ constexpr long long scan_tile_items(long long n)
+{
+    return scan_is_large<T>(n) ? scan_policy<T, true>::tile_items : scan_policy<T>::tile_items;
+}
 
 /* The kernel's arguments (one struct, the same for every element type:
  * the host fills it, src/scan/scan.cu). */
@@ -255,7 +289,9 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     const unsigned int tid = threadIdx.x, warp = tid >> 5;
     const bool in_aligned = ((unsigned long long)in & 15ull) == 0ull;
     const bool out_aligned = ((unsigned long long)out & 15ull) == 0ull;
-    const unsigned int last_draw = a.tiles + gridDim.x - 1u;
+    /* a grid of one block per tile: one ticket each, none fails */
+    const bool one_each = gridDim.x == a.tiles;
+    const unsigned int last_draw = one_each ? a.tiles - 1u : a.tiles + gridDim.x - 1u;
     const scan_tile_state<T> state = {a.descriptors, a.seq};
     if (tid == 0u) {
         /* one block: no ticket, the tiles in order */
@@ -268,9 +304,6 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     unsigned int tile = s_tile;
     int gave_up = 0;
     while (tile < a.tiles) {
-        unsigned int next = 0u;
-        if (tid == 0u)
-            next = gridDim.x == 1u ? tile + 1u : gs_atom_add_relaxed_gpu(a.counters, 1u);
         const long long tile_base = (long long)tile * Policy::tile_items;
         const long long base = tile_base + (long long)warp * Policy::warp_items;
         const bool full = tile_base + Policy::tile_items <= a.n;
@@ -314,7 +347,8 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
                     state.publish_aggregate((int)tile, aggregate);
                 const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, tile,
                                           a.tiles};
-                if (!scan_look_back<T, Policy::lookback>(state, (int)tile, op, watch, prefix))
+                if (!scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(
+                        state, (int)tile, op, watch, prefix))
                     gave_up = 1;
                 else if (tid == 0u)
                     state.publish_inclusive((int)tile, op(prefix, aggregate));
@@ -324,12 +358,7 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
                 s_gave_up = gave_up;
             }
         }
-        if (tid == 0u) {
-            s_tile = next;
-            if (gridDim.x > 1u && next == last_draw)
-                gs_st_relaxed_gpu(a.counters, 0u);
-        }
-        __syncthreads(); /* (B) the tile's prefix and the next ticket */
+        __syncthreads(); /* (B) the tile's prefix */
         if (!gave_up && s_gave_up == 0) {
             /* (P (+) warp prefix) (+) the element's prefix within the run */
             T base_prefix = s_prefix;
@@ -343,6 +372,18 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
             scan_store(it, out, base, a.n, full, out_aligned);
         }
         gave_up = s_gave_up; /* once a tile gave up, so does every later one */
+        if (one_each)
+            break;
+        if (tid == 0u) {
+            /* the next ticket, now that this block can start it at once;
+             * s_tile was last read before (A) */
+            const unsigned int next = gridDim.x == 1u ? tile + 1u
+                                                      : gs_atom_add_relaxed_gpu(a.counters, 1u);
+            s_tile = next;
+            if (gridDim.x > 1u && next == last_draw)
+                gs_st_relaxed_gpu(a.counters, 0u);
+        }
+        __syncthreads(); /* (C) the next ticket */
         tile = s_tile;
     }
     __syncthreads(); /* every thread's part done before thread 0 counts the block out */

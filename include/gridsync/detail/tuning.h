@@ -48,21 +48,31 @@
 #define GS_TUNE_REDUCE_VECTORS_TWO_INPUTS 2
 
 /* ------------------------------------------------------ single-pass scan
- * Not yet measured: chosen by reasoning (docs/scan-notes.md), to be tuned
- * with `gridsync bench scan` on H200. */
+ * Measured on H200 against CUB DeviceScan (docs/probes/scan_tiles.cu,
+ * docs/scan-notes.md). Two tunings, chosen by the length in bytes alone (so
+ * that a floating scan gives the same bits on every GPU): the latency tile
+ * while one wave of blocks covers the array (each block one tile), the
+ * bandwidth tile past that. */
 
-/* Threads per block (a multiple of 32). */
+/* The latency tile: threads per block (a multiple of 32), blocks per SM
+ * the kernel is compiled for (__launch_bounds__: 2 x 256 threads leaves
+ * 128 registers a thread), 16-byte vectors per thread: 8 = 128 bytes in
+ * flight per thread, a tile of 32 KiB (8192 floats). 256 x 4 with 4
+ * vectors (16 KiB) was 5% faster at 2^16 floats and 7% slower at 2^19. */
 #define GS_TUNE_SCAN_THREADS 256
+#define GS_TUNE_SCAN_MIN_BLOCKS 2
+#define GS_TUNE_SCAN_VECTORS 8
 
-/* Blocks per SM the kernel is compiled for (__launch_bounds__): 4 x 256
- * threads leaves 64 registers a thread, which every type fits without
- * spilling on sm_90 (-Xptxas -v: 48-64 registers, no local memory); 5
- * would cap them at 48 and spill the 8-byte types. */
-#define GS_TUNE_SCAN_MIN_BLOCKS 4
+/* The bandwidth tile: 448 x 8 vectors = 56 KiB, 2 blocks per SM (72
+ * registers a thread, no spills). At 2^28 floats: 1.10x CUB against 1.01x
+ * for the 32 KiB tile and 0.89x for 64 KiB with one block per SM. */
+#define GS_TUNE_SCAN_LARGE_THREADS 448
+#define GS_TUNE_SCAN_LARGE_MIN_BLOCKS 2
+#define GS_TUNE_SCAN_LARGE_VECTORS 8
 
-/* 16-byte vectors per thread per tile: 4 = 64 bytes in flight per thread
- * (16 floats, 8 doubles), a tile of 16 KiB with 256 threads. */
-#define GS_TUNE_SCAN_VECTORS 4
+/* Lengths of more than this many bytes take the bandwidth tile: 8 MiB is
+ * one wave of latency tiles on an H200 (132 SMs x 2 x 32 KiB). */
+#define GS_TUNE_SCAN_LARGE_FROM_BYTES (8ll << 20)
 
 /* Tile descriptors each lane of the looking-back warp reads per window: a
  * window is 32 x this many tiles (1, 2 or 4; 4 spills the 8-byte types at
@@ -70,7 +80,7 @@
 #define GS_TUNE_SCAN_LOOKBACK_PER_LANE 2
 
 /* Nanoseconds a looking-back warp sleeps after a window that was not ready
- * (0: poll again at once). */
+ * (0: poll again at once; 100 and 400 measured no faster on H200). */
 #define GS_TUNE_SCAN_POLL_SLEEP_NS 0
 
 /* ------------------------------------------------------ FP32 matrix multiply
