@@ -21,7 +21,8 @@ int main()
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev);
     const int shapes[][3] = {{256, 256, 8192}, {512, 512, 512}, {768, 768, 768}, {1024, 1024, 1024},
                              {1024, 1024, 4096}, {1024, 1024, 16384}, {1536, 1536, 1536},
-                             {2048, 2048, 2048}, {512, 512, 16384}};
+                             {2048, 2048, 2048}, {512, 512, 16384}, {1500, 1500, 1500},
+                             {1792, 1792, 1792}, {2560, 2560, 2560}, {3001, 2999, 1537}};
     const int splits[] = {2, 3, 4, 6, 8, 12, 16};
     printf("%d SMs\n%-18s %8s %8s %16s %8s   all (tile/slices: ratio)\n", sms, "m x n x k",
            "cublas", "unsplit", "gs_sgemm [plan]", "best");

@@ -60,10 +60,8 @@ static void test_plan_invariants(void **state)
                 assert_int_equal(p.splits, 1);
             if (force && steps >= 2)
                 assert_true(p.splits >= 2);
-            if (!force && big >= sms) { /* the SMs are full: today's kernel */
+            if (!force && big >= sms && p.splits == 1) /* unsplit on full SMs: big tiles */
                 assert_int_equal(p.tile, 128);
-                assert_int_equal(p.splits, 1);
-            }
             if (!force && p.splits > 1)
                 assert_true(per >= GS_TUNE_SGEMM_MIN_SLICE_STEPS);
             if (!force && p.splits == 1 && big < sms)
@@ -79,7 +77,8 @@ static void test_plan_shapes(void **state)
     static const int shapes[][3] = {{512, 512, 512},     {1024, 1024, 1024},  {1024, 1024, 16384},
                                     {2048, 2048, 2048},  {4096, 4096, 4096},  {8192, 8192, 8192},
                                     {16384, 512, 4096},  {512, 16384, 4096},  {3001, 2999, 1537},
-                                    {256, 256, 256},     {64, 64, 100000},    {1000, 8, 64}};
+                                    {256, 256, 256},     {64, 64, 100000},    {1000, 8, 64},
+                                    {1536, 1536, 1536},  {2560, 2560, 2560}};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
         gs__sgemm_plan p = gs__sgemm_plan_for(shapes[i][0], shapes[i][1], shapes[i][2], 132, 0);
         printf("  %5d x %5d x %6d on 132 SMs: tile %3d, %2d slice%s\n", shapes[i][0],
@@ -97,6 +96,8 @@ static void test_plan_shapes(void **state)
     }
     p = gs__sgemm_plan_for(3001, 2999, 1537, 132, 0);
     assert_int_equal(p.splits, 1);
+    p = gs__sgemm_plan_for(1536, 1536, 1536, 132, 0); /* 144 big tiles: a last wave of 12 */
+    assert_true(p.splits >= 2);
     p = gs__sgemm_plan_for(1000, 8, 8, 132, 1); /* one step of k: nothing to split */
     assert_int_equal(p.splits, 1);
 }
