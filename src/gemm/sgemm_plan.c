@@ -11,7 +11,8 @@
  * tile by one block. The cheapest split is taken when it beats the unsplit
  * choice by the margin: shapes with few tiles, and shapes whose 128-tiles
  * fill the SMs but leave a last wave mostly idle (1536^2: 144 tiles on 132
- * SMs). The large squares, whole waves, stay unsplit.
+ * SMs; those split in 128-tiles only). The large squares, whole waves,
+ * stay unsplit.
  */
 #include <gridsync/detail/tuning.h>
 
@@ -70,7 +71,10 @@ gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force_split)
     double best_cost = 0.0;
     if (sms < 1 || steps < 2)
         return unsplit;
-    for (int i = 0; i < 2; ++i) {
+    /* where big tiles fill the SMs, splits keep them: 64-tiles there are
+     * slower per FMA on odd sizes (1500^2: 0.59x cuBLAS in 64-tiles cut in
+     * 2, 0.63x unsplit, 0.88-0.91x in 128-tiles cut in 4-6) */
+    for (int i = 0; i < (whole == big ? 1 : 2); ++i) {
         long long tiles = tiles_of(m, n, kinds[i].tile);
         for (int s = 2; s <= GS_TUNE_SGEMM_MAX_SPLIT && s <= steps; ++s) {
             if (!force_split && steps / s < GS_TUNE_SGEMM_MIN_SLICE_STEPS)
@@ -87,7 +91,7 @@ gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force_split)
         return best;
     /* a split must beat the unsplit kernel by the margin: with the big
      * tile that is a last wave that leaves SMs idle (1536^2: 144 tiles on
-     * 132 SMs, 0.69x cuBLAS unsplit, 1.07x in 64 x 64 tiles cut in 4) */
+     * 132 SMs, 0.71x cuBLAS unsplit, 1.01x in 128-tiles cut in 4) */
     double unsplit_cost = cost(whole, tiles_of(m, n, whole->tile), k, 1, sms);
     return best_cost * GS_TUNE_SGEMM_SPLIT_MARGIN_PCT < unsplit_cost * 100.0 ? best : unsplit;
 }

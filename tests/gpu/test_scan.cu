@@ -296,7 +296,10 @@ static int check_type(buffers *b, const long long *lengths, int nlen, int layout
     const layout others[] = {{1, 1, false}, {1, 0, false}, {0, 3, false}, {0, 0, true},
                              {1, 0, true}};
     int checks = 0;
-    T *first = (T *)malloc((size_t)(lengths[nlen - 1] + 1) * sizeof(T));
+    long long longest = 0;
+    for (int i = 0; i < nlen; ++i)
+        longest = lengths[i] > longest ? lengths[i] : longest;
+    T *first = (T *)malloc((size_t)(longest + 1) * sizeof(T));
     for (int op = 0; op < GS_SCAN_OP_COUNT; ++op)
         for (int kind = 0; kind < GS_SCAN_KIND_COUNT; ++kind)
             for (int i = 0; i < nlen; ++i) {
