@@ -176,13 +176,18 @@ static __device__ __forceinline__ void wf_band(const wf_problem &p, int i, int j
             }
             const int last = j == p.tc - 1 ? wlast - 1 : WF_TW - 1; /* last valid column */
             if (k == last / WF_C) { /* this tile's right column: v */
+                /* r[q] = cur[q][last % C], as selects: written as `if (c == last
+                 * % C)` nvcc made cur a local array indexed at run time, stored
+                 * to local memory every lane step */
+                const int lc = last % WF_C;
                 int r[WF_R];
 #pragma unroll
-                for (int q = 0; q < WF_R; ++q)
+                for (int q = 0; q < WF_R; ++q) {
+                    r[q] = cur[q][WF_C - 1];
 #pragma unroll
-                    for (int c = 0; c < WF_C; ++c)
-                        if (c == last % WF_C)
-                            r[q] = cur[q][c];
+                    for (int c = WF_C - 2; c >= 0; --c)
+                        r[q] = lc <= c ? cur[q][c] : r[q];
+                }
                 *(int4 *)(p.v + j * p.vs + first_row) = make_int4(r[0], r[1], r[2], r[3]);
             }
 #pragma unroll
