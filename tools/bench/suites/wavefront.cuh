@@ -16,9 +16,10 @@
  *   - signals (wf_signal_kernel): block b owns the bands (tile rows) b,
  *     b + G, ...; its compute warp streams through a whole band in one lane
  *     pipeline, and its signal warp waits for the band above tile by tile,
- *     copies each top row into a ring in shared memory and publishes the
- *     compute warp's progress (gs_signal_store). Nothing stops at a tile
- *     edge, and only a band-to-band hand-off costs a synchronization.
+ *     copies each top row into a ring in shared memory (the two warps meet
+ *     at mbarriers: a slot filled, a tile left) and publishes the compute
+ *     warp's progress (gs_signal_store). Nothing stops at a tile edge, and
+ *     only a band-to-band hand-off costs a synchronization.
  *   - full barrier (wf_barrier_kernel): every block computes its tiles of
  *     anti-diagonal d, then gs_grid_sync; TR + TC - 1 barriers.
  *   - relaunch (wf_diagonal_kernel): one kernel per anti-diagonal, one
@@ -44,7 +45,15 @@ enum {
     WF_TH = 32 * WF_R,      /* tile rows: one warp */
     WF_TW = 32,             /* tile columns: one top-row value per lane */
     WF_K = WF_TW / WF_C,    /* lane steps per tile */
-    WF_DEPTH = 4,           /* top rows in the signal warp's ring */
+    WF_LAG = (WF_K + 30) / WF_K, /* tiles entered, not yet left, in wf_band: it leaves tile
+                               t (lane 31 done) at lane step K t + K + 30 and enters tile
+                               f at step K f, so standing at tile f it has left exactly
+                               the band's tiles before f - WF_LAG */
+    WF_DEPTH = 16,          /* top rows in the signal version's ring: a slot comes free
+                               when its tile is left, WF_LAG tiles or so after it was
+                               entered, so ~11 tiles (90 lane steps) of rows can wait
+                               ahead (not measured against other depths) */
+    WF_FILL = 4,            /* most top rows its signal warp loads at once */
     WF_PAD_A = 0xFE,        /* padding chars: match nothing */
     WF_PAD_B = 0xFF,
     WF_ALPHABET = 4         /* chars 0 .. 3 (DNA) */
@@ -167,13 +176,18 @@ static __device__ __forceinline__ void wf_band(const wf_problem &p, int i, int j
             }
             const int last = j == p.tc - 1 ? wlast - 1 : WF_TW - 1; /* last valid column */
             if (k == last / WF_C) { /* this tile's right column: v */
+                /* r[q] = cur[q][last % C], as selects: written as `if (c == last
+                 * % C)` nvcc made cur a local array indexed at run time, stored
+                 * to local memory every lane step */
+                const int lc = last % WF_C;
                 int r[WF_R];
 #pragma unroll
-                for (int q = 0; q < WF_R; ++q)
+                for (int q = 0; q < WF_R; ++q) {
+                    r[q] = cur[q][WF_C - 1];
 #pragma unroll
-                    for (int c = 0; c < WF_C; ++c)
-                        if (c == last % WF_C)
-                            r[q] = cur[q][c];
+                    for (int c = WF_C - 2; c >= 0; --c)
+                        r[q] = lc <= c ? cur[q][c] : r[q];
+                }
                 *(int4 *)(p.v + j * p.vs + first_row) = make_int4(r[0], r[1], r[2], r[3]);
             }
 #pragma unroll
