@@ -36,6 +36,7 @@ typedef struct bench_cli {
     int blocks[16], nblocks;
     int sizes[32], nsizes;
     const char *json_path, *csv_path, *md_path, *out_dir;
+    const char *rank_child; /* --rank-child DIR (internal): a suite's part in another process */
     gs_preset preset;
     int quiet, list, compare, cold;
     int repeat_given, min_samples_given, min_time_given, max_noise_given, timeout_given;
@@ -63,7 +64,7 @@ static int mark_suite(const char *name, void *ctx, char *err, size_t errlen)
 
 enum {
     O_TREE_GROUP = 256, O_TREE_FLAT, O_CSV, O_QUICK, O_FULL, O_SUITE, O_LIST, O_MD,
-    O_MIN_SAMPLES, O_MIN_TIME, O_MAX_NOISE, O_TIMEOUT, O_COLD, O_COMPARE
+    O_MIN_SAMPLES, O_MIN_TIME, O_MAX_NOISE, O_TIMEOUT, O_COLD, O_COMPARE, O_RANK_CHILD
 };
 
 /* One option of the run; 0, or -1 with a message in err. */
@@ -100,6 +101,7 @@ static int parse_option(int c, const char *arg, bench_cli *o, int *suites, char 
     case O_LIST: o->list = 1; return 0;
     case O_COMPARE: o->compare = 1; return 0;
     case O_COLD: o->cold = 1; return 0;
+    case O_RANK_CHILD: o->rank_child = arg; return 0;
     case 'q': o->quiet = 1; return 0;
     case O_TREE_GROUP:
         return gs_parse_long(arg, "--tree-group", 1, 1 << 16, &o->tree_group, err, errlen);
@@ -130,6 +132,10 @@ static int check_combinations(const bench_cli *o, int argc, int positional)
                     gs_output_is_stdout(o->md_path);
     if (o->list && argc > 2)
         return gs_usage_error("bench", "--list takes no other arguments");
+    if (o->rank_child && (o->list || o->compare || o->json_path || o->csv_path || o->md_path ||
+                          o->out_dir || o->ndevices != 1 || o->all_devices))
+        return gs_usage_error("bench", "--rank-child is internal: a suite of two processes "
+                                       "starts it with one GPU (--devices N) and no outputs");
     if (o->compare && positional != 2)
         return gs_usage_error("bench", "--compare needs two results files: OLD.json NEW.json");
     if (o->compare && (o->measuring_options || o->json_path || o->csv_path))
@@ -167,6 +173,7 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
         {"max-noise", required_argument, 0, O_MAX_NOISE},
         {"timeout", required_argument, 0, O_TIMEOUT},
         {"cold", no_argument, 0, O_COLD},           {"compare", no_argument, 0, O_COMPARE},
+        {"rank-child", required_argument, 0, O_RANK_CHILD}, /* internal: in no help */
         {0, 0, 0, 0}};
     char err[256];
     int c;
@@ -449,6 +456,30 @@ static int write_outputs(const bench_cli *o, const cJSON *results, int ordinal, 
     return rc;
 }
 
+/* --rank-child DIR: the part of the one suite named that runs in another
+ * process (suite.h, gs_bench_child_fn), started by that suite itself with
+ * one GPU; it writes nothing on stdout. */
+static int run_rank_child(const bench_cli *o, const int *suites)
+{
+    const gs_bench_suite *s = NULL;
+    int named = 0;
+    for (int i = 0; i < gs_bench_suite_count() && i < MAX_SUITES; ++i)
+        if (suites[i]) {
+            s = gs_bench_suite_at(i);
+            ++named;
+        }
+    if (named != 1 || !s->rank_child)
+        return gs_usage_error("bench", "--rank-child is internal: it goes with the one suite "
+                                       "that started it (multi)");
+    gs_device_info d;
+    gs_status st = gs_select_device(o->devices[0], &d);
+    if (st == GS_SUCCESS) {
+        gs_bench_params p = params_for(s, o);
+        st = s->rank_child(&p, o->devices[0], o->rank_child);
+    }
+    return st == GS_SUCCESS ? GS_EXIT_OK : gs_report_failure("bench", st);
+}
+
 /* --list: the suites (sizes, gridsync's methods, the peers) and the GPUs. */
 static int list(void)
 {
@@ -477,6 +508,8 @@ int gs_cmd_bench(int argc, char **argv)
         return GS_EXIT_OK;
     if (rc == 0 && o.list)
         return list();
+    if (rc == 0 && o.rank_child)
+        return run_rank_child(&o, suites);
     if (rc == 0)
         rc = prepare_outputs(&o);
     if (rc != 0)

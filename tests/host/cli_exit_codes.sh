@@ -111,6 +111,14 @@ usage_error "--compare needs two results files" report --compare x.json
 usage_error "--md needs a file name or '-'" report x.json --md ''
 usage_error "--md: a value is required" bench --md ''
 usage_error "--json '/nonexistent/x': folder '/nonexistent' does not exist" bench --json /nonexistent/x --min-samples 5
+# --rank-child (internal: bench multi starts itself again with it): one GPU, no outputs, the
+# one suite that has a part in another process; refused before any GPU is touched
+usage_error "--rank-child is internal" bench multi --rank-child /tmp/none
+usage_error "--rank-child is internal" bench multi --rank-child /tmp/none --devices 0,1
+usage_error "--rank-child is internal" bench multi --rank-child /tmp/none -d 1 --json -
+usage_error "--rank-child is internal" bench multi --rank-child /tmp/none -d 1 --out /tmp
+usage_error "--rank-child is internal" bench reduce --rank-child /tmp/none -d 1
+usage_error "--rank-child is internal" bench multi,reduce --rank-child /tmp/none -d 1
 # --list: every suite, its sizes, gridsync's methods and the peers
 list=$("$gs" bench --list 2>/dev/null | tr "\n" " " | tr -s " ") # as one line
 for want in barrier reduce dot gemm multi "peers: cg grid.sync / relaunch / relaunch graph" \

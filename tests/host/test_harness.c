@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "gridsync_internal.h"
 #include "bench/random.h"
 #include "bench/reference.h"
 #include "bench/results.h"
@@ -376,6 +377,80 @@ static void test_host_timing(void **state)
     assert_int_equal(gs_time_calls(NULL, NULL, 0, 0, &plan, &us), GS_ERR_INVALID_ARGUMENT);
 }
 
+/* A stand-in for the other processes of gs_time_host_work_together: it
+ * records what this process passed and answers the smallest of that and
+ * the others' scripted values (the leader's decisions, for a follower). */
+typedef struct script {
+    int calls, passed[100];
+    const int *others; /* one per sample; NULL: the others always pass 1 */
+    int fail_at;       /* nonzero: the fail_at-th agreement fails */
+} script;
+
+static gs_status scripted_agree(void *ctx, int *value)
+{
+    script *s = ctx;
+    int other = s->others ? s->others[s->calls] : 1;
+    s->passed[s->calls++] = *value;
+    if (s->fail_at && s->calls == s->fail_at)
+        return GS_ERR_BARRIER_TIMEOUT;
+    *value = *value < other ? *value : other;
+    return GS_SUCCESS;
+}
+
+static void test_host_timing_together(void **state)
+{
+    (void)state;
+    int calls = 0;
+    gs_stats s;
+    gs_timing_plan plan = {2, 3, 0, NULL};
+    /* the leader: its rule (3 samples) decides; it says stop only after the 3rd */
+    script lead = {0, {0}, NULL, 0};
+    gs_together leader = {scripted_agree, &lead, 1};
+    assert_int_equal(gs_time_host_work_together(count_call, &calls, &plan, 1.0, &leader, &s),
+                     GS_SUCCESS);
+    assert_true(calls == 5 && s.n == 3 && lead.calls == 3 && s.stop == GS_STOP_COUNT);
+    assert_true(lead.passed[0] == 0 && lead.passed[1] == 0 && lead.passed[2] == 1);
+    /* a follower goes on past its own rule (3 samples) and past 64, and
+     * stops when the leader does */
+    static int go_on[100];
+    for (int i = 0; i < 79; ++i)
+        go_on[i] = 0;
+    go_on[79] = 1;
+    script follow = {0, {0}, go_on, 0};
+    gs_together follower = {scripted_agree, &follow, 0};
+    calls = 0;
+    assert_int_equal(gs_time_host_work_together(count_call, &calls, &plan, 1.0, &follower, &s),
+                     GS_SUCCESS);
+    assert_true(calls == 82 && s.n == 80 && follow.calls == 80 && s.stop == GS_STOP_COUNT);
+    for (int i = 0; i < 80; ++i)
+        assert_int_equal(follow.passed[i], 1); /* a follower never holds the others back */
+    /* a failed agreement (another process gone) ends the measurement */
+    script broken = {0, {0}, NULL, 2};
+    gs_together failing = {scripted_agree, &broken, 1};
+    assert_int_equal(gs_time_host_work_together(count_call, &calls, &plan, 1.0, &failing, &s),
+                     GS_ERR_BARRIER_TIMEOUT);
+    /* a verdict shared before a collective step */
+    script verdicts = {0, {0}, go_on, 0}; /* the other process: 0 (cannot), then ... */
+    gs_together both = {scripted_agree, &verdicts, 1};
+    assert_int_equal(gs_together_verdict(NULL, GS_ERR_NOT_CORESIDENT, GS_ERR_NOT_SUPPORTED, "x"),
+                     GS_ERR_NOT_CORESIDENT);
+    assert_int_equal(gs_together_verdict(&both, GS_SUCCESS, GS_ERR_NOT_CORESIDENT, "p2p"),
+                     GS_ERR_NOT_CORESIDENT); /* the other said no */
+    assert_non_null(strstr(gs_last_error_detail(), "p2p: another process cannot run it"));
+    assert_int_equal(verdicts.passed[0], 1);
+    verdicts.others = NULL; /* the other says yes from now on */
+    assert_int_equal(gs_together_verdict(&both, GS_SUCCESS, GS_ERR_NOT_SUPPORTED, "lsa"),
+                     GS_SUCCESS);
+    gs__fail(GS_ERR_NOT_SUPPORTED, "no device API here");
+    assert_int_equal(gs_together_verdict(&both, GS_ERR_NOT_SUPPORTED, GS_ERR_CUDA, "lsa"),
+                     GS_ERR_NOT_SUPPORTED); /* its own reason, kept */
+    assert_string_equal(gs_last_error_detail(), "no device API here");
+    assert_int_equal(verdicts.passed[2], 0);
+    gs_together none = {NULL, NULL, 1};
+    assert_int_equal(gs_time_host_work_together(count_call, &calls, &plan, 1.0, &none, &s),
+                     GS_ERR_INVALID_ARGUMENT);
+}
+
 #ifdef GS_HAVE_MULTI
 /* NCCL's device API is inlined from its headers: the library must be the
  * very same version, patch included (2.28.9 headers on a 2.28.3 library
@@ -407,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_reference_sgemm),
         cmocka_unit_test(test_random_range),
         cmocka_unit_test(test_host_timing),
+        cmocka_unit_test(test_host_timing_together),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,12 +94,40 @@ static void test_wait_for(void **state)
     assert_int_equal(kill(pid, 0), -1); /* gone and reaped */
 }
 
+/* Asking without waiting: running, then ended with its status; then a
+ * pid that is no child of ours. */
+static void test_ended(void **state)
+{
+    (void)state;
+    char path[1024];
+    int status = -7;
+    const char *slow[] = {"sleep", "0.3", NULL}, *fails[] = {"false", NULL};
+    assert_int_equal(gs_find_program("sleep", path, sizeof path), 0);
+    pid_t pid = gs_spawn(path, slow, NULL, -1, -1);
+    assert_true(pid > 0);
+    assert_int_equal(gs_spawn_ended(pid, &status), 0);
+    assert_int_equal(status, -7);
+    assert_int_equal(gs_spawn_wait(pid), 0);
+    assert_int_equal(gs_find_program("false", path, sizeof path), 0);
+    pid = gs_spawn(path, fails, NULL, -1, -1);
+    assert_true(pid > 0);
+    int ended = 0;
+    for (int i = 0; i < 1000 && (ended = gs_spawn_ended(pid, &status)) == 0; ++i) {
+        struct timespec nap = {0, 10000000};
+        nanosleep(&nap, NULL);
+    }
+    assert_int_equal(ended, 1);
+    assert_int_equal(status, 1);
+    assert_int_equal(gs_spawn_ended(pid, &status), -1); /* reaped already */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_find_program),
         cmocka_unit_test(test_spawn),
         cmocka_unit_test(test_wait_for),
+        cmocka_unit_test(test_ended),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -73,6 +73,15 @@ static inline gs_timing_plan gs_bench_plan(const gs_bench_params *params, int gr
  * failure may leave the rows measured so far. */
 typedef gs_status (*gs_bench_run_fn)(const gs_bench_params *params, gs_table *table);
 
+/* The part of a suite that runs in another process: the suite starts this
+ * program again as `gridsync bench NAME --rank-child DIR --devices D ...`
+ * (an internal option, in no help), which calls it on GPU `device` with the
+ * options the suite passed; the two processes meet through the files of the
+ * private folder `dir`. bench multi: rank 1 of the two-process rows. It
+ * prints nothing on stdout. */
+typedef gs_status (*gs_bench_child_fn)(const gs_bench_params *params, int device,
+                                       const char *dir);
+
 /* A method renamed since older results files were written. */
 typedef struct gs_renamed {
     const char *old_name, *name;
@@ -92,6 +101,7 @@ typedef struct gs_bench_suite {
     const gs_summary_spec *summary;      /* its table in the README; NULL: none */
     const gs_renamed *renamed;           /* ended by {NULL, NULL}; NULL: none */
     const gs_reading *reading;           /* how its results read (test_registry asks for it) */
+    gs_bench_child_fn rank_child;        /* its part in another process; NULL: none */
 } gs_bench_suite;
 
 /* The number of elements of a static array, for the counts above. */

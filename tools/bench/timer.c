@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench/timer.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -37,8 +38,10 @@ static gs_status sampler_begin(sampler *s, const gs_timing_plan *plan, const cha
  * s->stop when the rule says stop. */
 static gs_status sampler_add(sampler *s, double value, double duration_s)
 {
-    if (s->tally.n == s->cap) {
-        int cap = s->cap * 2 < s->rule.max_samples ? s->cap * 2 : s->rule.max_samples;
+    if (s->tally.n == s->cap) { /* (a follower may go past its own max_samples) */
+        int cap = s->cap * 2 < s->rule.max_samples || s->cap >= s->rule.max_samples
+                      ? s->cap * 2
+                      : s->rule.max_samples;
         double *v = realloc(s->values, (size_t)cap * sizeof *v);
         if (!v)
             return gs__fail(GS_ERR_OUT_OF_MEMORY, "timing: out of host memory");
@@ -201,8 +204,22 @@ double gs_now_seconds(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* After a sample, untimed: the leader's decision, for every process. A
+ * follower told to stop records why as the count rule (its own rule was
+ * not asked). */
+static gs_status decide_together(const gs_together *together, sampler *s)
+{
+    int value = together->leader ? s->stop != GS_STOP_NOT_YET : 1;
+    GS_TRY(together->agree(together->ctx, &value));
+    if (!value)
+        s->stop = GS_STOP_NOT_YET;
+    else if (!together->leader)
+        s->stop = GS_STOP_COUNT;
+    return GS_SUCCESS;
+}
+
 static gs_status time_host_all(gs_host_work_fn work, void *ctx, const gs_timing_plan *plan,
-                               double units, sampler *s)
+                               double units, const gs_together *together, sampler *s)
 {
     for (int i = 0; i < plan->warmup; ++i)
         GS_TRY(work(ctx));
@@ -212,18 +229,43 @@ static gs_status time_host_all(gs_host_work_fn work, void *ctx, const gs_timing_
         GS_TRY(work(ctx));
         double seconds = gs_now_seconds() - t0;
         GS_TRY(sampler_add(s, seconds * 1e6 / units, seconds));
+        if (together)
+            GS_TRY(decide_together(together, s));
     }
+    return GS_SUCCESS;
+}
+
+gs_status gs_together_verdict(const gs_together *together, gs_status mine, gs_status elsewhere,
+                              const char *what)
+{
+    if (!together)
+        return mine;
+    char detail[1024] = "";
+    if (mine != GS_SUCCESS)
+        snprintf(detail, sizeof detail, "%s", gs_last_error_detail());
+    int ok = mine == GS_SUCCESS;
+    GS_TRY(together->agree(together->ctx, &ok));
+    if (mine != GS_SUCCESS)
+        return gs__fail(mine, "%s", detail);
+    if (!ok)
+        return gs__fail(elsewhere, "%s: another process cannot run it", what);
     return GS_SUCCESS;
 }
 
 gs_status gs_time_host_work(gs_host_work_fn work, void *ctx, const gs_timing_plan *plan,
                             double units, gs_stats *stats)
 {
-    if (!work || !plan || !stats || !(units > 0))
+    return gs_time_host_work_together(work, ctx, plan, units, NULL, stats);
+}
+
+gs_status gs_time_host_work_together(gs_host_work_fn work, void *ctx, const gs_timing_plan *plan,
+                                     double units, const gs_together *together, gs_stats *stats)
+{
+    if (!work || !plan || !stats || !(units > 0) || (together && !together->agree))
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_time_host_work: bad timing plan");
     sampler s = {0};
     GS_TRY(sampler_begin(&s, plan, "gs_time_host_work"));
-    gs_status st = time_host_all(work, ctx, plan, units, &s);
+    gs_status st = time_host_all(work, ctx, plan, units, together, &s);
     if (st != GS_SUCCESS) {
         free(s.values);
         return st;

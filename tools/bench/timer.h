@@ -65,6 +65,37 @@ typedef gs_status (*gs_host_work_fn)(void *ctx);
 gs_status gs_time_host_work(gs_host_work_fn work, void *ctx, const gs_timing_plan *plan,
                             double units, gs_stats *stats);
 
+/* Host-timed work that several processes do together (one rank each, as
+ * the two-process rows of `gridsync bench multi`): each process times its
+ * own calls, and after every sample, outside the timed region, `agree`
+ * makes them decide together whether to go on, so that every process makes
+ * the same number of calls (each call meets the other processes). `agree`
+ * is collective: every process calls it with its *value and receives the
+ * smallest of them. The leader passes 1 when its rule says stop, 0 to go
+ * on; the others pass 1: everyone follows the leader's rule (the others'
+ * own rules, and their statistics, are not used). */
+typedef gs_status (*gs_agree_fn)(void *ctx, int *value);
+
+typedef struct gs_together {
+    gs_agree_fn agree;
+    void *ctx;
+    int leader; /* this process's rule decides */
+} gs_together;
+
+/* gs_time_host_work, the samples decided together (`together` NULL: alone,
+ * the same as gs_time_host_work). Warm-up calls are plan->warmup on every
+ * process: give them the same plan. */
+gs_status gs_time_host_work_together(gs_host_work_fn work, void *ctx, const gs_timing_plan *plan,
+                                     double units, const gs_together *together, gs_stats *stats);
+
+/* A verdict every process must share before a collective step (can this
+ * method run here?): `mine`, this process's, made everyone's. Alone
+ * (`together` NULL): `mine`. Together: a failure anywhere is a failure
+ * everywhere: this process's own (its status and sentence), or `elsewhere`
+ * with "<what>: another process cannot run it (it says why)". */
+gs_status gs_together_verdict(const gs_together *together, gs_status mine, gs_status elsewhere,
+                              const char *what);
+
 /* Monotonic seconds. */
 double gs_now_seconds(void);
 

@@ -76,6 +76,19 @@ int gs_spawn_wait(pid_t pid)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+int gs_spawn_ended(pid_t pid, int *status)
+{
+    int raw;
+    pid_t w;
+    while ((w = waitpid(pid, &raw, WNOHANG)) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (w == 0)
+        return 0;
+    *status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    return 1;
+}
+
 int gs_spawn_wait_for(pid_t pid, double seconds, int *timed_out)
 {
     struct timespec start, now, nap = {0, 5000000}; /* 5 ms */

@@ -26,6 +26,11 @@ pid_t gs_spawn(const char *path, const char *const argv[], const char *dir, int 
  * signal (or could not be waited for). 127: it could not be started. */
 int gs_spawn_wait(pid_t pid);
 
+/* Whether a child of gs_spawn has ended, without waiting: 1 (reaped;
+ * *status as gs_spawn_wait gives it), 0 while it runs, -1 when it cannot be
+ * waited for. */
+int gs_spawn_ended(pid_t pid, int *status);
+
 /* gs_spawn_wait for at most `seconds`: past that the child is killed
  * (SIGKILL, this pid only) and reaped, *timed_out is set and -1 returned. */
 int gs_spawn_wait_for(pid_t pid, double seconds, int *timed_out);

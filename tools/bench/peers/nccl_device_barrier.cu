@@ -14,6 +14,11 @@
  * past the deadline it reports the hang and ends the process, which frees
  * the GPUs.
  *
+ * One process may drive every GPU (one group, comms for each), or each
+ * process one GPU (bench multi's two-process rows): then every process runs
+ * this on its own rank, and what must be the same everywhere (whether the
+ * barrier can run, how many samples) is decided together (gs_together).
+ *
  * A whole-grid barrier across GPUs from NCCL's per-block sessions: a grid
  * barrier (cooperative groups, the peer a user would pick), block 0's
  * session, a grid barrier: the composition gs_multi_sync uses, so the two
@@ -26,6 +31,7 @@
 #include <string.h>
 
 #include "gridsync_internal.h"
+#include "bench/peers/nccl_calls.h"
 #include "bench/peers/nccl_device_barrier.h"
 #include "bench/timer.h"
 
@@ -71,12 +77,16 @@ static __global__ void nccl_lsa_meet(ncclDevComm comm, int iters)
     }
 }
 
-/* Wait for every rank's stream, at most `limit` seconds (see the file
+/* Bound on waiting for the other ranks: the barrier's kernels, creating
+ * and destroying NCCL's device communicators. */
+static const double LSA_LIMIT_S = 30.0;
+
+/* Wait for every local rank's stream, at most `limit` seconds (see the file
  * comment: NCCL's wait is unbounded, so a stuck run ends the process). */
 static gs_status wait_all(gs_multi_t m, double limit)
 {
     const double deadline = gs_now_seconds() + limit;
-    for (int r = 0; r < gs_multi_size(m); ++r) {
+    for (int r = 0; r < gs_multi_local_ranks(m); ++r) {
         GS_CUDA_TRY(cudaSetDevice(gs_multi_device(m, r)));
         for (;;) {
             cudaError_t err = cudaStreamQuery(gs_multi_stream(m, r));
@@ -95,6 +105,8 @@ static gs_status wait_all(gs_multi_t m, double limit)
     return GS_SUCCESS;
 }
 
+static int is_ok(ncclResult_t r) { return r == ncclSuccess || r == ncclInProgress; }
+
 static gs_status create_dev_comms(gs_multi_t m, ncclComm_t *comms, ncclDevComm *dev)
 {
     ncclDevCommRequirements reqs;
@@ -103,16 +115,35 @@ static gs_status create_dev_comms(gs_multi_t m, ncclComm_t *comms, ncclDevComm *
     reqs = NCCL_DEV_COMM_REQUIREMENTS_INITIALIZER;
 #endif
     reqs.lsaBarrierCount = 1;
-    /* collective over the ranks: one group from this one thread */
+    /* collective over the ranks: one group from this one thread (a
+     * non-blocking communicator answers ncclInProgress, then settles) */
     ncclResult_t res = ncclGroupStart();
-    for (int r = 0; r < gs_multi_size(m) && res == ncclSuccess; ++r)
+    for (int r = 0; r < gs_multi_local_ranks(m) && is_ok(res); ++r)
         res = ncclDevCommCreate(comms[r], &reqs, &dev[r]);
     ncclResult_t end = ncclGroupEnd();
-    if (res == ncclSuccess)
+    if (is_ok(res))
         res = end;
-    if (res != ncclSuccess)
+    if (!is_ok(res))
         return gs__fail(GS_ERR_NOT_SUPPORTED, "ncclDevCommCreate: %s (no symmetric memory?)",
                         ncclGetErrorString(res));
+    for (int r = 0; r < gs_multi_local_ranks(m); ++r) {
+        gs_status st = gs_bench_nccl_settle(comms[r], LSA_LIMIT_S, "ncclDevCommCreate");
+        if (st == GS_ERR_CUDA) /* NCCL refused it: a reason to skip, as above */
+            return gs__fail(GS_ERR_NOT_SUPPORTED, "%s (no symmetric memory?)",
+                            gs_last_error_detail());
+        GS_TRY(st);
+    }
+    return GS_SUCCESS;
+}
+
+static gs_status destroy_dev_comms(gs_multi_t m, ncclComm_t *comms, const ncclDevComm *dev)
+{
+    GS_BENCH_NCCL_TRY(ncclGroupStart());
+    for (int r = 0; r < gs_multi_local_ranks(m); ++r)
+        GS_BENCH_NCCL_TRY(ncclDevCommDestroy(comms[r], &dev[r]));
+    GS_BENCH_NCCL_TRY(ncclGroupEnd());
+    for (int r = 0; r < gs_multi_local_ranks(m); ++r)
+        GS_TRY(gs_bench_nccl_settle(comms[r], LSA_LIMIT_S, "ncclDevCommDestroy"));
     return GS_SUCCESS;
 }
 
@@ -127,7 +158,7 @@ static gs_status lsa_meet_everywhere(void *ctx)
 {
     lsa_run *c = (lsa_run *)ctx;
     gs_status st = GS_SUCCESS;
-    for (int r = 0; r < gs_multi_size(c->m) && st == GS_SUCCESS; ++r) {
+    for (int r = 0; r < gs_multi_local_ranks(c->m) && st == GS_SUCCESS; ++r) {
         void *args[] = {&c->dev[r], &c->iterations};
         cudaError_t err = cudaSetDevice(gs_multi_device(c->m, r));
         if (err == cudaSuccess)
@@ -139,12 +170,13 @@ static gs_status lsa_meet_everywhere(void *ctx)
     }
     /* a rank whose launch failed leaves the others waiting: the deadline in
      * wait_all covers that too */
-    gs_status wst = wait_all(c->m, 30.0);
+    gs_status wst = wait_all(c->m, LSA_LIMIT_S);
     return st != GS_SUCCESS ? st : wst;
 }
 
-gs_status gs__time_nccl_lsa_barrier(gs_multi_t m, ncclComm_t *comms, int blocks, int iterations,
-                                    const gs_timing_plan *plan, gs_stats *us)
+/* Whether this process can run the barrier at `blocks` blocks on each of
+ * its GPUs: the NCCL version, and co-residency. */
+static gs_status runs_here(gs_multi_t m, int blocks)
 {
     int version = 0;
     /* The device API is inlined from the headers: its layout must be the
@@ -156,8 +188,7 @@ gs_status gs__time_nccl_lsa_barrier(gs_multi_t m, ncclComm_t *comms, int blocks,
                         "NCCL device API: the library is version %d but gridsync was built "
                         "with the headers of %d; rebuild against the NCCL you run",
                         version, NCCL_VERSION_CODE);
-    const int size = gs_multi_size(m);
-    for (int r = 0; r < size; ++r) { /* the whole grid must be co-resident on every GPU */
+    for (int r = 0; r < gs_multi_local_ranks(m); ++r) { /* the whole grid must be co-resident */
         int per_sm = 0, sms = 0;
         GS_CUDA_TRY(cudaSetDevice(gs_multi_device(m, r)));
         GS_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, nccl_lsa_meet, 256, 0));
@@ -166,22 +197,32 @@ gs_status gs__time_nccl_lsa_barrier(gs_multi_t m, ncclComm_t *comms, int blocks,
         if ((long long)per_sm * sms < blocks)
             return gs__fail(GS_ERR_NOT_CORESIDENT, "NCCL LSA barrier: %d blocks do not fit", blocks);
     }
+    return GS_SUCCESS;
+}
+
+gs_status gs__time_nccl_lsa_barrier(gs_multi_t m, ncclComm_t *comms, int blocks, int iterations,
+                                    const gs_timing_plan *plan, const gs_together *together,
+                                    gs_stats *us)
+{
+    GS_TRY(gs_together_verdict(together, runs_here(m, blocks), GS_ERR_NOT_SUPPORTED,
+                               "NCCL LSA barrier"));
     lsa_run run = {m, {}, iterations, blocks};
-    GS_TRY(create_dev_comms(m, comms, run.dev));
-    gs_status st = gs_time_host_work(lsa_meet_everywhere, &run, plan, iterations, us);
-    ncclGroupStart();
-    for (int r = 0; r < size; ++r)
-        ncclDevCommDestroy(comms[r], &run.dev[r]);
-    ncclGroupEnd();
-    return st;
+    gs_status st = create_dev_comms(m, comms, run.dev);
+    if (st == GS_ERR_BARRIER_TIMEOUT) /* the other ranks are gone: nothing to agree with */
+        return st;
+    GS_TRY(gs_together_verdict(together, st, GS_ERR_NOT_SUPPORTED, "NCCL LSA barrier"));
+    st = gs_time_host_work_together(lsa_meet_everywhere, &run, plan, iterations, together, us);
+    gs_status dst = destroy_dev_comms(m, comms, run.dev);
+    return st != GS_SUCCESS ? st : dst;
 }
 
 #else /* no device API in this NCCL */
 
 gs_status gs__time_nccl_lsa_barrier(gs_multi_t m, ncclComm_t *comms, int blocks, int iterations,
-                                    const gs_timing_plan *plan, gs_stats *us)
+                                    const gs_timing_plan *plan, const gs_together *together,
+                                    gs_stats *us)
 {
-    (void)m, (void)comms, (void)blocks, (void)iterations, (void)plan, (void)us;
+    (void)m, (void)comms, (void)blocks, (void)iterations, (void)plan, (void)together, (void)us;
     return gs__fail(GS_ERR_NOT_SUPPORTED, "NCCL %d has no device API (needs 2.28 or later)",
                     NCCL_VERSION_CODE);
 }

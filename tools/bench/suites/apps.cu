@@ -121,4 +121,5 @@ extern "C" const gs_bench_suite gs_suite_apps = {
     plots, GS_COUNT(plots),
     &summary,
     NULL,
-    &reading};
+    &reading,
+    NULL};

@@ -403,4 +403,5 @@ extern "C" const gs_bench_suite gs_suite_barrier = {
     plots, GS_COUNT(plots),
     &summary,
     NULL,
-    &reading};
+    &reading,
+    NULL};

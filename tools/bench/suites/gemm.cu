@@ -325,4 +325,5 @@ extern "C" const gs_bench_suite gs_suite_gemm = {
     plots, GS_COUNT(plots),
     &summary,
     renamed,
-    &reading};
+    &reading,
+    NULL};

@@ -574,7 +574,8 @@ extern "C" const gs_bench_suite gs_suite_reduce = {
     reduce_plots, GS_COUNT(reduce_plots),
     &reduce_summary,
     reduce_renamed,
-    &reduce_reading};
+    &reduce_reading,
+    NULL};
 
 extern "C" const gs_bench_suite gs_suite_dot = {
     "dot",
@@ -588,4 +589,5 @@ extern "C" const gs_bench_suite gs_suite_dot = {
     dot_plots, GS_COUNT(dot_plots),
     &dot_summary,
     dot_renamed,
-    &dot_reading};
+    &dot_reading,
+    NULL};

@@ -279,4 +279,5 @@ extern "C" const gs_bench_suite gs_suite_scan = {
     scan_plots, GS_COUNT(scan_plots),
     &scan_summary,
     NULL,
-    &scan_reading};
+    &scan_reading,
+    NULL};

@@ -527,4 +527,5 @@ extern "C" const gs_bench_suite gs_suite_sync = {
     plots, GS_COUNT(plots),
     &summary,
     NULL,
-    &reading};
+    &reading,
+    NULL};
