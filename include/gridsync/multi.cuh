@@ -32,7 +32,9 @@
  * trip (it was two grid barriers around block 0's exchange: 4.1 us at 132
  * blocks per GPU against NCCL's 3.2 on H200).
  * All threads of every block on every GPU must call it the same number of
- * times.
+ * times. The same meeting carrying a value, whose reduction over every GPU
+ * every thread gets: gs_multi_allreduce_* (gridsync/multi_allreduce.cuh).
+ * The pieces of a meeting: gridsync/detail/multi_exchange.cuh.
  */
 #ifndef GRIDSYNC_MULTI_CUH
 #define GRIDSYNC_MULTI_CUH

@@ -125,8 +125,9 @@ extern "C" gs_multi_path gs_multi_barrier_path(gs_multi_barrier_t b, const char 
 static gs_status host_path_refused(gs_multi_barrier_t b, const char *fn)
 {
     return gs__fail(GS_ERR_NOT_SUPPORTED,
-                    "%s: this barrier takes the host path (%s): gs_multi_sync cannot meet inside "
-                    "kernels; meet between kernels with gs_multi_barrier_host_sync",
+                    "%s: this barrier takes the host path (%s): gs_multi_sync and "
+                    "gs_multi_allreduce_* cannot meet inside kernels; meet between kernels with "
+                    "gs_multi_barrier_host_sync, and combine values with gs_multi_reduce_sum",
                     fn, b->path_reason);
 }
 

@@ -17,6 +17,7 @@
 
 #include "grid_sizes.h"
 #include "multi_allreduce_kernel.cuh"
+#include "multi_group.h"
 
 static int checks;
 
@@ -159,23 +160,7 @@ static void check_watchdog(gs_multi_t m, gs_multi_barrier_t bar, const gpu_buffe
 
 int main(void)
 {
-    gs_test_require_gpu("gpu_multi_allreduce");
-    int count = 0;
-    CUDA_OK(cudaGetDeviceCount(&count));
-    if (count < 2) {
-        printf("gpu_multi_allreduce: SKIP: needs 2 or more GPUs, found %d\n", count);
-        return GS_TEST_SKIP;
-    }
-    int devices[GS_MULTI_MAX_GPUS], g = count < GS_MULTI_MAX_GPUS ? count : GS_MULTI_MAX_GPUS;
-    for (int i = 0; i < g; ++i)
-        devices[i] = i;
-    gs_multi_t m;
-    gs_status st = gs_multi_create(&m, g, devices);
-    if (st == GS_ERR_NOT_SUPPORTED) {
-        printf("gpu_multi_allreduce: SKIP: %s\n", gs_last_error_detail());
-        return GS_TEST_SKIP;
-    }
-    GS_OK(st);
+    gs_multi_t m = gs_test_multi_group("gpu_multi_allreduce");
     const unsigned long long seed = gs_test_seed("gpu_multi_allreduce");
     const int quick = gs_test_sanitizer();
     const int iters = quick ? 20 : 50000; /* 2 all-reduces per step, more on recorded ones */
