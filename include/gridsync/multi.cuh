@@ -52,12 +52,13 @@ static __device__ __forceinline__ void gs_multi_sync(gs_multi_view *v)
     v->grid.count += 1u;
     __syncthreads(); /* the block's writes happen-before thread 0's release */
     if (gs__thread_rank() == 0u) {
-        gs__multi_epoch_once(v);
+        unsigned int *s = v->state;
+        gs__multi_epoch_once(v, s);
         /* the view is this thread's copy in local memory: written only
          * after the release (a store ahead of a fence makes it wait) */
         const unsigned int epoch = v->epoch + 1u;
         const unsigned int rank = gs__block_rank();
-        if (gs__multi_arrive(v->state, n, rank))
+        if (n == 1u || gs__multi_arrive(s, n, rank))
             gs__multi_exchange(v, epoch, n > 1u);
         else
             give_up = gs__multi_wait_local(v, epoch, rank);

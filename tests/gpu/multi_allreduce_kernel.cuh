@@ -180,6 +180,16 @@ static __global__ void multi_allreduce_kernel(gs_multi_view v, unsigned int *con
         atomicAdd(errors, bad);
 }
 
+/* All-reduces per launch of `iters` steps: 2 per step, 14 more on the
+ * recorded ones, 5 more on every 256th after them. */
+static inline long long mar_allreduces(int iters)
+{
+    long long count = 0;
+    for (int it = 0; it < iters; ++it)
+        count += 2 + (it < MAR_RECORDED ? 14 : (it & 255) == 0 ? 5 : 0);
+    return count;
+}
+
 /* The recorded steps against an FP64 CPU reference over all T = gpus x
  * blocks x threads values. Sums of T terms in any order: |error| <= (T - 1)
  * u sum|x| (u: the unit roundoff of the type summed; the CPU's own FP64

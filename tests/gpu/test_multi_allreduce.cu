@@ -123,10 +123,9 @@ static void check_shape(gs_multi_t m, gs_multi_barrier_t bar, const gpu_buffers 
     EXPECT(memcmp(first, again, (size_t)g * sizeof first[0]) == 0,
            "%s: a second run gave other bits (trail %016llx then %016llx)", what,
            first[0].trail, again[0].trail);
-    printf("  %s: %d steps, %d all-reduces per launch, twice: f64 step 0 %.17g (trail "
+    printf("  %s: %d steps, %lld all-reduces per launch, twice: f64 step 0 %.17g (trail "
            "%016llx)\n",
-           what, iters, 2 * iters + 4 * (iters < MAR_RECORDED ? iters : MAR_RECORDED + iters / 256),
-           first[0].sum64[0], first[0].trail);
+           what, iters, mar_allreduces(iters), first[0].sum64[0], first[0].trail);
     fflush(stdout);
 }
 

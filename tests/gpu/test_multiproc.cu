@@ -316,9 +316,10 @@ static void test_allreduce(gs_multi_t m, gs_multi_barrier_t bar, uint64_t seed, 
         for (int r = 1; r < g; ++r)
             EXPECT(memcmp(&all[r], &all[0], sizeof all[0]) == 0,
                    "%s: rank %d's results differ from rank 0's", what, r);
-        SAY("all-reduce across processes: %4u blocks, %d steps twice, f64 step 0 %.17g (trail "
-            "%016llx), %.2f us per step\n",
-            blocks, iters, first.sum64[0], first.trail, 1e6 * took / (2.0 * iters));
+        SAY("all-reduce across processes: %4u blocks, %d steps (%lld all-reduces) twice, f64 "
+            "step 0 %.17g (trail %016llx), %.2f us per all-reduce\n",
+            blocks, iters, mar_allreduces(iters), first.sum64[0], first.trail,
+            1e6 * took / (2.0 * (double)mar_allreduces(iters)));
     }
     cudaFree(drec);
     unshare_slots(m, bar, &s, 1);

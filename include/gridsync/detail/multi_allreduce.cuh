@@ -213,16 +213,17 @@ static __device__ __forceinline__ T multi_allreduce(gs_multi_view *v, T x, Op op
     unsigned int epoch = 0u;
     int last = 0, give_up = 0;
     if (tid == 0u) {
-        gs__multi_epoch_once(v);
+        unsigned int *s = v->state;
+        gs__multi_epoch_once(v, s);
         epoch = v->epoch + 1u;
         const unsigned int rank = gs__block_rank();
         if (n > 1u)
             slots[rank] = x; /* ordered before the arrival's release */
-        last = gs__multi_arrive(v->state, n, rank);
+        last = n == 1u || gs__multi_arrive(s, n, rank);
         if (!last) {
             give_up = gs__multi_wait_local(v, epoch, rank);
             if (!give_up)
-                block_result = *(const T *)(v->state + GS_MULTI_RESULT);
+                block_result = *(const T *)(s + GS_MULTI_RESULT);
         }
     }
     if (__syncthreads_or(last)) { /* the GPU's last block: thread 0's acquire before its loads */

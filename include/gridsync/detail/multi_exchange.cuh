@@ -97,13 +97,13 @@ GS_DEVICE unsigned int *gs__multi_peer_state(const gs_multi_view *v, int j)
     return v->peer_arrivals[j] - GS_MULTI_ARRIVALS;
 }
 
-/* Thread 0, once per launch, before the block's first arrival: the state's
- * epoch and broken flag into the view. No meeting of this launch can
+/* Thread 0, once per launch, before the block's first arrival: the epoch
+ * and broken flag of the state `s` (the view's) into the view. No meeting of this launch can
  * complete before this block arrives, so every block reads the same epoch. */
-GS_DEVICE void gs__multi_epoch_once(gs_multi_view *v)
+GS_DEVICE void gs__multi_epoch_once(gs_multi_view *v, const unsigned int *s)
 {
     if (!(v->flags & GS_MULTI_VIEW_EPOCH_KNOWN)) {
-        unsigned long long w = *(const volatile unsigned long long *)(v->state + GS_MULTI_EPOCH);
+        unsigned long long w = *(const volatile unsigned long long *)(s + GS_MULTI_EPOCH);
         v->epoch = (unsigned int)w;
         v->flags |= GS_MULTI_VIEW_EPOCH_KNOWN | ((w >> 32) ? GS_MULTI_VIEW_BROKEN : 0u);
     }
@@ -113,13 +113,14 @@ GS_DEVICE void gs__multi_epoch_once(gs_multi_view *v)
  * 2^31 - (n - 1), the others 1, so the top bit flips at the last arrival),
  * with atom.acq_rel: a release of everything the block did before, and, for
  * the last arriver, an acquire of every block's release (the adds form one
- * release sequence). Returns 1 for the last to arrive, and on a grid of one
- * block (no counter). */
+ * release sequence). Returns 1 for the last to arrive. A grid of one block
+ * has no counter: callers test n == 1 first, `n == 1u || gs__multi_arrive(...)`
+ * (that shape compiles to the branch gs_multi_sync was measured with). */
 GS_DEVICE int gs__multi_arrive(unsigned int *s, unsigned int n, unsigned int rank)
 {
     const unsigned int add = rank == 0u ? 0x80000000u - (n - 1u) : 1u;
-    const unsigned int old = n == 1u ? 0u : gs_atom_add_acq_rel_gpu(s + GS_MULTI_COUNTER, add);
-    return n == 1u || (((old + add) ^ old) & 0x80000000u) != 0u;
+    const unsigned int old = gs_atom_add_acq_rel_gpu(s + GS_MULTI_COUNTER, add);
+    return (((old + add) ^ old) & 0x80000000u) != 0u;
 }
 
 /* Thread 0 of a block that did not arrive last: acquire polls of the GPU's
