@@ -230,8 +230,9 @@ static int mar_check_record(const mar_record *r, unsigned int seed, int steps, i
         }
         const double b64 = (double)total * ldexp(1.0, -52) * mag;
         const double b32 = (double)total * (ldexp(1.0, -24) + ldexp(1.0, -52)) * mag32;
-        EXPECT(fabs(r->sum64[it] - sum) <= b64, "%s, step %d: f64 sum %.17g, CPU %.17g (bound %.3g)",
-               what, it, r->sum64[it], sum, b64);
+        EXPECT(fabs(r->sum64[it] - sum) <= b64,
+               "%s, step %d: f64 sum %.17g, CPU %.17g (bound %.3g)", what, it, r->sum64[it], sum,
+               b64);
         EXPECT(fabs((double)r->sum32[it] - sum32) <= b32,
                "%s, step %d: f32 sum %.9g, CPU %.17g (bound %.3g)", what, it, (double)r->sum32[it],
                sum32, b32);

@@ -143,8 +143,13 @@ static void check_watchdog(gs_multi_t m, gs_multi_barrier_t bar, const gpu_buffe
     gs_status st = run(m, bar, bufs, blocks, dim3(256), 10, seed, 3, &errors, recs);
     snprintf(detail, sizeof detail, "%s", gs_last_error_detail());
     snprintf(want, sizeof want, "GPU %d never arrived", gs_multi_device(m, g - 1));
+    /* under compute-sanitizer a meeting before step 3 may itself outlast
+     * the 0.3 s, breaking earlier than the kernel expects: the values are
+     * checked in the plain run only */
+    const int values_checked = !gs_test_sanitizer();
     ++checks;
-    EXPECT(st == GS_ERR_BARRIER_TIMEOUT && strstr(detail, want) && errors == 0,
+    EXPECT(st == GS_ERR_BARRIER_TIMEOUT && strstr(detail, want) &&
+               (errors == 0 || !values_checked),
            "a GPU that leaves early: %s: '%s', %u wrong values (after the break each GPU "
            "expects its own partial)",
            gs_status_string(st), detail, errors);
@@ -176,7 +181,8 @@ int main(void)
     unsigned int grids[6];
     int ngrids = gs_test_grid_sizes((unsigned int)info.sm_count, (unsigned int)max_blocks, grids);
     for (int k = 0; k < ngrids; ++k)
-        check_shape(m, bar, &bufs, grids[k], dim3(256), iters, (unsigned int)seed + (unsigned int)k);
+        check_shape(m, bar, &bufs, grids[k], dim3(256), iters,
+                    (unsigned int)seed + (unsigned int)k);
     const unsigned int two_d[2] = {1u, (unsigned int)info.sm_count};
     for (int k = 0; k < 2; ++k)
         check_shape(m, bar, &bufs, two_d[k], dim3(24, 5), quick ? iters : 5000,

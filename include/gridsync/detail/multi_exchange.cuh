@@ -98,8 +98,9 @@ GS_DEVICE unsigned int *gs__multi_peer_state(const gs_multi_view *v, int j)
 }
 
 /* Thread 0, once per launch, before the block's first arrival: the epoch
- * and broken flag of the state `s` (the view's) into the view. No meeting of this launch can
- * complete before this block arrives, so every block reads the same epoch. */
+ * and broken flag of the state `s` (the view's) into the view. No meeting
+ * of this launch can complete before this block arrives, so every block
+ * reads the same epoch. */
 GS_DEVICE void gs__multi_epoch_once(gs_multi_view *v, const unsigned int *s)
 {
     if (!(v->flags & GS_MULTI_VIEW_EPOCH_KNOWN)) {
