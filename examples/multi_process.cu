@@ -4,8 +4,12 @@
  * Every rank fills its share of a vector, the ranks sum it together
  * (gs_multi_reduce_sum: every rank gets the total) and check it against the
  * CPU; then a persistent kernel on every GPU meets the others 1000 times
- * (gs_multi_sync, on the device path), or the ranks meet 1000 times between
- * kernels (on the host path: ranks on several nodes). The unique id travels
+ * (gs_multi_sync, on the device path) and computes the dot product of the
+ * whole vector with itself inside the kernel (gs_multi_allreduce_sum_f64:
+ * every thread of every GPU gets the same bits), or the ranks meet 1000
+ * times between kernels (on the host path, ranks on several nodes, where a
+ * kernel cannot meet the others: no device view, no all-reduce inside
+ * kernels; gs_multi_dot gives the dot product). The unique id travels
  * through a file that every rank can read (gs_multi_unique_id_write/_read),
  * so no MPI is needed; with MPI, pass it with MPI_Bcast instead.
  *
@@ -19,16 +23,28 @@
  *          system every node sees.
  * Exit: 0 right, 1 wrong or failed, 2 usage, 3 no GPU.
  */
-#include <gridsync/multi.cuh>
+#include <gridsync/multi_allreduce.cuh>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static __global__ void meet(gs_multi_view v, int rounds)
+/* Meets the other GPUs `rounds` times, then sums x[i]^2 over every GPU's
+ * share: each thread its part of this GPU's n elements, then one all-reduce
+ * across the GPUs, whose result every thread gets. */
+static __global__ void meet(gs_multi_view v, int rounds, const float *x, long long n,
+                            double *dot)
 {
     for (int r = 0; r < rounds; ++r)
         gs_multi_sync(&v);
+    double mine = 0.0;
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;
+         i += (long long)gridDim.x * blockDim.x)
+        mine += (double)x[i] * x[i];
+    double all = gs_multi_allreduce_sum_f64(&v, mine);
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *dot = all;
 }
 
 static __global__ void fill(float *x, long long n, int rank)
@@ -122,26 +138,44 @@ int main(int argc, char **argv)
         for (long long i = 0; i < n; ++i)
             expected += 0.25 * (double)((i + r) % 7 - 3);
 
-    /* meetings: in a kernel where the ranks share memory, else on the host */
+    /* x.x over every rank's share; every square and partial sum is exact */
+    double dot = -1.0, dot_expected = 0.0, dot_bound = 0.0;
+    for (int r = 0; r < ranks; ++r)
+        for (long long i = 0; i < n; ++i)
+            dot_expected += 0.0625 * (double)(((i + r) % 7 - 3) * ((i + r) % 7 - 3));
+
+    /* meetings and the dot product: in a kernel where the ranks share
+     * memory, else between kernels */
     gs_multi_barrier_t bar;
     const char *reason = "";
     int rounds = 1000;
     CHECK(gs_multi_barrier_create(m, &bar));
     if (gs_multi_barrier_path(bar, &reason) == GS_MULTI_PATH_DEVICE) {
         gs_multi_view view;
+        double *d_dot = NULL;
+        if (cudaMalloc((void **)&d_dot, sizeof *d_dot) != cudaSuccess)
+            return fprintf(stderr, "rank %d: no memory on GPU %d\n", rank, device), 1;
         CHECK(gs_multi_barrier_device(bar, 0, 8, &view));
-        void *args0[2] = {&view, &rounds}, **args[1] = {args0};
+        void *args0[5] = {&view, &rounds, &x, (void *)&n, &d_dot}, **args[1] = {args0};
         CHECK(gs_multi_launch(bar, (const void *)meet, dim3(8), dim3(128), 0, args));
         CHECK(gs_multi_barrier_check(bar));
+        if (cudaMemcpy(&dot, d_dot, sizeof dot, cudaMemcpyDeviceToHost) != cudaSuccess)
+            return fprintf(stderr, "rank %d: copying the dot product failed\n", rank), 1;
+        cudaFree(d_dot);
     } else {
+        float fdot = -1.0f;
         for (int r = 0; r < rounds; ++r)
             CHECK(gs_multi_barrier_host_sync(bar));
+        CHECK(gs_multi_dot(m, GS_FLOAT32, parts, parts, n, &fdot));
+        dot = fdot;
+        dot_bound = (double)ranks * n * ldexp(1.0, -24) * dot_expected; /* summed in float */
     }
-    printf("rank %d of %d (GPU %d): sum %.2f (CPU %.2f); met %d times on the %s path%s%s\n",
-           rank, ranks, device, total, expected, rounds, reason[0] ? "host" : "device",
-           reason[0] ? ": " : "", reason);
+    printf("rank %d of %d (GPU %d): sum %.2f (CPU %.2f), dot %.4f (CPU %.4f); met %d times on "
+           "the %s path%s%s\n",
+           rank, ranks, device, total, expected, dot, dot_expected, rounds,
+           reason[0] ? "host" : "device", reason[0] ? ": " : "", reason);
     CHECK(gs_multi_barrier_destroy(bar));
     cudaFree(x);
     CHECK(gs_multi_destroy(m));
-    return (double)total == expected ? 0 : 1;
+    return (double)total == expected && fabs(dot - dot_expected) <= dot_bound ? 0 : 1;
 }

@@ -37,6 +37,10 @@
  * processes). Where the ranks have no load/store path to each other (other
  * nodes, no peer access) the barrier takes the host path and says so
  * (gs_multi_barrier_path): ranks meet between kernels, through NCCL.
+ * In kernels, besides gs_multi_sync (gridsync/multi.cuh), an all-reduce
+ * across the GPUs in one meeting: gs_multi_allreduce_sum_f64(&view, x) and
+ * the other sums, minima and maxima (gridsync/multi_allreduce.cuh); every
+ * thread of every GPU gets the same bits. Device path only.
  */
 #ifndef GRIDSYNC_MULTI_H
 #define GRIDSYNC_MULTI_H
@@ -131,7 +135,9 @@ typedef struct gs_multi_barrier *gs_multi_barrier_t;
 typedef struct gs_multi_view {
     gs_grid_barrier grid;             /* this GPU's grid barrier */
     unsigned int *state;              /* this GPU's words: epoch, record, arrivals */
-    unsigned int *peer_arrivals[GS_MULTI_MAX_GPUS]; /* each rank's arrival words (IPC-mapped across processes) */
+    unsigned int *peer_arrivals[GS_MULTI_MAX_GPUS]; /* each rank's arrival words (IPC-mapped across
+                                                     * processes); its other words, the all-reduce's
+                                                     * slots among them, lie in the same allocation */
     unsigned int *abort;              /* host-mapped: nonzero calls every meeting off */
     unsigned long long timeout_ns;    /* 0: no bound (GRIDSYNC_BARRIER_TIMEOUT=off) */
     int rank, size;                   /* this GPU's place in the group */
@@ -176,7 +182,8 @@ gs_multi_path gs_multi_barrier_path(gs_multi_barrier_t barrier, const char **rea
 gs_status gs_multi_barrier_host_sync(gs_multi_barrier_t barrier);
 
 /* The view for local rank `local_rank`'s kernel, launched with `blocks`
- * blocks. GS_ERR_NOT_SUPPORTED (with the reason) on the host path. */
+ * blocks. GS_ERR_NOT_SUPPORTED (with the reason) on the host path: there no
+ * kernel can meet the others, neither gs_multi_sync nor gs_multi_allreduce_*. */
 gs_status gs_multi_barrier_device(gs_multi_barrier_t barrier, int local_rank,
                                   unsigned int blocks, gs_multi_view *view);
 

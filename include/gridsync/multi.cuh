@@ -32,7 +32,9 @@
  * trip (it was two grid barriers around block 0's exchange: 4.1 us at 132
  * blocks per GPU against NCCL's 3.2 on H200).
  * All threads of every block on every GPU must call it the same number of
- * times.
+ * times. The same meeting carrying a value, whose reduction over every GPU
+ * every thread gets: gs_multi_allreduce_* (gridsync/multi_allreduce.cuh).
+ * The pieces of a meeting: gridsync/detail/multi_exchange.cuh.
  */
 #ifndef GRIDSYNC_MULTI_CUH
 #define GRIDSYNC_MULTI_CUH
@@ -45,46 +47,21 @@
  * the view's group (see above). */
 static __device__ __forceinline__ void gs_multi_sync(gs_multi_view *v)
 {
-    gs_grid_barrier *b = &v->grid;
     const unsigned int n = gs__grid_blocks();
     int give_up = 0;
-    b->count += 1u;
+    v->grid.count += 1u;
     __syncthreads(); /* the block's writes happen-before thread 0's release */
     if (gs__thread_rank() == 0u) {
         unsigned int *s = v->state;
-        if (!(v->flags & GS_MULTI_VIEW_EPOCH_KNOWN)) {
-            /* once per launch, before arriving: no meeting of this launch can
-             * complete before this block arrives, so every block reads the
-             * same epoch */
-            unsigned long long w = *(const volatile unsigned long long *)(s + GS_MULTI_EPOCH);
-            v->epoch = (unsigned int)w;
-            v->flags |= GS_MULTI_VIEW_EPOCH_KNOWN | ((w >> 32) ? GS_MULTI_VIEW_BROKEN : 0u);
-        }
+        gs__multi_epoch_once(v, s);
         /* the view is this thread's copy in local memory: written only
          * after the release (a store ahead of a fence makes it wait) */
         const unsigned int epoch = v->epoch + 1u;
         const unsigned int rank = gs__block_rank();
-        const unsigned int add = rank == 0u ? 0x80000000u - (n - 1u) : 1u;
-        const unsigned int old = n == 1u ? 0u : gs_atom_add_acq_rel_gpu(s + GS_MULTI_COUNTER, add);
-        if (n == 1u || (((old + add) ^ old) & 0x80000000u) != 0u) {
+        if (n == 1u || gs__multi_arrive(s, n, rank))
             gs__multi_exchange(v, epoch, n > 1u);
-        } else {
-            const unsigned long long *word = (const unsigned long long *)(s + GS_MULTI_EPOCH);
-            const unsigned int late = gs__late(b);
-            unsigned long long w = 0;
-            int done = 0;
-            for (unsigned int k = 0; k < GS_TUNE_BARRIER_FAST_POLLS && !done; ++k) {
-                w = gs_ld_acquire_gpu_u64(word);
-                done = (int)((unsigned int)w - epoch) >= 0;
-            }
-            if (!done || late) {
-                give_up = gs__wait(b, rank, s + GS_MULTI_EPOCH,
-                                   GS__UNTIL_REACHED | GS__ACQUIRE_EACH, epoch, 0u, late);
-                w = give_up ? 0ull : (unsigned long long)s[GS_MULTI_BROKEN] << 32;
-            }
-            if (w >> 32)
-                v->flags |= GS_MULTI_VIEW_BROKEN;
-        }
+        else
+            give_up = gs__multi_wait_local(v, epoch, rank);
         v->epoch = epoch;
     }
     if (__syncthreads_or(give_up)) /* thread 0's acquire before the block's reads */

@@ -16,6 +16,14 @@
 
 static_assert(GS_MULTI_ARRIVALS + GS_MULTI_MAX_GPUS <= GS_MULTI_COUNTER,
               "the arrival words end before the counter's line");
+static_assert(GS_MULTI_RESULT % 2 == 0 && GS_MULTI_RESULT + 2 <= GS_MULTI_ARRIVALS &&
+                  GS_MULTI_RESULT > GS_MULTI_REC_ABORTED,
+              "the all-reduce's result: 8 aligned bytes of the epoch's line, past the record");
+static_assert(GS_MULTI_COUNTER + 32 <= GS_MULTI_VALUES && GS_MULTI_VALUES % 4 == 0 &&
+                  GS_MULTI_VALUE_SLOT_WORDS == 4,
+              "the all-reduce's slots: 16-byte aligned, past the counter's line");
+static_assert(GS_MULTI_STATE_WORDS == GS_MULTI_VALUES + 2 * GS_MULTI_VALUE_SET_WORDS,
+              "the state ends with the all-reduce's two sets of one slot per rank");
 
 static void destroy_barrier(gs_multi_barrier_t b)
 {
@@ -117,8 +125,9 @@ extern "C" gs_multi_path gs_multi_barrier_path(gs_multi_barrier_t b, const char 
 static gs_status host_path_refused(gs_multi_barrier_t b, const char *fn)
 {
     return gs__fail(GS_ERR_NOT_SUPPORTED,
-                    "%s: this barrier takes the host path (%s): gs_multi_sync cannot meet inside "
-                    "kernels; meet between kernels with gs_multi_barrier_host_sync",
+                    "%s: this barrier takes the host path (%s): gs_multi_sync and "
+                    "gs_multi_allreduce_* cannot meet inside kernels; meet between kernels with "
+                    "gs_multi_barrier_host_sync, and combine values with gs_multi_reduce_sum",
                     fn, b->path_reason);
 }
 

@@ -16,6 +16,7 @@
 
 #include "gpu_test.h"
 #include "multi_exchange_kernel.cuh"
+#include "multi_group.h"
 
 static int checks;
 
@@ -269,23 +270,7 @@ static void test_barrier(gs_multi_t m, int sms)
 
 int main(void)
 {
-    gs_test_require_gpu("gpu_multi");
-    int count = 0;
-    CUDA_OK(cudaGetDeviceCount(&count));
-    if (count < 2) {
-        printf("gpu_multi: SKIP: needs 2 or more GPUs, found %d\n", count);
-        return GS_TEST_SKIP;
-    }
-    int devices[GS_MULTI_MAX_GPUS], g = count < GS_MULTI_MAX_GPUS ? count : GS_MULTI_MAX_GPUS;
-    for (int i = 0; i < g; ++i)
-        devices[i] = i;
-    gs_multi_t m;
-    gs_status st = gs_multi_create(&m, g, devices);
-    if (st == GS_ERR_NOT_SUPPORTED) {
-        printf("gpu_multi: SKIP: %s\n", gs_last_error_detail());
-        return GS_TEST_SKIP;
-    }
-    GS_OK(st);
+    gs_multi_t m = gs_test_multi_group("gpu_multi");
     int sms = 0;
     CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     rng = gs_test_seed("gpu_multi") | 1ull;

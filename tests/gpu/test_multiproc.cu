@@ -10,7 +10,11 @@
  *    poisoned, f32 bitwise repeatable; the barrier's path (device on one
  *    node with peer access, else the host path and its reason); ordering
  *    over 10^5 meetings with data exchanged through IPC-mapped slots, at
- *    1, 7 and SMs blocks; host meetings; bad input (the same rank joining
+ *    1, 7 and SMs blocks; the all-reduce across the processes
+ *    (multi_allreduce_kernel.cuh: 10^5 all-reduces per launch at 1, 2, SMs
+ *    and the co-resident maximum, random per-block delays, an FP64 CPU
+ *    reference, both ranks' results the same bits, repeatable over two
+ *    runs); host meetings; bad input (the same rank joining
  *    twice, a communicator said to be another GPU's, mismatched rank
  *    counts); then rank 1 leaves before a meeting and its process exits:
  *    rank 0 gets GS_ERR_BARRIER_TIMEOUT naming rank 1, and its GPU still runs
@@ -31,6 +35,7 @@
 
 #include "common/spawn.h"
 #include "gpu_test.h"
+#include "multi_allreduce_kernel.cuh"
 #include "multi_exchange_kernel.cuh"
 
 static int checks;
@@ -244,6 +249,82 @@ static void test_ordering(gs_multi_t m, gs_multi_barrier_t bar, int sms)
     unshare_slots(m, bar, &s, 1);
 }
 
+/* ------------------------------------------------------- the all-reduce */
+
+/* One launch of multi_allreduce_kernel on this rank's GPU and the
+ * collective check; this rank's wrong values and record. */
+static gs_status run_allreduce(gs_multi_barrier_t bar, const shared_slots *s, mar_record *drec,
+                               unsigned int blocks, int iters, unsigned int seed,
+                               unsigned int *errors, mar_record *rec)
+{
+    gs_multi_view view;
+    unsigned int max_delay_ns = 1000u;
+    int never = 0;
+    GS_OK(gs_multi_barrier_device(bar, 0, blocks, &view));
+    CUDA_OK(cudaMemset(s->errors, 0, sizeof *s->errors));
+    CUDA_OK(cudaMemset(drec, 0xff, sizeof *drec)); /* poisoned */
+    void *argv[9] = {&view, (void *)&s->dev_all, &drec, (void *)&s->errors, &iters, &seed,
+                     &max_delay_ns, &never, &never};
+    void **args[1] = {argv};
+    GS_OK(gs_multi_launch(bar, (const void *)multi_allreduce_kernel, dim3(blocks), dim3(256), 0,
+                          args));
+    gs_status st = gs_multi_barrier_check(bar);
+    CUDA_OK(cudaMemcpy(errors, s->errors, sizeof *errors, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(rec, drec, sizeof *rec, cudaMemcpyDeviceToHost));
+    return st;
+}
+
+/* Two runs per grid size: right, repeatable, and the same bits on both
+ * ranks (their records gathered). Every rank uses the smallest co-resident
+ * maximum of the ranks, so that the grids are alike. */
+static void test_allreduce(gs_multi_t m, gs_multi_barrier_t bar, uint64_t seed, int sms)
+{
+    const int g = gs_multi_size(m);
+    const int iters = gs_test_sanitizer() ? 20 : 50000;
+    int max_blocks = 0, maxima[GS_MULTI_MAX_GPUS];
+    GS_OK(gs_max_coresident_blocks((const void *)multi_allreduce_kernel, 256, 0, &max_blocks));
+    GS_OK(gs_multi_allgather(m, &max_blocks, sizeof max_blocks, maxima));
+    for (int r = 0; r < g; ++r)
+        max_blocks = maxima[r] < max_blocks ? maxima[r] : max_blocks;
+    static mar_record first, again, all[GS_MULTI_MAX_GPUS];
+    mar_record *drec = NULL;
+    shared_slots s;
+    share_slots(m, 2 * max_blocks, &s);
+    CUDA_OK(cudaMalloc((void **)&drec, sizeof *drec));
+    const unsigned int grids[4] = {1u, 2u, (unsigned int)sms, (unsigned int)max_blocks};
+    for (int k = 0; k < 4; ++k) {
+        const unsigned int blocks = grids[k], step_seed = (unsigned int)seed + (unsigned int)k;
+        char what[96];
+        snprintf(what, sizeof what, "%d processes x %u blocks x 256 threads", g, blocks);
+        struct timespec a;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        for (int run = 0; run < 2; ++run) {
+            unsigned int errors = 0;
+            gs_status st = run_allreduce(bar, &s, drec, blocks, iters, step_seed, &errors,
+                                         run ? &again : &first);
+            ++checks;
+            EXPECT(st == GS_SUCCESS && errors == 0, "%s, %d steps: %s (%s), %u wrong values",
+                   what, iters, gs_status_string(st), st ? gs_last_error_detail() : "", errors);
+        }
+        const double took = seconds_since(&a);
+        checks += 3;
+        mar_check_record(&first, step_seed, iters, g, blocks, 256, what);
+        EXPECT(memcmp(&first, &again, sizeof first) == 0,
+               "%s: a second run gave other bits (trail %016llx then %016llx)", what, first.trail,
+               again.trail);
+        GS_OK(gs_multi_allgather(m, &first, sizeof first, all));
+        for (int r = 1; r < g; ++r)
+            EXPECT(memcmp(&all[r], &all[0], sizeof all[0]) == 0,
+                   "%s: rank %d's results differ from rank 0's", what, r);
+        SAY("all-reduce across processes: %4u blocks, %d steps (%lld all-reduces) twice, f64 "
+            "step 0 %.17g (trail %016llx), %.2f us per all-reduce\n",
+            blocks, iters, mar_allreduces(iters), first.sum64[0], first.trail,
+            1e6 * took / (2.0 * (double)mar_allreduces(iters)));
+    }
+    cudaFree(drec);
+    unshare_slots(m, bar, &s, 1);
+}
+
 /* ------------------------------------------------------------ bad input */
 
 static void test_bad_input(gs_multi_t m, const ncclUniqueId *id, int count)
@@ -360,6 +441,7 @@ static void run_main(const rank_args *a, int count)
         GS_OK(gs_multi_barrier_host_sync(bar));
     if (path == GS_MULTI_PATH_DEVICE) {
         test_ordering(m, bar, sms);
+        test_allreduce(m, bar, a->seed, sms);
         if (a->rank == 0)
             test_bad_input(m, &id, count);
         GS_OK(gs_multi_barrier_host_sync(bar));

@@ -1,12 +1,15 @@
 /*
- * gridsync/detail/multi_exchange.cuh - the cross-GPU step of gs_multi_sync
+ * gridsync/detail/multi_exchange.cuh - the pieces of a cross-GPU meeting
  * (internal): the layout of each GPU's state words, system-scope loads and
- * stores, and block 0's exchange with the other GPUs. How and why:
- * gridsync/multi.cuh.
+ * stores, a block's arrival on its GPU and its wait there, and the last
+ * arriver's exchange with the other GPUs. gs_multi_sync is built from them
+ * (how and why: gridsync/multi.cuh), and so is gs_multi_allreduce, whose
+ * exchange carries a value (gridsync/detail/multi_allreduce.cuh).
  */
 #ifndef GRIDSYNC_DETAIL_MULTI_EXCHANGE_CUH
 #define GRIDSYNC_DETAIL_MULTI_EXCHANGE_CUH
 
+#include <gridsync/detail/barrier_wait.cuh>
 #include <gridsync/detail/memory_order.cuh>
 #include <gridsync_multi.h>
 
@@ -18,9 +21,16 @@ enum {
     GS_MULTI_REC_EPOCH = 2,
     GS_MULTI_REC_MISSING = 3, /* bitmask of GPUs whose epoch never came */
     GS_MULTI_REC_ABORTED = 4, /* the host raised the abort word: a rank's launch failed */
+    GS_MULTI_RESULT = 6,      /* words 6-7: the last all-reduce's result, for the local blocks
+                               * (gridsync/detail/multi_allreduce.cuh); 8-byte aligned */
     GS_MULTI_ARRIVALS = 32,   /* size words: GPU j writes its epoch at [ARRIVALS + j] */
     GS_MULTI_COUNTER = 64,    /* the local blocks' arrivals (flip counter), a line of its own */
-    GS_MULTI_STATE_WORDS = 96
+    GS_MULTI_VALUES = 96,     /* all-reduce: two sets (by the meeting's parity) of one 16-byte
+                               * slot per GPU: GPU j writes its partial at
+                               * [VALUES + (epoch & 1) * VALUE_SET_WORDS + 4 * j] */
+    GS_MULTI_VALUE_SLOT_WORDS = 4,
+    GS_MULTI_VALUE_SET_WORDS = GS_MULTI_VALUE_SLOT_WORDS * GS_MULTI_MAX_GPUS,
+    GS_MULTI_STATE_WORDS = GS_MULTI_VALUES + 2 * GS_MULTI_VALUE_SET_WORDS
 };
 
 GS_DEVICE unsigned int gs__ld_acquire_sys(const unsigned int *p)
@@ -37,11 +47,154 @@ GS_DEVICE void gs__st_relaxed_sys(unsigned int *p, unsigned int v)
 
 GS_DEVICE void gs__fence_acq_rel_sys(void) { asm volatile("fence.acq_rel.sys;" ::: "memory"); }
 
+/* 64-bit words for the all-reduce's slots, each carrying the meeting's epoch
+ * in its top half beside 32 bits of the value: a reader that sees the epoch
+ * in a word sees that word's value bits with it (an aligned 64-bit access is
+ * single-copy atomic). The v2 forms move two such words at a 16-byte aligned
+ * address; PTX models a vector access as one access per element, in no
+ * particular order, so each word is atomic and the pair is not: the reader
+ * checks the epoch in both. */
+GS_DEVICE void gs__st_relaxed_sys_u64(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+GS_DEVICE void gs__st_relaxed_sys_v2_u64(unsigned long long *p, unsigned long long a,
+                                         unsigned long long b)
+{
+    asm volatile("st.relaxed.sys.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b)
+                 : "memory");
+}
+
+GS_DEVICE unsigned long long gs__ld_acquire_sys_u64(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+GS_DEVICE void gs__ld_acquire_sys_v2_u64(const unsigned long long *p, unsigned long long *a,
+                                         unsigned long long *b)
+{
+    asm volatile("ld.acquire.sys.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(*a), "=l"(*b)
+                 : "l"(p)
+                 : "memory");
+}
+
 /* gs_multi_view.flags */
 enum {
     GS_MULTI_VIEW_EPOCH_KNOWN = 1u, /* view.epoch holds the state's epoch */
     GS_MULTI_VIEW_BROKEN = 2u       /* a meeting broke: the rest skip the cross-GPU step */
 };
+
+/* Rank j's state words as this GPU reaches them (peer memory, or a CUDA IPC
+ * mapping across processes): the view holds each rank's arrival words, and
+ * every other word of that rank lies at its fixed distance from them in the
+ * same allocation. */
+GS_DEVICE unsigned int *gs__multi_peer_state(const gs_multi_view *v, int j)
+{
+    return v->peer_arrivals[j] - GS_MULTI_ARRIVALS;
+}
+
+/* Thread 0, once per launch, before the block's first arrival: the epoch
+ * and broken flag of the state `s` (the view's) into the view. No meeting
+ * of this launch can complete before this block arrives, so every block
+ * reads the same epoch. */
+GS_DEVICE void gs__multi_epoch_once(gs_multi_view *v, const unsigned int *s)
+{
+    if (!(v->flags & GS_MULTI_VIEW_EPOCH_KNOWN)) {
+        unsigned long long w = *(const volatile unsigned long long *)(s + GS_MULTI_EPOCH);
+        v->epoch = (unsigned int)w;
+        v->flags |= GS_MULTI_VIEW_EPOCH_KNOWN | ((w >> 32) ? GS_MULTI_VIEW_BROKEN : 0u);
+    }
+}
+
+/* Thread 0's arrival on its GPU's counter (flip's scheme: block 0 adds
+ * 2^31 - (n - 1), the others 1, so the top bit flips at the last arrival),
+ * with atom.acq_rel: a release of everything the block did before, and, for
+ * the last arriver, an acquire of every block's release (the adds form one
+ * release sequence). Returns 1 for the last to arrive. A grid of one block
+ * has no counter: callers test n == 1 first, `n == 1u || gs__multi_arrive(...)`
+ * (that shape compiles to the branch gs_multi_sync was measured with). */
+GS_DEVICE int gs__multi_arrive(unsigned int *s, unsigned int n, unsigned int rank)
+{
+    const unsigned int add = rank == 0u ? 0x80000000u - (n - 1u) : 1u;
+    const unsigned int old = gs_atom_add_acq_rel_gpu(s + GS_MULTI_COUNTER, add);
+    return (((old + add) ^ old) & 0x80000000u) != 0u;
+}
+
+/* Thread 0 of a block that did not arrive last: acquire polls of the GPU's
+ * epoch word until the last arriver releases meeting `epoch`, fast polls
+ * inline, then the grid barrier's watched wait (its time-out: the local
+ * blocks wait while the last arriver meets the other GPUs). Sets the view's
+ * broken flag when the word says the meeting broke. Returns 1 when the
+ * block must leave (the grid's watchdog fired). */
+GS_DEVICE int gs__multi_wait_local(gs_multi_view *v, unsigned int epoch, unsigned int rank)
+{
+    unsigned int *s = v->state;
+    const unsigned long long *word = (const unsigned long long *)(s + GS_MULTI_EPOCH);
+    const unsigned int late = gs__late(&v->grid);
+    unsigned long long w = 0;
+    int done = 0, give_up = 0;
+    for (unsigned int k = 0; k < GS_TUNE_BARRIER_FAST_POLLS && !done; ++k) {
+        w = gs_ld_acquire_gpu_u64(word);
+        done = (int)((unsigned int)w - epoch) >= 0;
+    }
+    if (!done || late) {
+        give_up = gs__wait(&v->grid, rank, s + GS_MULTI_EPOCH,
+                           GS__UNTIL_REACHED | GS__ACQUIRE_EACH, epoch, 0u, late);
+        w = give_up ? 0ull : (unsigned long long)s[GS_MULTI_BROKEN] << 32;
+    }
+    if (w >> 32)
+        v->flags |= GS_MULTI_VIEW_BROKEN;
+    return give_up;
+}
+
+/* Every 64 polls of a cross-GPU wait: has the host called the meeting off
+ * (a rank's launch failed), or is the deadline past (a time-out of 0 is
+ * off; the deadline starts at the first look)? If so the view is marked
+ * broken and the state records the meeting, the GPUs still `missing` and
+ * whether it was called off; returns 1. */
+GS_DEVICE unsigned int gs__multi_called_off(gs_multi_view *v, unsigned int epoch,
+                                            unsigned int missing, unsigned long long *deadline)
+{
+    unsigned int *s = v->state;
+    unsigned int aborted = gs__ld_acquire_sys(v->abort) != 0u;
+    unsigned long long now = gs_globaltimer_ns();
+    if (!*deadline)
+        *deadline = v->timeout_ns ? now + v->timeout_ns : ~0ull;
+    if (!aborted && now < *deadline)
+        return 0u;
+    v->flags |= GS_MULTI_VIEW_BROKEN;
+    gs_st_relaxed_gpu(s + GS_MULTI_REC_EPOCH, epoch);
+    gs_st_relaxed_gpu(s + GS_MULTI_REC_MISSING, missing);
+    gs_st_relaxed_gpu(s + GS_MULTI_REC_ABORTED, aborted);
+    return 1u;
+}
+
+/* The last arriver's store of {epoch, broken} into the GPU's epoch word,
+ * in two parts around its cross-GPU wait. On a grid of one block nobody
+ * waits on the word (only the next launch reads it): it is stored first,
+ * relaxed, off the meeting's critical path, and stored again after the wait
+ * only if the meeting broke. Where local blocks wait, it is stored after the
+ * wait with release (gpu scope), so that they acquire what this thread
+ * acquired from the peers (causality is transitive: peer -> this thread at
+ * system scope, this thread -> the local blocks at gpu scope). */
+GS_DEVICE void gs__multi_epoch_early(unsigned int *s, unsigned int epoch, int local_waiters,
+                                     unsigned int broken)
+{
+    if (!local_waiters && !broken)
+        gs_st_relaxed_gpu_u64((unsigned long long *)(s + GS_MULTI_EPOCH), epoch);
+}
+
+GS_DEVICE void gs__multi_release_local(unsigned int *s, unsigned int epoch, int local_waiters,
+                                       unsigned int broken)
+{
+    if (local_waiters || broken)
+        gs_st_release_gpu_u64((unsigned long long *)(s + GS_MULTI_EPOCH),
+                              (unsigned long long)broken << 32 | epoch);
+}
 
 /* Thread 0 of the GPU's last block to arrive: the cross-GPU exchange for
  * meeting `epoch`, then the release of the local blocks.
@@ -71,12 +224,9 @@ static __device__ __forceinline__ void gs__multi_exchange(gs_multi_view *v, unsi
     gs__multi_wait_peers(v, epoch, local_waiters);
 }
 
-/* The wait of gs__multi_exchange, then {epoch, broken} stored into the
- * GPU's epoch word: with release (gpu scope) where local blocks wait on it,
- * so that they acquire what this thread acquired from the peers (causality
- * is transitive: peer -> this thread at system scope, this thread -> the
- * local blocks at gpu scope); relaxed and before the polls on a grid of one
- * block, where only the next launch reads it. After a broken meeting the
+/* The wait of gs__multi_exchange, with {epoch, broken} stored into the
+ * GPU's epoch word around it (gs__multi_epoch_early and
+ * gs__multi_release_local). After a broken meeting the
  * cross-GPU step is skipped: the launch's remaining meetings are local
  * barriers only, so the kernel ends promptly and gs_multi_barrier_check
  * reports the break. */
@@ -84,12 +234,8 @@ static __device__ __noinline__ void gs__multi_wait_peers(gs_multi_view *v, unsig
                                                          int local_waiters)
 {
     unsigned int *s = v->state;
-    unsigned long long *word = (unsigned long long *)(s + GS_MULTI_EPOCH);
     unsigned int broken = (v->flags & GS_MULTI_VIEW_BROKEN) != 0u;
-    if (!local_waiters && !broken)
-        asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(word),
-                     "l"((unsigned long long)epoch)
-                     : "memory");
+    gs__multi_epoch_early(s, epoch, local_waiters, broken);
     unsigned long long deadline = 0;
     /* from 1: the first look at the abort word (host memory, a PCIe round
      * trip) and the clock comes after 64 polls, never on a prompt meeting */
@@ -102,22 +248,9 @@ static __device__ __noinline__ void gs__multi_wait_peers(gs_multi_view *v, unsig
             break;
         if ((spins & 63u) != 0u)
             continue;
-        /* every 64 polls: has the host called the meeting off (a rank's
-         * launch failed), or is the deadline past (a time-out of 0 is off)? */
-        unsigned int aborted = gs__ld_acquire_sys(v->abort) != 0u;
-        unsigned long long now = gs_globaltimer_ns();
-        if (!deadline)
-            deadline = v->timeout_ns ? now + v->timeout_ns : ~0ull;
-        if (aborted || now >= deadline) {
-            broken = 1u;
-            v->flags |= GS_MULTI_VIEW_BROKEN;
-            gs_st_relaxed_gpu(s + GS_MULTI_REC_EPOCH, epoch);
-            gs_st_relaxed_gpu(s + GS_MULTI_REC_MISSING, missing);
-            gs_st_relaxed_gpu(s + GS_MULTI_REC_ABORTED, aborted);
-        }
+        broken = gs__multi_called_off(v, epoch, missing, &deadline);
     }
-    if (local_waiters || broken)
-        gs_st_release_gpu_u64(word, (unsigned long long)broken << 32 | epoch);
+    gs__multi_release_local(s, epoch, local_waiters, broken);
 }
 
 #endif /* GRIDSYNC_DETAIL_MULTI_EXCHANGE_CUH */
