@@ -491,8 +491,10 @@ static void test_never_completes(void)
     gs_status st = gs_multi_create_rank(&m, &id, 2, 0, 0, 2.0);
     double took = seconds_since(&t);
     ++checks;
+    /* NCCL's abort takes longer under a sanitizer (16.6 s under memcheck) */
+    const double most = gs_test_sanitizer() ? 90.0 : 15.0;
     EXPECT(st == GS_ERR_BARRIER_TIMEOUT && !m && strstr(gs_last_error_detail(), "did not all join") &&
-               took >= 2.0 && took < 15.0,
+               took >= 2.0 && took < most,
            "an id that never completes: %s after %.1f s: %s", gs_status_string(st), took,
            gs_last_error_detail());
     SAY("an id that never completes: %s after %.1f s: %s\n", gs_status_string(st), took,
