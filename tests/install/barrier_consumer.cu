@@ -1,7 +1,7 @@
 /* barrier_consumer.cu - a user's CUDA program against an installed gridsync:
  * a kernel with gs_grid_sync, split arrive/wait, a neighbour barrier, a grid
  * all-reduce and a signal, launched with gs_launch on as many blocks as
- * fit, a reduction and a prefix scan. Built every way a user builds it (plain nvcc with
+ * fit, a reduction, a prefix scan and a split-k gemm. Built every way a user builds it (plain nvcc with
  * its default static CUDA runtime, pkg-config, find_package, the static
  * library); exit 0 when the results are right, 77 without a GPU, 1 wrong. */
 #include <gridsync.h>
@@ -54,6 +54,48 @@ static __global__ void ring(gs_grid_barrier bar, gs_signal_set sig, unsigned int
         }                                                                                  \
     } while (0)
 
+/* C = A B with k cut into slices (GS_GEMM_SPLITK), 96 x 80 x 4096 of small
+ * integers: every product and sum is exact in FP32, so C must equal the
+ * CPU's integers. Returns the wrong elements (-1: a call failed). */
+static long long splitk_gemm_wrong(void)
+{
+    const int m = 96, n = 80, k = 4096;
+    float *ha = (float *)malloc(sizeof(float) * m * k), *hb = (float *)malloc(sizeof(float) * k * n);
+    float *hc = (float *)malloc(sizeof(float) * m * n), *a = NULL, *b = NULL, *c = NULL;
+    long long wrong = -1;
+    if (!ha || !hb || !hc)
+        return -1;
+    for (int i = 0; i < m * k; ++i)
+        ha[i] = (float)(i * 7 % 5 - 2);
+    for (int i = 0; i < k * n; ++i)
+        hb[i] = (float)(i * 3 % 5 - 2);
+    if (cudaMalloc((void **)&a, sizeof(float) * m * k) == cudaSuccess &&
+        cudaMalloc((void **)&b, sizeof(float) * k * n) == cudaSuccess &&
+        cudaMalloc((void **)&c, sizeof(float) * m * n) == cudaSuccess &&
+        cudaMemcpy(a, ha, sizeof(float) * m * k, cudaMemcpyHostToDevice) == cudaSuccess &&
+        cudaMemcpy(b, hb, sizeof(float) * k * n, cudaMemcpyHostToDevice) == cudaSuccess &&
+        gs_sgemm_with(GS_GEMM_SPLITK, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n, 0) == GS_SUCCESS &&
+        cudaMemcpy(hc, c, sizeof(float) * m * n, cudaMemcpyDeviceToHost) == cudaSuccess) {
+        wrong = 0;
+        for (int i = 0; i < m; ++i)
+            for (int j = 0; j < n; ++j) {
+                long long want = 0;
+                for (int l = 0; l < k; ++l)
+                    want += (long long)ha[(size_t)i * k + l] * (long long)hb[(size_t)l * n + j];
+                wrong += hc[(size_t)i * n + j] != (float)want;
+            }
+    } else {
+        fprintf(stderr, "split-k gemm: %s\n", gs_last_error_detail());
+    }
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(c);
+    free(ha);
+    free(hb);
+    free(hc);
+    return wrong;
+}
+
 int main(void)
 {
     int devices = 0, blocks = 0, rounds = 100;
@@ -83,8 +125,9 @@ int main(void)
     if (cudaMemcpy(&bad, errors, sizeof bad, cudaMemcpyDeviceToHost) != cudaSuccess)
         return 1;
 
-    /* a reduction of 1..n into host memory */
-    const long long n = 1000003;
+    /* a reduction of 1..n into host memory (12 MB: the scan below takes
+     * its bandwidth tiles) */
+    const long long n = 1500007;
     long long *x = NULL, sum = 0;
     long long *h = (long long *)malloc((size_t)n * sizeof *h);
     for (long long i = 0; i < n; ++i)
@@ -101,13 +144,14 @@ int main(void)
     long long scan_wrong = 0;
     for (long long i = 0; i < n; ++i)
         scan_wrong += h[i] != (i + 1) * (i + 2) / 2;
+    long long gemm_wrong = splitk_gemm_wrong();
     printf("barrier_consumer: gridsync %s, %d blocks x %d rounds: %u wrong values; sum %lld "
-           "(expected %lld); prefix sums: %lld wrong\n",
-           gs_version(), blocks, rounds, bad, sum, n * (n + 1) / 2, scan_wrong);
+           "(expected %lld); prefix sums: %lld wrong; split-k gemm: %lld wrong\n",
+           gs_version(), blocks, rounds, bad, sum, n * (n + 1) / 2, scan_wrong, gemm_wrong);
     CHECK(gs_barrier_destroy(bar));
     cudaFree(slots);
     cudaFree(errors);
     cudaFree(x);
     free(h);
-    return bad == 0 && sum == n * (n + 1) / 2 && scan_wrong == 0 ? 0 : 1;
+    return bad == 0 && sum == n * (n + 1) / 2 && scan_wrong == 0 && gemm_wrong == 0 ? 0 : 1;
 }
