@@ -62,23 +62,31 @@ const scan_op_entry ops[] = {
 };
 static_assert(sizeof ops / sizeof ops[0] == GS_SCAN_OP_COUNT, "one entry per gs_scan_op");
 
-/* n elements of `type`: whether they take the bandwidth tile, and the
- * elements per tile (gridsync/detail/single_pass_scan.cuh decides, from n
- * and the type alone). */
+/* How n elements of `type` are tiled: the bandwidth tile or the latency
+ * one (gridsync/detail/single_pass_scan.cuh decides, from n and the type
+ * alone), its elements and its kernel's threads. */
+struct scan_tiling {
+    bool large;
+    long long tile_items;
+    int threads;
+};
+
 template <class T>
-long long tile_items_of(long long n, bool *large)
+scan_tiling tiling_of(long long n)
 {
-    *large = gs::detail::scan_is_large<T>(n);
-    return gs::detail::scan_tile_items<T>(n);
+    using gs::detail::scan_policy;
+    if (gs::detail::scan_is_large<T>(n))
+        return {true, scan_policy<T, true>::tile_items, scan_policy<T, true>::threads};
+    return {false, scan_policy<T>::tile_items, scan_policy<T>::threads};
 }
 
-long long tile_items_for(gs_dtype type, long long n, bool *large)
+scan_tiling tiling_for(gs_dtype type, long long n)
 {
     switch (type) {
-    case GS_FLOAT32: return tile_items_of<float>(n, large);
-    case GS_FLOAT64: return tile_items_of<double>(n, large);
-    case GS_INT32: return tile_items_of<int>(n, large);
-    default: return tile_items_of<long long>(n, large);
+    case GS_FLOAT32: return tiling_of<float>(n);
+    case GS_FLOAT64: return tiling_of<double>(n);
+    case GS_INT32: return tiling_of<int>(n);
+    default: return tiling_of<long long>(n);
     }
 }
 
@@ -232,12 +240,10 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
         return GS_SUCCESS;
     int dev = 0, capturing = 0;
     gs__kernel_shape shape;
-    bool large = false;
-    const long long tile_items = tile_items_for(type, n, &large);
-    const void *kernel = ops[op].kernels[large][type];
-    const int threads = large ? GS_TUNE_SCAN_LARGE_THREADS : GS_TUNE_SCAN_THREADS;
+    const scan_tiling tiling = tiling_for(type, n);
+    const void *kernel = ops[op].kernels[tiling.large][type];
     GS_CUDA_TRY(cudaGetDevice(&dev));
-    GS_TRY(gs__kernel_shape_get(dev, kernel, threads, &shape));
+    GS_TRY(gs__kernel_shape_get(dev, kernel, tiling.threads, &shape));
     if ((unsigned long long)n > shape.total_bytes / gs_dtype_size(type))
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "gs_scan: %lld elements of %s exceed the device's %.1f GiB", n,
@@ -258,7 +264,7 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     GS_TRY(gs__is_capturing(stream, &capturing));
 
     /* one wave at most, never more blocks than tiles */
-    long long tiles = (n + tile_items - 1) / tile_items;
+    long long tiles = (n + tiling.tile_items - 1) / tiling.tile_items;
     long long wave = (long long)shape.sms * (shape.per_sm > 0 ? shape.per_sm : 1);
     unsigned int blocks = (unsigned int)(tiles < wave ? tiles : wave);
     gs__ws_lease ws;
@@ -279,7 +285,7 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     cudaLaunchAttribute attr[1];
     cudaLaunchConfig_t config = {};
     config.gridDim = dim3(blocks);
-    config.blockDim = dim3(threads);
+    config.blockDim = dim3(tiling.threads);
     config.stream = stream;
     if (shape.early_launch) {
         attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;

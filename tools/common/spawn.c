@@ -96,11 +96,9 @@ int gs_spawn_wait_for(pid_t pid, double seconds, int *timed_out)
     *timed_out = 0;
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid)
-            return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        if (w < 0 && errno != EINTR)
-            return -1;
+        int ended = gs_spawn_ended(pid, &status);
+        if (ended != 0)
+            return ended > 0 ? status : -1;
         clock_gettime(CLOCK_MONOTONIC, &now);
         if ((double)(now.tv_sec - start.tv_sec) + 1e-9 * (double)(now.tv_nsec - start.tv_nsec) >=
             seconds) {

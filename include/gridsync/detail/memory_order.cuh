@@ -83,6 +83,50 @@ GS_DEVICE void gs_st_release_sys(unsigned int *p, unsigned int v)
     asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+/* System scope across GPUs (peer or CUDA IPC memory): the multi-GPU
+ * barrier's flags and the all-reduce's slots. */
+GS_DEVICE unsigned int gs_ld_acquire_sys(const unsigned int *p)
+{
+    unsigned int v;
+    asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+GS_DEVICE void gs_fence_acq_rel_sys(void) { asm volatile("fence.acq_rel.sys;" ::: "memory"); }
+
+/* 64-bit and paired 64-bit words at system scope (the multi-GPU
+ * all-reduce's slots, which carry a tag beside their value): an aligned
+ * 64-bit access is single-copy atomic; PTX models a v2 access as one access
+ * per element, in no particular order, so each word is atomic and the pair
+ * is not (a reader checks the tag in both). */
+GS_DEVICE void gs_st_relaxed_sys_u64(unsigned long long *p, unsigned long long v)
+{
+    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+GS_DEVICE void gs_st_relaxed_sys_v2_u64(unsigned long long *p, unsigned long long a,
+                                        unsigned long long b)
+{
+    asm volatile("st.relaxed.sys.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b)
+                 : "memory");
+}
+
+GS_DEVICE unsigned long long gs_ld_acquire_sys_u64(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+GS_DEVICE void gs_ld_acquire_sys_v2_u64(const unsigned long long *p, unsigned long long *a,
+                                        unsigned long long *b)
+{
+    asm volatile("ld.acquire.sys.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(*a), "=l"(*b)
+                 : "l"(p)
+                 : "memory");
+}
+
 GS_DEVICE void gs_st_release_gpu(unsigned int *p, unsigned int v)
 {
     asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");

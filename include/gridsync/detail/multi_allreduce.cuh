@@ -16,7 +16,7 @@ namespace gs {
 namespace detail {
 
 /* A value of 4 or 8 bytes as the payload of the all-reduce's slot words
- * (gs__st_relaxed_sys_v2_u64): its bits, low 32 in the first word, high 32
+ * (gs_st_relaxed_sys_v2_u64): its bits, low 32 in the first word, high 32
  * in the second; a 4-byte value needs the first word only. */
 template <class T>
 struct multi_payload {
@@ -72,15 +72,15 @@ static __device__ __forceinline__ T multi_exchange_value(gs_multi_view *v, unsig
         const unsigned long long u = multi_payload<T>::bits(mine);
         const unsigned int slot = GS_MULTI_VALUES + (epoch & 1u) * GS_MULTI_VALUE_SET_WORDS +
                                   GS_MULTI_VALUE_SLOT_WORDS * (unsigned int)v->rank;
-        gs__fence_acq_rel_sys();
+        gs_fence_acq_rel_sys();
         for (int j = 0; j < v->size; ++j) {
             if (j == v->rank)
                 continue;
             unsigned long long *p = (unsigned long long *)(gs__multi_peer_state(v, j) + slot);
             if (sizeof(T) == 8u)
-                gs__st_relaxed_sys_v2_u64(p, tag | (u & 0xffffffffull), tag | (u >> 32));
+                gs_st_relaxed_sys_v2_u64(p, tag | (u & 0xffffffffull), tag | (u >> 32));
             else
-                gs__st_relaxed_sys_u64(p, tag | u);
+                gs_st_relaxed_sys_u64(p, tag | u);
         }
     }
     return multi_wait_values(v, epoch, mine, op, local_waiters);
@@ -114,9 +114,9 @@ static __device__ __noinline__ T multi_wait_values(gs_multi_view *v, unsigned in
             if (j != v->rank) {
                 unsigned long long lo, hi;
                 if (sizeof(T) == 8u) {
-                    gs__ld_acquire_sys_v2_u64(set + 2 * j, &lo, &hi);
+                    gs_ld_acquire_sys_v2_u64(set + 2 * j, &lo, &hi);
                 } else {
-                    lo = gs__ld_acquire_sys_u64(set + 2 * j);
+                    lo = gs_ld_acquire_sys_u64(set + 2 * j);
                     hi = lo;
                 }
                 if ((unsigned int)(lo >> 32) != epoch || (unsigned int)(hi >> 32) != epoch)

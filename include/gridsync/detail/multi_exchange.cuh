@@ -33,55 +33,6 @@ enum {
     GS_MULTI_STATE_WORDS = GS_MULTI_VALUES + 2 * GS_MULTI_VALUE_SET_WORDS
 };
 
-GS_DEVICE unsigned int gs__ld_acquire_sys(const unsigned int *p)
-{
-    unsigned int v;
-    asm volatile("ld.acquire.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-    return v;
-}
-
-GS_DEVICE void gs__st_relaxed_sys(unsigned int *p, unsigned int v)
-{
-    asm volatile("st.relaxed.sys.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-}
-
-GS_DEVICE void gs__fence_acq_rel_sys(void) { asm volatile("fence.acq_rel.sys;" ::: "memory"); }
-
-/* 64-bit words for the all-reduce's slots, each carrying the meeting's epoch
- * in its top half beside 32 bits of the value: a reader that sees the epoch
- * in a word sees that word's value bits with it (an aligned 64-bit access is
- * single-copy atomic). The v2 forms move two such words at a 16-byte aligned
- * address; PTX models a vector access as one access per element, in no
- * particular order, so each word is atomic and the pair is not: the reader
- * checks the epoch in both. */
-GS_DEVICE void gs__st_relaxed_sys_u64(unsigned long long *p, unsigned long long v)
-{
-    asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
-
-GS_DEVICE void gs__st_relaxed_sys_v2_u64(unsigned long long *p, unsigned long long a,
-                                         unsigned long long b)
-{
-    asm volatile("st.relaxed.sys.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b)
-                 : "memory");
-}
-
-GS_DEVICE unsigned long long gs__ld_acquire_sys_u64(const unsigned long long *p)
-{
-    unsigned long long v;
-    asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
-
-GS_DEVICE void gs__ld_acquire_sys_v2_u64(const unsigned long long *p, unsigned long long *a,
-                                         unsigned long long *b)
-{
-    asm volatile("ld.acquire.sys.global.v2.u64 {%0, %1}, [%2];"
-                 : "=l"(*a), "=l"(*b)
-                 : "l"(p)
-                 : "memory");
-}
-
 /* gs_multi_view.flags */
 enum {
     GS_MULTI_VIEW_EPOCH_KNOWN = 1u, /* view.epoch holds the state's epoch */
@@ -160,7 +111,7 @@ GS_DEVICE unsigned int gs__multi_called_off(gs_multi_view *v, unsigned int epoch
                                             unsigned int missing, unsigned long long *deadline)
 {
     unsigned int *s = v->state;
-    unsigned int aborted = gs__ld_acquire_sys(v->abort) != 0u;
+    unsigned int aborted = gs_ld_acquire_sys(v->abort) != 0u;
     unsigned long long now = gs_globaltimer_ns();
     if (!*deadline)
         *deadline = v->timeout_ns ? now + v->timeout_ns : ~0ull;
@@ -216,10 +167,10 @@ static __device__ __forceinline__ void gs__multi_exchange(gs_multi_view *v, unsi
                                                           int local_waiters)
 {
     if (!(v->flags & GS_MULTI_VIEW_BROKEN)) {
-        gs__fence_acq_rel_sys();
+        gs_fence_acq_rel_sys();
         for (int j = 0; j < v->size; ++j)
             if (j != v->rank)
-                gs__st_relaxed_sys(v->peer_arrivals[j] + v->rank, epoch);
+                gs_st_relaxed_sys(v->peer_arrivals[j] + v->rank, epoch);
     }
     gs__multi_wait_peers(v, epoch, local_waiters);
 }
@@ -242,7 +193,7 @@ static __device__ __noinline__ void gs__multi_wait_peers(gs_multi_view *v, unsig
     for (unsigned int spins = 1; !broken; ++spins) {
         unsigned int missing = 0;
         for (int j = 0; j < v->size; ++j)
-            if (j != v->rank && (int)(gs__ld_acquire_sys(s + GS_MULTI_ARRIVALS + j) - epoch) < 0)
+            if (j != v->rank && (int)(gs_ld_acquire_sys(s + GS_MULTI_ARRIVALS + j) - epoch) < 0)
                 missing |= 1u << j;
         if (!missing)
             break;
