@@ -59,6 +59,10 @@ void gs__format_misuse(char *buf, size_t len, const unsigned int *rec);
 void gs__format_wait_timeout(char *buf, size_t len, const char *what, const unsigned int *rec,
                              double timeout_s);
 
+/* The sentence for a GS_REC_KIND_TAGGED_TIMEOUT record: "tagged word from
+ * block W: block B waited for tag E but saw tag S (time-out T s)". */
+void gs__format_tagged_timeout(char *buf, size_t len, const unsigned int *rec, double timeout_s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -97,6 +97,13 @@ void gs__format_wait_timeout(char *buf, size_t len, const char *what, const unsi
              "s)", what, a[0], rec[GS_REC_OBSERVER], word64(a + 3), word64(a + 1), timeout_s);
 }
 
+void gs__format_tagged_timeout(char *buf, size_t len, const unsigned int *rec, double timeout_s)
+{
+    const unsigned int *a = rec + GS_REC_DETAIL;
+    snprintf(buf, len, "tagged word from block %u: block %u waited for tag %u but saw tag %u "
+             "(time-out %.3f s)", a[0], rec[GS_REC_OBSERVER], a[3], a[1], timeout_s);
+}
+
 /* The report of a raised record (the launches have ended); re-arms. */
 static gs_status report(gs_barrier_t barrier, const unsigned int *rec)
 {
@@ -134,6 +141,12 @@ static gs_status report(gs_barrier_t barrier, const unsigned int *rec)
         snprintf(what, sizeof what, "neighbour barrier #%u: the epoch of block",
                  rec[GS_REC_BARRIER]);
         gs__format_wait_timeout(msg, sizeof msg, what, rec, barrier->timeout_ns / 1e9);
+        GS_TRY(gs__barrier_rearm(barrier));
+        return gs__fail(GS_ERR_BARRIER_TIMEOUT, "%s%s", msg, late);
+    }
+    if (rec[GS_REC_KIND] == GS_REC_KIND_TAGGED_TIMEOUT) {
+        char msg[512];
+        gs__format_tagged_timeout(msg, sizeof msg, rec, barrier->timeout_ns / 1e9);
         GS_TRY(gs__barrier_rearm(barrier));
         return gs__fail(GS_ERR_BARRIER_TIMEOUT, "%s%s", msg, late);
     }

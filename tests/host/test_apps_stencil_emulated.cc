@@ -7,7 +7,11 @@
  * acquire loads, for its four face neighbours to reach it), with random
  * delays so that blocks drift a step apart, as the real one allows.
  *
- * Checked: both bodies (tile on chip, field in global memory) on odd
+ * The tagged halo (gridsync/tagged.cuh) is emulated the same way: 64-bit
+ * words of value and tag, stored and polled atomically, stale tags from an
+ * "earlier launch" in them at the start.
+ *
+ * Checked: the bodies (tile on chip with either halo, field in global memory) on odd
  * fields, one to a dozen blocks, block sizes that are not multiples of 32
  * or of the tile's width, 1 and 7 steps: the same bits as the CPU's float
  * replica, and within gs_stencil_bound of the FP64 reference; the halo and
@@ -63,10 +67,44 @@ struct emu_neighbour_sync {
     }
 };
 
+/* The tagged exchange's contract (gridsync/tagged.cuh): each edge cell with
+ * its step's tag in one 64-bit word, stored and polled atomically (relaxed:
+ * the tag in the word is all the reader relies on), random delays before a
+ * store so that neighbours wait. The same members as
+ * gs_stencil_barrier_halo; no barrier between steps. */
+struct emu_tagged_halo {
+    static constexpr bool step_done_syncs = false;
+    unsigned long long *words;
+    unsigned int tag0;
+    void put(size_t at, float v, int s) const
+    {
+        if (emu::jitter_rng && (*emu::jitter_rng)() % 64u == 0u)
+            emu::sleep_us((long)((*emu::jitter_rng)() % 50u));
+        unsigned int bits;
+        memcpy(&bits, &v, sizeof bits);
+        __atomic_store_n(&words[at], (unsigned long long)(tag0 + (unsigned int)s + 1u) << 32 | bits,
+                         __ATOMIC_RELAXED);
+    }
+    int get(size_t at, int s, int, float *v) const
+    {
+        unsigned long long w;
+        while ((unsigned int)((w = __atomic_load_n(&words[at], __ATOMIC_RELAXED)) >> 32) !=
+               tag0 + (unsigned int)s)
+            emu::yield(); /* the block's other threads run: a neighbour may wait on their puts */
+        unsigned int bits = (unsigned int)w;
+        memcpy(v, &bits, sizeof bits);
+        return 1;
+    }
+    void ring_done(int) const { __syncthreads(); } /* get never gives up here */
+    void step_done() const {}
+};
+
 static const float nan_f = std::numeric_limits<float>::quiet_NaN();
 
 /* One solve of w x h, `steps` steps, on `blocks` blocks of `threads`. */
-static void solve(int w, int h, int steps, int blocks, int threads, bool onchip,
+enum { GLOBAL, ONCHIP, TAGGED, MODES };
+
+static void solve(int w, int h, int steps, int blocks, int threads, int mode_,
                   unsigned long long seed)
 {
     std::mt19937_64 rng(seed);
@@ -82,6 +120,10 @@ static void solve(int w, int h, int steps, int blocks, int threads, bool onchip,
     f.tile_w = (w + f.gx - 1) / f.gx;
     f.tile_h = (h + f.gy - 1) / f.gy;
     std::vector<float> halo(gs_stencil_halo_floats(w, h, f.gx, f.gy), nan_f);
+    /* tagged: stale words hold the tags of an earlier launch, below tag0 */
+    const unsigned int tag0 = 1000u + (unsigned int)(rng() % 1000u);
+    std::vector<unsigned long long> words(halo.size(), (unsigned long long)(tag0 - 1u) << 32 |
+                                                           0x7fc00000u);
     std::vector<unsigned long long> epochs(f.gx * f.gy, 0ull), calls(f.gx * f.gy, 0ull);
     f.u0 = u0.data();
     f.a = a.data();
@@ -96,8 +138,11 @@ static void solve(int w, int h, int steps, int blocks, int threads, bool onchip,
             smem.assign(smem_floats, nan_f);
         int bx = (int)blockIdx.x % f.gx, by = (int)blockIdx.x / f.gx;
         emu_neighbour_sync sync = {epochs.data(), calls.data(), bx, by, f.gx, f.gy};
-        if (onchip)
-            gs_stencil_onchip_body(f, bx, by, smem.data(), sync);
+        if (mode_ == ONCHIP)
+            gs_stencil_onchip_body(f, bx, by, smem.data(),
+                                   gs_stencil_barrier_halo<emu_neighbour_sync>{f.halo, sync});
+        else if (mode_ == TAGGED)
+            gs_stencil_onchip_body(f, bx, by, smem.data(), emu_tagged_halo{words.data(), tag0});
         else
             gs_stencil_global_body(f, bx, by, sync);
     });
@@ -113,13 +158,38 @@ static void solve(int w, int h, int steps, int blocks, int threads, bool onchip,
         }
     double err = gs_stencil_error(out.data(), ref, n);
     double bound = gs_stencil_bound(steps, u0.data(), ref, n);
-    const char *mode = onchip ? "on chip" : "global";
+    const char *mode = mode_ == ONCHIP ? "on chip" : mode_ == TAGGED ? "tagged" : "global";
     expect(diff == 0, "%s %dx%d, %d steps, %dx%d tiles, %d threads: %zu cells differ from the "
            "float replica, first (%zu, %zu): %g vs %g", mode, w, h, steps, f.gx, f.gy, threads,
            diff, first % w, first / w, first < n ? out[first] : 0.0f,
            first < n ? replica[first] : 0.0f);
     expect(err <= bound, "%s %dx%d, %d steps: error %.3g over the bound %.3g", mode, w, h,
            steps, err, bound);
+}
+
+/* The edge cells: each cell on a tile's edge exactly once, none inside. */
+static void test_perimeter(void)
+{
+    for (int tw = 1; tw <= 7; ++tw)
+        for (int th = 1; th <= 7; ++th) {
+            std::vector<int> seen((size_t)tw * th, 0);
+            const int n = gs_stencil_perimeter(tw, th);
+            for (int i = 0; i < n; ++i) {
+                int lx = -1, ly = -1;
+                gs_stencil_perimeter_cell(i, tw, th, &lx, &ly);
+                if (lx >= 0 && lx < tw && ly >= 0 && ly < th)
+                    ++seen[(size_t)ly * tw + lx];
+                else
+                    expect(false, "%d x %d: edge cell %d at (%d, %d), outside", tw, th, i, lx, ly);
+            }
+            for (int y = 0; y < th; ++y)
+                for (int x = 0; x < tw; ++x) {
+                    const bool edge = x == 0 || y == 0 || x == tw - 1 || y == th - 1;
+                    expect(seen[(size_t)y * tw + x] == (edge ? 1 : 0),
+                           "%d x %d: cell (%d, %d) listed %d times as an edge cell", tw, th, x, y,
+                           seen[(size_t)y * tw + x]);
+                }
+        }
 }
 
 static void test_tiles(void)
@@ -152,6 +222,7 @@ int main(void)
     emu::jitter_percent = 5;
     emu::fiber_stack = 64u << 10;
     test_tiles();
+    test_perimeter();
     static const int fields[][2] = {{1, 1}, {5, 3}, {17, 13}, {37, 29}, {3, 41}, {64, 9}};
     static const int blocks[] = {1, 2, 3, 6, 12};
     static const int threads[] = {32, 45, 96};
@@ -159,8 +230,8 @@ int main(void)
     for (const auto &fd : fields)
         for (int bl : blocks)
             for (int steps : {1, 7})
-                for (int onchip = 0; onchip < 2; ++onchip, ++k)
-                    solve(fd[0], fd[1], steps, bl, threads[k % 3], onchip != 0, seed + k);
+                for (int mode = 0; mode < MODES; ++mode, ++k)
+                    solve(fd[0], fd[1], steps, bl, threads[k % 3], mode, seed + k);
     printf("test_apps_stencil_emulated: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

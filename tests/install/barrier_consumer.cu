@@ -1,6 +1,6 @@
 /* barrier_consumer.cu - a user's CUDA program against an installed gridsync:
  * a kernel with gs_grid_sync, split arrive/wait, a neighbour barrier, a grid
- * all-reduce and a signal, launched with gs_launch on as many blocks as
+ * all-reduce, a signal and tagged words, launched with gs_launch on as many blocks as
  * fit, a reduction, a prefix scan and a split-k gemm. Built every way a user builds it (plain nvcc with
  * its default static CUDA runtime, pkg-config, find_package, the static
  * library); exit 0 when the results are right, 77 without a GPU, 1 wrong. */
@@ -9,18 +9,30 @@
 #include <gridsync/barrier.cuh>
 #include <gridsync/neighbour.cuh>
 #include <gridsync/signal.cuh>
+#include <gridsync/tagged.cuh>
 
 #include <stdio.h>
 #include <stdlib.h>
 
 /* Each block writes its slot, waits, and checks the next block's slot;
  * then the same with a neighbour barrier, a sum every thread gets, and a
- * signal each block stores and its left neighbour waits for. */
+ * signal each block stores and its left neighbour waits for, and a value
+ * each block passes to its left neighbour in a tagged word (zeroed words,
+ * tags from 1; the next value depends on the last one read). */
 static __global__ void ring(gs_grid_barrier bar, gs_signal_set sig, unsigned int *slots,
-                            unsigned int *errors, int rounds)
+                            gs_tagged_word *words, unsigned int *errors, int rounds)
 {
-    unsigned int n = gridDim.x, b = blockIdx.x, next = (b + 1u) % n;
+    unsigned int n = gridDim.x, b = blockIdx.x, next = (b + 1u) % n, off = 0u;
     for (int r = 0; r < rounds; ++r) {
+        if (threadIdx.x == 0) {
+            unsigned int got = 0u, tag = (unsigned int)r + 1u;
+            gs_tagged_put_u32(&words[(r & 1) * n + b], b * 131u + (unsigned int)r + off, tag);
+            if (!gs_tagged_get_u32(&bar, &words[(r & 1) * n + next], tag, next, &got))
+                return; /* timed out: gs_barrier_check reports it */
+            off = got - (next * 131u + (unsigned int)r); /* 0 when right */
+            if (off != 0u)
+                atomicAdd(errors, 1u);
+        }
         if (threadIdx.x == 0)
             slots[b] = b * 7919u + (unsigned int)r;
         gs_grid_token token = r % 2 ? gs_grid_arrive(&bar) : gs_grid_token{0u, 0u};
@@ -111,13 +123,16 @@ int main(void)
     CHECK(gs_signals_create(&sig, (unsigned int)blocks));
     CHECK(gs_signals_device(sig, &sig_view));
     unsigned int *slots = NULL, *errors = NULL, bad = 0;
+    gs_tagged_word *words = NULL;
     CHECK(gs_barrier_create(&bar, GS_BARRIER_AUTO));
     CHECK(gs_barrier_device(bar, (unsigned int)blocks, &view));
     if (cudaMalloc((void **)&slots, (size_t)blocks * sizeof *slots) != cudaSuccess ||
+        cudaMalloc((void **)&words, 2u * (size_t)blocks * sizeof *words) != cudaSuccess ||
+        cudaMemset(words, 0, 2u * (size_t)blocks * sizeof *words) != cudaSuccess ||
         cudaMalloc((void **)&errors, sizeof *errors) != cudaSuccess ||
         cudaMemset(errors, 0, sizeof *errors) != cudaSuccess)
         return 1;
-    void *args[] = {&view, &sig_view, &slots, &errors, &rounds};
+    void *args[] = {&view, &sig_view, &slots, &words, &errors, &rounds};
     CHECK(gs_launch((const void *)ring, dim3((unsigned int)blocks), dim3(256), 0, 0, args, bar));
     CHECK(gs_barrier_check(bar, 0));
     CHECK(gs_signals_check(sig, 0));
@@ -150,6 +165,7 @@ int main(void)
            gs_version(), blocks, rounds, bad, sum, n * (n + 1) / 2, scan_wrong, gemm_wrong);
     CHECK(gs_barrier_destroy(bar));
     cudaFree(slots);
+    cudaFree(words);
     cudaFree(errors);
     cudaFree(x);
     free(h);

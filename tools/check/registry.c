@@ -13,6 +13,7 @@
     X(neighbour)         \
     X(split_barrier)     \
     X(allreduce)         \
+    X(tagged)            \
     X(signals)           \
     X(watchdog)
 

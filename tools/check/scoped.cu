@@ -1,10 +1,11 @@
 /* scoped.cu - the scoped synchronization primitives, one check each: the
- * neighbour barrier, the grid all-reduce, the split-phase barrier and
- * signals between blocks, each against values the CPU knows. */
+ * neighbour barrier, the grid all-reduce, the split-phase barrier, tagged
+ * words and signals between blocks, each against values the CPU knows. */
 #include <gridsync/allreduce.cuh>
 #include <gridsync/barrier.cuh>
 #include <gridsync/neighbour.cuh>
 #include <gridsync/signal.cuh>
+#include <gridsync/tagged.cuh>
 
 #include <math.h>
 #include <stdio.h>
@@ -19,12 +20,32 @@ static __device__ __forceinline__ unsigned int value(int it, unsigned int b)
     return (unsigned int)it * 2654435761u + b * 40503u + 1u;
 }
 
-/* which: 0 neighbour (wrap), 1 split-phase, 2 all-reduce (f64 sum of b + it, exact) */
+/* which: 0 neighbour (wrap), 1 split-phase, 2 all-reduce (f64 sum of b + it,
+ * exact), 3 tagged words (no barrier: thread 0 puts its value with the
+ * step's tag, then gets its left neighbour's; the next value adds what the
+ * read was off by, 0 when right, so each put depends on the read before:
+ * the reuse rule of gridsync/tagged.cuh). `slots` holds 2n 64-bit words. */
 static __global__ void scoped_kernel(gs_grid_barrier bar, int which, unsigned int *slots,
                                      unsigned int *errors)
 {
     const unsigned int n = gridDim.x, b = blockIdx.x, left = (b + n - 1u) % n;
     unsigned int bad = 0u;
+    if (which == 3) {
+        gs_tagged_word *words = (gs_tagged_word *)slots;
+        unsigned int off = 0u;
+        for (int it = 0; it < STEPS && threadIdx.x == 0u; ++it) {
+            gs_tagged_word *set = words + (unsigned int)(it & 1) * n;
+            unsigned int got = 0u;
+            gs_tagged_put_u32(set + b, value(it, b) + off, (unsigned int)it + 1u);
+            if (!gs_tagged_get_u32(&bar, set + left, (unsigned int)it + 1u, left, &got))
+                break; /* the watchdog fired: gs_barrier_check reports it */
+            off = got - value(it, left);
+            bad += off != 0u;
+        }
+        if (bad)
+            atomicAdd(errors, bad);
+        return;
+    }
     for (int it = 0; it < STEPS; ++it) {
         unsigned int *buf = slots + (unsigned int)(it & 1) * n;
         if (threadIdx.x == blockDim.x - 1u)
@@ -81,7 +102,10 @@ static gs_status run_scoped(int which, int *blocks_io, unsigned int *wrong)
     *blocks_io = blocks;
     GS_TRY(gs_barrier_create(&bar, GS_BARRIER_AUTO));
     gs_status st = gs_barrier_device(bar, (unsigned int)blocks, &view);
-    cudaError_t err = cudaMalloc((void **)&slots, 2u * (size_t)blocks * sizeof *slots);
+    const size_t bytes = 2u * (size_t)blocks * sizeof(gs_tagged_word);
+    cudaError_t err = cudaMalloc((void **)&slots, bytes);
+    if (err == cudaSuccess) /* tag 0: never waited for */
+        err = cudaMemset(slots, 0, bytes);
     if (err == cudaSuccess)
         err = cudaMalloc((void **)&errors, sizeof *errors);
     if (err == cudaSuccess)
@@ -138,6 +162,11 @@ static int run_allreduce(const gs_check_env *env, char *figure, size_t len)
     return run_kind(env, 2, "all-reduces (exact f64 sums) as barriers", figure, len);
 }
 
+static int run_tagged(const gs_check_env *env, char *figure, size_t len)
+{
+    return run_kind(env, 3, "tagged-word exchanges (a ring, no barrier)", figure, len);
+}
+
 static int run_signals(const gs_check_env *env, char *figure, size_t len)
 {
     const int blocks = env->dev->sm_count, items = 500;
@@ -181,5 +210,8 @@ extern "C" const gs_check gs_check_split_barrier = {
 extern "C" const gs_check gs_check_allreduce = {
     "all-reduce", "the grid all-reduce returns the exact sum to every thread and is a barrier",
     run_allreduce};
+extern "C" const gs_check gs_check_tagged = {
+    "tagged words", "tagged words carry each step's value to the next block, no barrier",
+    run_tagged};
 extern "C" const gs_check gs_check_signals = {
     "signals", "signals between blocks carry a pipeline's data in order", run_signals};

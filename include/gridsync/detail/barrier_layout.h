@@ -47,6 +47,8 @@
 #define GS_REC_KIND_BAD_METHOD 3u /* a view named a method this build does not have */
 #define GS_REC_KIND_MISUSE 4u     /* a primitive was called wrongly (GS_MISUSE_* in the detail) */
 #define GS_REC_KIND_WAIT_TIMEOUT 5u /* a wait on one block's epoch or one signal timed out */
+#define GS_REC_KIND_TAGGED_TIMEOUT 6u /* a wait for a tagged word's tag timed out (detail: the
+                                       * writer's rank, the tag seen, 0, the tag expected, 0) */
 
 /* Misuse codes (word GS_REC_DETAIL), each with its arguments (the words after). */
 #define GS_MISUSE_NEIGHBOUR_OUTSIDE 1u /* a neighbour rank outside the grid: rank, blocks */

@@ -35,6 +35,13 @@ GS_DEVICE unsigned int gs_ld_acquire_gpu(const unsigned int *p)
     return v;
 }
 
+GS_DEVICE unsigned long long gs_ld_relaxed_gpu_u64(const unsigned long long *p)
+{
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
 GS_DEVICE unsigned long long gs_ld_acquire_gpu_u64(const unsigned long long *p)
 {
     unsigned long long v;

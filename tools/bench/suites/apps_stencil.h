@@ -12,6 +12,7 @@
 
 typedef enum gs_stencil_method {
     GS_STENCIL_NEIGHBOUR, /* persistent, gs_neighbour_sync_2d between steps */
+    GS_STENCIL_TAGGED,    /* persistent, tiles on chip, edges in tagged words: no barrier */
     GS_STENCIL_GRID_SYNC, /* persistent, cooperative groups grid.sync() between steps */
     GS_STENCIL_GRAPH,     /* a kernel per step, a whole solve captured in one CUDA graph */
     GS_STENCIL_STREAM,    /* a kernel per step, launched on the stream */
@@ -31,7 +32,8 @@ typedef struct gs_stencil_run {
     dim3 grid, block;
     size_t smem;         /* dynamic shared memory per block */
     gs_stencil_field f;
-    gs_barrier_t bar;    /* the neighbour version's (its watchdog); NULL for the peers */
+    size_t tagged_words; /* the tagged version's halo, in words */
+    gs_barrier_t bar;    /* gridsync's versions' (the watchdog); NULL for the peers */
     gs_grid_barrier view;
 } gs_stencil_run;
 
@@ -39,7 +41,9 @@ typedef struct gs_stencil_run {
  * tiles and the halo are filled in here). `blocks`: 0 for the method's own
  * choice (docs/apps-stencil.md), else the persistent grid to use; `mode`:
  * GS_STENCIL_AUTO (on chip when the tiles fit in shared memory), or one
- * forced. GS_ERR_NOT_CORESIDENT when a forced choice cannot be resident. */
+ * forced. GS_ERR_NOT_CORESIDENT when a forced choice cannot be resident;
+ * the tagged version runs only on chip (GS_ERR_NOT_CORESIDENT where the
+ * tiles do not fit). */
 gs_status gs_stencil_setup(gs_stencil_run *run, gs_stencil_method method,
                            const gs_stencil_field *field, int blocks, int mode);
 

@@ -21,6 +21,11 @@
 #include <stddef.h>
 
 #define GS_STENCIL_HD __host__ __device__ __forceinline__
+#ifdef __CUDA_ARCH__ /* the device pass (the host compiler warns of the pragma) */
+#define GS_STENCIL_UNROLL4 _Pragma("unroll 4")
+#else
+#define GS_STENCIL_UNROLL4
+#endif
 
 /* One cell's step. 0.125 * sum and 0.5 * c are exact, so the fma rounds
  * once, as a separate multiply and add would: the same bits everywhere. */
@@ -38,6 +43,8 @@ struct gs_stencil_field {
     float *a, *b;         /* the field between steps (global-memory versions) */
     float *out;           /* the field after the last step (every version) */
     float *halo;          /* on-chip: the tiles' edges, two parities (gs_stencil_halo_floats) */
+    unsigned long long *tagged; /* tagged on-chip: the same edges as tagged words */
+    unsigned int tag0;    /* tagged: the tag before this solve's first (step s writes tag0+s+1) */
 };
 
 /* Tile (bx, by) of a gx x gy split: cells [x0, x1) x [y0, y1). Widths and
@@ -138,33 +145,127 @@ __device__ __forceinline__ void gs_stencil_global_body(const gs_stencil_field &f
     }
 }
 
+/* The cells on the edge of a tw x th tile: the top row, the bottom row,
+ * then the left and the right columns between them (each cell once, also
+ * when the tile is one cell wide or high). */
+GS_STENCIL_HD int gs_stencil_perimeter(int tw, int th)
+{
+    const int side = th > 2 ? th - 2 : 0;
+    return tw + (th > 1 ? tw : 0) + side * (tw > 1 ? 2 : 1);
+}
+
+/* The i-th of them (0 <= i < gs_stencil_perimeter(tw, th)). */
+GS_STENCIL_HD void gs_stencil_perimeter_cell(int i, int tw, int th, int *lx, int *ly)
+{
+    const int side = th > 2 ? th - 2 : 0;
+    if (i < tw) {
+        *lx = i;
+        *ly = 0;
+    } else if (th > 1 && i < 2 * tw) {
+        *lx = i - tw;
+        *ly = th - 1;
+    } else {
+        const int j = i - (th > 1 ? 2 * tw : tw);
+        *lx = j < side ? 0 : tw - 1;
+        *ly = 1 + (j < side ? j : j - side);
+    }
+}
+
+/* Interior strip i of an iw x ih interior in `bands` bands a column:
+ * column lx, rows [ya, yb) (tile coordinates, the interior starting at 1). */
+GS_STENCIL_HD void gs_stencil_strip_of(int i, int iw, int ih, int bands, int *lx, int *ya,
+                                       int *yb)
+{
+    const int band = i / iw;
+    *lx = 1 + i % iw;
+    *ya = 1 + band * ih / bands;
+    *yb = 1 + (band + 1) * ih / bands;
+}
+
+/* Rows [ya, yb) of one column of a tile with a one-cell ring (row stride
+ * S): src and dst point at the column in the two copies, which never
+ * overlap (so the loads of later rows need not wait for this row's store).
+ * The cells above and at the current one stay in registers: three shared
+ * loads a cell. */
+GS_STENCIL_HD void gs_stencil_strip(const float *__restrict__ src, float *__restrict__ dst, int S,
+                                    int ya, int yb)
+{
+    float up = src[ya * S], c = src[(ya + 1) * S];
+    GS_STENCIL_UNROLL4
+    for (int ly = ya; ly < yb; ++ly) {
+        const float down = src[(ly + 2) * S];
+        dst[(ly + 1) * S] = gs_stencil_cell(c, up, down, src[(ly + 1) * S - 1], src[(ly + 1) * S + 1]);
+        up = c;
+        c = down;
+    }
+}
+
+/*
+ * How the on-chip body exchanges its edges: a halo in global memory that a
+ * barrier orders. `put` writes an edge cell of step s (parity (s+1) & 1),
+ * `get` reads one of step s - 1 at the start of step s, `ring_done` follows
+ * the block's gets (the ring before the step's reads), `step_done` ends
+ * every step but the last (the barrier that makes the edges visible; when
+ * it is also a block barrier, step_done_syncs, a block without neighbours
+ * skips the gets and ring_done).
+ * The tagged exchange of apps_stencil_kernels.cu has the same members.
+ */
+template <class Sync>
+struct gs_stencil_barrier_halo {
+    static constexpr bool step_done_syncs = true; /* the block too: no ring, no block barrier */
+    float *halo;
+    Sync sync;
+    __device__ __forceinline__ void put(size_t at, float v, int) const { halo[at] = v; }
+    __device__ __forceinline__ int get(size_t at, int, int, float *v) const
+    {
+        *v = halo[at];
+        return 1;
+    }
+    __device__ __forceinline__ void ring_done(int) const { __syncthreads(); }
+    __device__ __forceinline__ void step_done() const { sync(); }
+};
+
 /*
  * The persistent kernel, tile on chip (sizes whose tiles fit in shared
  * memory: up to 2^21 cells on an H200).
  * How: the block keeps its tile, with a one-cell ring, in shared memory in
  * two copies (cur, nxt) for the whole run; only the tile's four edges go
  * through global memory. Each step: read the neighbours' edges of the last
- * step into cur's ring, compute nxt from cur (each thread walks a column
- * strip, the cells above and at it in registers: three shared loads a
- * cell), write the new edge cells to the halo buffer of the step's parity,
- * synchronize, swap. `smem` holds 2 * (tile_h + 2) * (tile_w + 2) floats.
- * Why correct: the ring read at step s + 1 (parity (s+1) & 1) was written
- * by the face neighbours at step s before their (s+1)-th sync, which this
- * block's (s+1)-th sync waits for (release/acquire at GPU scope, then a
- * block barrier before the reads). The edges of step s + 2 go to the same
- * parity; a neighbour writes them only after its (s+2)-th sync returns,
- * which needs this block's (s+2)-th call, made after its reads of step
- * s + 1: one barrier a step and two halo parities suffice (a block is at
- * most one step ahead of its neighbours). Within the block, __syncthreads
- * orders the ring's loads before the step's reads, and each step's writes
- * to nxt before the next step reads them as cur. The ring outside the
- * field is zero in both copies and never written.
+ * step into cur's ring, compute nxt from cur: first the tile's edge cells,
+ * written to the halo of the step's parity as they are computed, then the
+ * interior (each thread walks a column strip, the cells above and at it in
+ * registers: three shared loads a cell, no branch); end the step
+ * (halo.step_done), swap. `smem` holds 2 * (tile_h + 2) * (tile_w + 2)
+ * floats.
+ * Why correct, halo behind a barrier (gs_stencil_barrier_halo): the ring
+ * read at step s + 1 (parity (s+1) & 1) was written by the face neighbours
+ * at step s before their (s+1)-th sync, which this block's (s+1)-th sync
+ * waits for (release/acquire at GPU scope, then a block barrier before the
+ * reads). The edges of step s + 2 go to the same parity; a neighbour writes
+ * them only after its (s+2)-th sync returns, which needs this block's
+ * (s+2)-th call, made after its reads of step s + 1: one barrier a step and
+ * two halo parities suffice (a block is at most one step ahead of its
+ * neighbours).
+ * Why correct, tagged halo (no barrier; step_done does nothing): each edge
+ * cell travels with its step's tag in one 8-byte word (gridsync/tagged.cuh),
+ * and get polls until the tag is the step's: it reads that step's value.
+ * The edge of step s + 2 that overwrites the word is computed from the
+ * reader's edge of step s + 1, which the reader computed from the value of
+ * step s it read (the facing edges share their cells' coordinates): the
+ * no-thin-air axiom keeps that read from seeing the later store.
+ * Within the block (both): the block barrier after the gets (ring_done)
+ * orders the ring's stores before the step's reads, and the previous
+ * step's writes to nxt (now cur) before this step's reads; a step's ring
+ * goes to cur's ring cells, which the previous step never read or wrote,
+ * and its nxt is the copy the previous step read, which every thread
+ * finished reading before that block barrier. The ring outside the field
+ * is zero in both copies and never written.
  * When: a field that fits in the SMs' shared memory; a step costs its
- * edges and one barrier with the neighbours, not a pass over memory.
+ * edges and one exchange with the neighbours, not a pass over memory.
  */
-template <class Sync>
+template <class Halo>
 __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f, int bx, int by,
-                                                       float *smem, Sync sync)
+                                                       float *smem, Halo halo)
 {
     const gs_stencil_tile t = gs_stencil_tile_of(f, bx, by);
     const int tw = t.x1 - t.x0, th = t.y1 - t.y0, S = f.tile_w + 2;
@@ -172,7 +273,7 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
     const bool north = by > 0, south = by + 1 < f.gy, west = bx > 0, east = bx + 1 < f.gx;
     const size_t rows_per_parity = 2u * (size_t)f.gy * (size_t)f.w;
     const size_t cols_per_parity = 2u * (size_t)f.gx * (size_t)f.h;
-    float *rows = f.halo, *cols = f.halo + 2u * rows_per_parity;
+    const size_t cols = 2u * rows_per_parity; /* the columns follow both parities' rows */
     float *cur = smem, *nxt = smem + (size_t)(f.tile_h + 2) * (size_t)S;
 
     for (int i = tid; i < (th + 2) * (tw + 2); i += nt) { /* tile and ring from u0 */
@@ -182,59 +283,82 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
         nxt[ly * S + lx] = 0.0f;
     }
     __syncthreads();
-    /* column strips: `bands` strips per column when the block has more
-     * threads than the tile has columns */
-    const int bands = nt / tw > 0 ? nt / tw : 1, items = tw * bands;
+    /* the edge cells, then the interior (iw x ih) in column strips: `bands`
+     * strips per column when the block has more threads than the interior
+     * has columns */
+    const int perimeter = gs_stencil_perimeter(tw, th);
+    const int iw = tw > 2 ? tw - 2 : 0, ih = th > 2 ? th - 2 : 0;
+    const int bands = iw > 0 && nt / iw > 0 ? nt / iw : 1, items = iw * bands;
+    int strip_lx = 0, strip_ya = 0, strip_yb = 0;
+    if (tid < items)
+        gs_stencil_strip_of(tid, iw, ih, bands, &strip_lx, &strip_ya, &strip_yb);
     for (int s = 0; s < f.steps; ++s) {
-        if (s > 0 && (north || south || west || east)) {
-            const float *rp = rows + (size_t)(s & 1) * rows_per_parity;
-            const float *cp = cols + (size_t)(s & 1) * cols_per_parity;
+        if (s > 0 && (north || south || west || east || !Halo::step_done_syncs)) {
+            const size_t rp = (size_t)(s & 1) * rows_per_parity;
+            const size_t cp = cols + (size_t)(s & 1) * cols_per_parity;
+            int gave_up = 0;
             for (int i = tid; i < 2 * (tw + th); i += nt) {
+                float v = 0.0f;
                 if (i < tw) {
-                    if (north)
-                        cur[i + 1] = rp[(size_t)(2 * (by - 1) + 1) * f.w + t.x0 + i];
+                    if (north) {
+                        gave_up |= !halo.get(rp + (size_t)(2 * (by - 1) + 1) * f.w + t.x0 + i, s,
+                                             (by - 1) * f.gx + bx, &v);
+                        cur[i + 1] = v;
+                    }
                 } else if (i < 2 * tw) {
                     int x = i - tw;
-                    if (south)
-                        cur[(th + 1) * S + x + 1] = rp[(size_t)(2 * (by + 1)) * f.w + t.x0 + x];
+                    if (south) {
+                        gave_up |= !halo.get(rp + (size_t)(2 * (by + 1)) * f.w + t.x0 + x, s,
+                                             (by + 1) * f.gx + bx, &v);
+                        cur[(th + 1) * S + x + 1] = v;
+                    }
                 } else if (i < 2 * tw + th) {
                     int y = i - 2 * tw;
-                    if (west)
-                        cur[(y + 1) * S] = cp[(size_t)(2 * (bx - 1) + 1) * f.h + t.y0 + y];
+                    if (west) {
+                        gave_up |= !halo.get(cp + (size_t)(2 * (bx - 1) + 1) * f.h + t.y0 + y, s,
+                                             by * f.gx + bx - 1, &v);
+                        cur[(y + 1) * S] = v;
+                    }
                 } else {
                     int y = i - 2 * tw - th;
-                    if (east)
-                        cur[(y + 1) * S + tw + 1] = cp[(size_t)(2 * (bx + 1)) * f.h + t.y0 + y];
+                    if (east) {
+                        gave_up |= !halo.get(cp + (size_t)(2 * (bx + 1)) * f.h + t.y0 + y, s,
+                                             by * f.gx + bx + 1, &v);
+                        cur[(y + 1) * S + tw + 1] = v;
+                    }
                 }
             }
-            __syncthreads(); /* the ring before the step's reads */
+            halo.ring_done(gave_up); /* the ring before the step's reads */
         }
-        float *wr = rows + (size_t)((s + 1) & 1) * rows_per_parity;
-        float *wc = cols + (size_t)((s + 1) & 1) * cols_per_parity;
+        const size_t wr = (size_t)((s + 1) & 1) * rows_per_parity;
+        const size_t wc = cols + (size_t)((s + 1) & 1) * cols_per_parity;
+        /* the tile's edge cells first, so that they are on their way to the
+         * neighbours while the interior is computed */
+        for (int i = tid; i < perimeter; i += nt) {
+            int lx, ly;
+            gs_stencil_perimeter_cell(i, tw, th, &lx, &ly);
+            const float *p = cur + (ly + 1) * S + lx + 1;
+            const float v = gs_stencil_cell(p[0], p[-S], p[S], p[-1], p[1]);
+            nxt[(ly + 1) * S + lx + 1] = v;
+            if (ly == 0 && north)
+                halo.put(wr + (size_t)(2 * by) * f.w + t.x0 + lx, v, s);
+            if (ly == th - 1 && south)
+                halo.put(wr + (size_t)(2 * by + 1) * f.w + t.x0 + lx, v, s);
+            if (lx == 0 && west)
+                halo.put(wc + (size_t)(2 * bx) * f.h + t.y0 + ly, v, s);
+            if (lx == tw - 1 && east)
+                halo.put(wc + (size_t)(2 * bx + 1) * f.h + t.y0 + ly, v, s);
+        }
+        /* the interior: column strips (the first strip's place computed
+         * once, before the steps: no division a step) */
         for (int i = tid; i < items; i += nt) {
-            const int lx = i % tw, band = i / tw;
-            const int ya = band * th / bands, yb = (band + 1) * th / bands;
-            const float *col = cur + lx + 1;
-            float up = col[ya * S], c = col[(ya + 1) * S];
-            for (int ly = ya; ly < yb; ++ly) {
-                const float down = col[(ly + 2) * S];
-                const float v = gs_stencil_cell(c, up, down, col[(ly + 1) * S - 1],
-                                                col[(ly + 1) * S + 1]);
-                nxt[(ly + 1) * S + lx + 1] = v;
-                if (ly == 0 && north)
-                    wr[(size_t)(2 * by) * f.w + t.x0 + lx] = v;
-                if (ly == th - 1 && south)
-                    wr[(size_t)(2 * by + 1) * f.w + t.x0 + lx] = v;
-                if (lx == 0 && west)
-                    wc[(size_t)(2 * bx) * f.h + t.y0 + ly] = v;
-                if (lx == tw - 1 && east)
-                    wc[(size_t)(2 * bx + 1) * f.h + t.y0 + ly] = v;
-                up = c;
-                c = down;
-            }
+            int lx = strip_lx, ya = strip_ya, yb = strip_yb;
+            if (i != tid)
+                gs_stencil_strip_of(i, iw, ih, bands, &lx, &ya, &yb);
+            gs_stencil_strip(cur + lx + 1, nxt + lx + 1, S, ya, yb);
         }
         if (s + 1 < f.steps)
-            sync(); /* block barriers on both sides, and the neighbours' edges */
+            halo.step_done();
         else
             __syncthreads(); /* nxt, complete, before it is written out */
         float *swap = cur;

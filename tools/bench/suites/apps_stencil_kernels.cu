@@ -9,6 +9,7 @@
 #include <cooperative_groups.h>
 
 #include <gridsync/neighbour.cuh>
+#include <gridsync/tagged.cuh>
 
 #include "gridsync_internal.h"
 #include "bench/suites/apps_stencil.h"
@@ -16,7 +17,7 @@
 namespace cg = cooperative_groups;
 
 /* Threads of the persistent blocks and blocks a SM: on chip one block of
- * 1024 (its tile uses the SM's shared memory); in global memory
+ * up to 1024 (onchip_threads; its tile uses the SM's shared memory); in global memory
  * GLOBAL_PER_SM blocks of 1024 (with 1: 64 registers, four cells' loads in
  * flight a thread and no spills; 2 caps registers at 32 and spills). The
  * relaunched kernel's block: 32 x 8. Not yet tuned on a GPU. */
@@ -31,7 +32,8 @@ enum { ONCHIP_THREADS = 1024, GLOBAL_THREADS = 1024, GLOBAL_PER_SM = 1, STEP_X =
 #define ONE_BLOCK_MAX_CELLS (1 << 14)
 
 const char *const gs_stencil_method_names[GS_STENCIL_NMETHODS] = {
-    "gridsync neighbour", "cg grid.sync", "relaunch graph", "relaunch stream"};
+    "gridsync neighbour", "gridsync tagged halo", "cg grid.sync", "relaunch graph",
+    "relaunch stream"};
 
 struct neighbour_sync {
     gs_grid_barrier *bar;
@@ -42,16 +44,40 @@ struct grid_sync {
     __device__ __forceinline__ void operator()() const { cg::this_grid().sync(); }
 };
 
+/* The on-chip body's edges in tagged words (gridsync/tagged.cuh): a
+ * neighbour's edge of step s - 1 is read by polling for its tag; nothing
+ * between steps. Why that is correct: at gs_stencil_onchip_body. */
+struct tagged_halo {
+    static constexpr bool step_done_syncs = false;
+    gs_tagged_word *words;
+    const gs_grid_barrier *bar;
+    unsigned int tag0;
+    __device__ __forceinline__ void put(size_t at, float v, int s) const
+    {
+        gs_tagged_put_f32(words + at, v, tag0 + (unsigned int)s + 1u);
+    }
+    __device__ __forceinline__ int get(size_t at, int s, int from, float *v) const
+    {
+        return gs_tagged_get_f32(bar, words + at, tag0 + (unsigned int)s, (unsigned int)from, v);
+    }
+    __device__ __forceinline__ void ring_done(int gave_up) const { gs_block_leave_if(gave_up); }
+    __device__ __forceinline__ void step_done() const {}
+};
+
 /* Persistent, tiles in shared memory (2 * (tile_h + 2) * (tile_w + 2) floats). */
-template <bool Neighbour>
+template <gs_stencil_method M>
 static __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
     stencil_onchip(gs_grid_barrier bar, gs_stencil_field f)
 {
     extern __shared__ float smem[];
-    if constexpr (Neighbour)
-        gs_stencil_onchip_body(f, (int)blockIdx.x, (int)blockIdx.y, smem, neighbour_sync{&bar});
+    const int bx = (int)blockIdx.x, by = (int)blockIdx.y;
+    if constexpr (M == GS_STENCIL_NEIGHBOUR)
+        gs_stencil_onchip_body(f, bx, by, smem,
+                               gs_stencil_barrier_halo<neighbour_sync>{f.halo, {&bar}});
+    else if constexpr (M == GS_STENCIL_TAGGED)
+        gs_stencil_onchip_body(f, bx, by, smem, tagged_halo{f.tagged, &bar, f.tag0});
     else
-        gs_stencil_onchip_body(f, (int)blockIdx.x, (int)blockIdx.y, smem, grid_sync{});
+        gs_stencil_onchip_body(f, bx, by, smem, gs_stencil_barrier_halo<grid_sync>{f.halo, {}});
 }
 
 /* Persistent, field in global memory. */
@@ -87,7 +113,24 @@ static __global__ void __launch_bounds__(STEP_X *STEP_Y)
 
 static int persistent(gs_stencil_method m)
 {
-    return m == GS_STENCIL_NEIGHBOUR || m == GS_STENCIL_GRID_SYNC;
+    return m == GS_STENCIL_NEIGHBOUR || m == GS_STENCIL_TAGGED || m == GS_STENCIL_GRID_SYNC;
+}
+
+/* gridsync's versions: the ones with a gridsync barrier (launch, watchdog). */
+static int ours(gs_stencil_method m)
+{
+    return m == GS_STENCIL_NEIGHBOUR || m == GS_STENCIL_TAGGED;
+}
+
+/* Threads of an on-chip block: about 16 cells a thread, 256 to 1024 (a
+ * step's fixed cost grows with the block's warps, its compute shrinks).
+ * Measured on H100 with the tagged halo (us a step, 256 / 512 / 1024
+ * threads): 2^16 cells, 500 a tile: 1.21 / 1.25 / 1.56; 2^18, 2000 a tile:
+ * 1.40 / 1.43 / 1.68; 2^20, 8000 a tile: 3.25 / 2.27 / 2.49. */
+static int onchip_threads(int tile_cells)
+{
+    int t = (tile_cells / 16 + 31) / 32 * 32;
+    return t < 256 ? 256 : t > ONCHIP_THREADS ? ONCHIP_THREADS : t;
 }
 
 /* The tiles on shared memory for `want` blocks, if they fit (co-resident,
@@ -102,16 +145,17 @@ static gs_status try_onchip(gs_stencil_run *r, int want, int *fits)
     f->tile_w = (f->w + f->gx - 1) / f->gx;
     f->tile_h = (f->h + f->gy - 1) / f->gy;
     r->smem = 2u * sizeof(float) * (size_t)(f->tile_w + 2) * (size_t)(f->tile_h + 2);
-    r->kernel = r->method == GS_STENCIL_NEIGHBOUR ? (const void *)stencil_onchip<true>
-                                                  : (const void *)stencil_onchip<false>;
-    r->block = dim3(ONCHIP_THREADS);
+    r->kernel = r->method == GS_STENCIL_NEIGHBOUR ? (const void *)stencil_onchip<GS_STENCIL_NEIGHBOUR>
+                : r->method == GS_STENCIL_TAGGED  ? (const void *)stencil_onchip<GS_STENCIL_TAGGED>
+                                                  : (const void *)stencil_onchip<GS_STENCIL_GRID_SYNC>;
+    r->block = dim3((unsigned int)onchip_threads(f->tile_w * f->tile_h));
     r->grid = dim3((unsigned int)f->gx, (unsigned int)f->gy);
     *fits = r->smem <= (size_t)optin;
     if (!*fits)
         return GS_SUCCESS;
     GS_CUDA_TRY(cudaFuncSetAttribute(r->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int)r->smem));
-    GS_TRY(gs_max_coresident_blocks(r->kernel, ONCHIP_THREADS, r->smem, &most));
+    GS_TRY(gs_max_coresident_blocks(r->kernel, (int)r->block.x, r->smem, &most));
     *fits = most >= f->gx * f->gy;
     return GS_SUCCESS;
 }
@@ -149,10 +193,18 @@ static gs_status plan_persistent(gs_stencil_run *r, int blocks, int mode)
     if (mode != GS_STENCIL_GLOBAL) {
         const long long cells = (long long)f->w * f->h;
         int fits = 0, want = blocks ? blocks
-                             : r->method == GS_STENCIL_NEIGHBOUR && cells <= ONE_BLOCK_MAX_CELLS
+                             : ours(r->method) && cells <= ONE_BLOCK_MAX_CELLS
                                  ? 1
                                  : sms;
         GS_TRY(try_onchip(r, want, &fits));
+        if (fits && r->method == GS_STENCIL_TAGGED) { /* tag 0, never waited for */
+            r->tagged_words = gs_stencil_halo_floats(f->w, f->h, f->gx, f->gy);
+            r->onchip = 1;
+            GS_CUDA_TRY(cudaMalloc((void **)&f->tagged, sizeof(gs_tagged_word) * r->tagged_words));
+            GS_CUDA_TRY(cudaMemset(f->tagged, 0, sizeof(gs_tagged_word) * r->tagged_words));
+            f->tag0 = 0u;
+            return GS_SUCCESS;
+        }
         if (fits) { /* the halo, poisoned: a ring read before its write is NaN */
             const size_t bytes = sizeof(float) * gs_stencil_halo_floats(f->w, f->h, f->gx, f->gy);
             r->onchip = 1;
@@ -160,7 +212,7 @@ static gs_status plan_persistent(gs_stencil_run *r, int blocks, int mode)
             GS_CUDA_TRY(cudaMemset(f->halo, 0xff, bytes));
             return GS_SUCCESS;
         }
-        if (mode == GS_STENCIL_ONCHIP)
+        if (mode == GS_STENCIL_ONCHIP || r->method == GS_STENCIL_TAGGED)
             return gs__fail(GS_ERR_NOT_CORESIDENT,
                             "stencil: %d x %d tiles of %d x %d cells need %zu bytes of shared "
                             "memory a block; they do not fit on %d co-resident blocks",
@@ -180,6 +232,7 @@ gs_status gs_stencil_setup(gs_stencil_run *r, gs_stencil_method method,
     r->method = method;
     r->f = *field;
     r->f.halo = NULL;
+    r->f.tagged = NULL;
     if (!persistent(method)) {
         r->block = dim3(STEP_X, STEP_Y);
         r->grid = dim3((unsigned int)((field->w + STEP_X - 1) / STEP_X),
@@ -188,7 +241,7 @@ gs_status gs_stencil_setup(gs_stencil_run *r, gs_stencil_method method,
         return GS_SUCCESS;
     }
     gs_status st = plan_persistent(r, blocks, mode);
-    if (st == GS_SUCCESS && method == GS_STENCIL_NEIGHBOUR) {
+    if (st == GS_SUCCESS && ours(method)) {
         st = gs_barrier_create(&r->bar, GS_BARRIER_AUTO);
         if (st == GS_SUCCESS)
             st = gs_barrier_device(r->bar, r->grid.x * r->grid.y, &r->view);
@@ -210,6 +263,19 @@ gs_status gs_stencil_enqueue(void *p, cudaStream_t stream)
         }
         GS_CUDA_TRY(cudaGetLastError());
         return GS_SUCCESS;
+    }
+    if (r->method == GS_STENCIL_TAGGED) {
+        /* this solve's tags follow the last one's; before they would wrap,
+         * the words go back to tag 0 */
+        if (r->f.tag0 > 0xffffffffu - (unsigned int)r->f.steps) {
+            GS_CUDA_TRY(cudaMemsetAsync(r->f.tagged, 0,
+                                        sizeof(gs_tagged_word) * r->tagged_words, stream));
+            r->f.tag0 = 0u;
+        }
+        void *args[] = {&r->view, &r->f};
+        gs_status st = gs_launch(r->kernel, r->grid, r->block, r->smem, stream, args, r->bar);
+        r->f.tag0 += (unsigned int)r->f.steps;
+        return st;
     }
     void *args[] = {&r->view, &r->f};
     if (r->method == GS_STENCIL_NEIGHBOUR)
@@ -235,6 +301,9 @@ void gs_stencil_release(gs_stencil_run *r)
         gs_barrier_destroy(r->bar);
     if (r->f.halo)
         cudaFree(r->f.halo);
+    if (r->f.tagged)
+        cudaFree(r->f.tagged);
     r->bar = NULL;
     r->f.halo = NULL;
+    r->f.tagged = NULL;
 }
