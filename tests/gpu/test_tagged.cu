@@ -55,7 +55,9 @@ static __global__ void ring_kernel(gs_grid_barrier bar, gs_tagged_word *words,
         if (t < WORDS) {
             unsigned int l = 0u, r = 0u;
             gave_up |= !gs_tagged_get_u32(&bar, set + (size_t)left * WORDS + t, tag, left, &l);
-            gave_up |= !gs_tagged_get_u32(&bar, set + (size_t)right * WORDS + t, tag, right, &r);
+            if (!gave_up) /* after a time-out, no second wait (it would be reported late) */
+                gave_up |= !gs_tagged_get_u32(&bar, set + (size_t)right * WORDS + t, tag, right,
+                                              &r);
             const unsigned int dl = l - tg_value(seed, s, left, t);
             const unsigned int dr = r - tg_value(seed, s, right, t);
             bad += (dl != 0u) + (dr != 0u);
