@@ -17,22 +17,26 @@
 /* Each block writes its slot, waits, and checks the next block's slot;
  * then the same with a neighbour barrier, a sum every thread gets, and a
  * signal each block stores and its left neighbour waits for, and a value
- * each block passes to its left neighbour in a tagged word (zeroed words,
- * tags from 1; the next value depends on the last one read). */
+ * each block passes to both neighbours in a tagged word (zeroed words, tags
+ * from 1; the next value depends on the last ones read). */
 static __global__ void ring(gs_grid_barrier bar, gs_signal_set sig, unsigned int *slots,
                             gs_tagged_word *words, unsigned int *errors, int rounds)
 {
-    unsigned int n = gridDim.x, b = blockIdx.x, next = (b + 1u) % n, off = 0u;
+    unsigned int n = gridDim.x, b = blockIdx.x, next = (b + 1u) % n, prev = (b + n - 1u) % n;
+    unsigned int off = 0u;
     for (int r = 0; r < rounds; ++r) {
-        if (threadIdx.x == 0) {
-            unsigned int got = 0u, tag = (unsigned int)r + 1u;
-            gs_tagged_put_u32(&words[(r & 1) * n + b], b * 131u + (unsigned int)r + off, tag);
-            if (!gs_tagged_get_u32(&bar, &words[(r & 1) * n + next], tag, next, &got))
-                return; /* timed out: gs_barrier_check reports it */
-            off = got - (next * 131u + (unsigned int)r); /* 0 when right */
-            if (off != 0u)
+        int gave_up = 0;
+        if (threadIdx.x == 0) { /* both neighbours read mine: none runs two rounds ahead */
+            unsigned int gn = 0u, gp = 0u, tag = (unsigned int)r + 1u;
+            gs_tagged_word *set = words + (r & 1) * n;
+            gs_tagged_put_u32(&set[b], b * 131u + (unsigned int)r + off, tag);
+            gave_up = !gs_tagged_get_u32(&bar, &set[next], tag, next, &gn) ||
+                      !gs_tagged_get_u32(&bar, &set[prev], tag, prev, &gp);
+            off = (gn - (next * 131u + (unsigned int)r)) + (gp - (prev * 131u + (unsigned int)r));
+            if (!gave_up && off != 0u) /* 0 when both were right */
                 atomicAdd(errors, 1u);
         }
+        gs_block_leave_if(gave_up); /* timed out: gs_barrier_check reports it */
         if (threadIdx.x == 0)
             slots[b] = b * 7919u + (unsigned int)r;
         gs_grid_token token = r % 2 ? gs_grid_arrive(&bar) : gs_grid_token{0u, 0u};

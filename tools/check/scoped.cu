@@ -22,9 +22,10 @@ static __device__ __forceinline__ unsigned int value(int it, unsigned int b)
 
 /* which: 0 neighbour (wrap), 1 split-phase, 2 all-reduce (f64 sum of b + it,
  * exact), 3 tagged words (no barrier: thread 0 puts its value with the
- * step's tag, then gets its left neighbour's; the next value adds what the
- * read was off by, 0 when right, so each put depends on the read before:
- * the reuse rule of gridsync/tagged.cuh). `slots` holds 2n 64-bit words. */
+ * step's tag, then gets both neighbours'; the next value adds what the
+ * reads were off by, 0 when right: each put depends on the reads of the
+ * blocks that read it, the reuse rule of gridsync/tagged.cuh, which a ring
+ * read in one direction only would break). `slots` holds 2n 64-bit words. */
 static __global__ void scoped_kernel(gs_grid_barrier bar, int which, unsigned int *slots,
                                      unsigned int *errors)
 {
@@ -32,15 +33,19 @@ static __global__ void scoped_kernel(gs_grid_barrier bar, int which, unsigned in
     unsigned int bad = 0u;
     if (which == 3) {
         gs_tagged_word *words = (gs_tagged_word *)slots;
+        const unsigned int right = (b + 1u) % n;
         unsigned int off = 0u;
         for (int it = 0; it < STEPS && threadIdx.x == 0u; ++it) {
             gs_tagged_word *set = words + (unsigned int)(it & 1) * n;
-            unsigned int got = 0u;
-            gs_tagged_put_u32(set + b, value(it, b) + off, (unsigned int)it + 1u);
-            if (!gs_tagged_get_u32(&bar, set + left, (unsigned int)it + 1u, left, &got))
+            const unsigned int tag = (unsigned int)it + 1u;
+            unsigned int l = 0u, r = 0u;
+            gs_tagged_put_u32(set + b, value(it, b) + off, tag);
+            if (!gs_tagged_get_u32(&bar, set + left, tag, left, &l) ||
+                !gs_tagged_get_u32(&bar, set + right, tag, right, &r))
                 break; /* the watchdog fired: gs_barrier_check reports it */
-            off = got - value(it, left);
-            bad += off != 0u;
+            const unsigned int dl = l - value(it, left), dr = r - value(it, right);
+            bad += (dl != 0u) + (dr != 0u);
+            off = dl + dr;
         }
         if (bad)
             atomicAdd(errors, bad);

@@ -30,29 +30,19 @@ enum {
     GS__UNTIL_DIFF_EQ = 4,      /* *p - ref == aux */
     GS__UNTIL_REACHED = 5,      /* *p has reached ref: (int)(*p - ref) >= 0, wrap-safe */
     GS__UNTIL_REACHED64 = 6,    /* 64-bit: (long long)(*p - ref) >= 0, wrap-safe */
-    GS__UNTIL_TAG_EQ = 7,       /* 64-bit: the high half (a tagged word's tag) == ref */
     GS__ACQUIRE_EACH = 8        /* or-ed in: every poll is an ld.acquire (as grid.sync) */
 };
-
-/* The conditions on a 64-bit word. */
-GS_DEVICE bool gs__until_is_64(int until)
-{
-    int cond = until & ~GS__ACQUIRE_EACH;
-    return cond == GS__UNTIL_GE64 || cond == GS__UNTIL_REACHED64 || cond == GS__UNTIL_TAG_EQ;
-}
 
 GS_DEVICE int gs__wait_done(const void *p, int until, unsigned long long ref, unsigned int aux)
 {
     int cond = until & ~GS__ACQUIRE_EACH;
-    if (gs__until_is_64(until)) {
+    if (cond == GS__UNTIL_GE64 || cond == GS__UNTIL_REACHED64) {
         unsigned long long v;
         if (until & GS__ACQUIRE_EACH)
             v = gs_ld_acquire_gpu_u64((const unsigned long long *)p);
         else
             asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-        return cond == GS__UNTIL_GE64        ? v >= ref
-               : cond == GS__UNTIL_TAG_EQ    ? (v >> 32) == ref
-                                             : (long long)(v - ref) >= 0;
+        return cond == GS__UNTIL_GE64 ? v >= ref : (long long)(v - ref) >= 0;
     }
     unsigned int v = (until & GS__ACQUIRE_EACH) ? gs_ld_acquire_gpu((const unsigned int *)p)
                                                 : gs_ld_relaxed_gpu((const unsigned int *)p);
@@ -70,7 +60,8 @@ GS_DEVICE void gs__wait_acquire(const void *p, int until)
 {
     if (until & GS__ACQUIRE_EACH)
         return; /* the poll that saw it was the acquire */
-    if (gs__until_is_64(until))
+    int cond = until & ~GS__ACQUIRE_EACH;
+    if (cond == GS__UNTIL_GE64 || cond == GS__UNTIL_REACHED64)
         (void)gs_ld_acquire_gpu_u64((const unsigned long long *)p);
     else
         (void)gs_ld_acquire_gpu((const unsigned int *)p);
@@ -196,22 +187,16 @@ static __device__ __noinline__ void gs__raise_timeout(const gs__waiter *w)
         return;
     }
     int cond = w->until & ~GS__ACQUIRE_EACH;
-    unsigned long long seen = gs__until_is_64(w->until) ? *(const volatile unsigned long long *)w->p
-                                                        : *(const volatile unsigned int *)w->p;
+    unsigned long long seen = cond == GS__UNTIL_GE64 || cond == GS__UNTIL_REACHED64
+                                  ? *(const volatile unsigned long long *)w->p
+                                  : *(const volatile unsigned int *)w->p;
     unsigned int detail[GS_REC_DETAIL_WORDS] = {w->target,
                                                 (unsigned int)seen,
                                                 (unsigned int)(seen >> 32),
                                                 (unsigned int)w->ref,
                                                 (unsigned int)(w->ref >> 32),
                                                 0u};
-    if (cond == GS__UNTIL_TAG_EQ) { /* the tag seen, and the tag expected */
-        detail[1] = (unsigned int)(seen >> 32);
-        detail[2] = 0u;
-    }
-    gs__raise_detail(w->state,
-                     cond == GS__UNTIL_TAG_EQ ? GS_REC_KIND_TAGGED_TIMEOUT
-                                              : GS_REC_KIND_WAIT_TIMEOUT,
-                     w->count, w->rank, w->method, detail);
+    gs__raise_detail(w->state, GS_REC_KIND_WAIT_TIMEOUT, w->count, w->rank, w->method, detail);
 }
 
 /*

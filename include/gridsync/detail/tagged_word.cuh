@@ -14,6 +14,36 @@ GS_DEVICE void gs__tagged_put(unsigned long long *word, unsigned int bits, unsig
     gs_st_relaxed_gpu_u64(word, (unsigned long long)tag << 32 | bits);
 }
 
+/* The watched wait for a tag (out of line, its own function so that the
+ * barriers' slow path, and so their kernels' registers, are unchanged):
+ * keeps polling; every 32 polls looks at the record's flag (another wait
+ * timed out: leave) and at %globaltimer (past the deadline: record the
+ * writer, the tag seen and the tag expected, raise the flag, leave).
+ * 0: the tag came; 1: the caller must leave. */
+static __device__ __noinline__ int gs__tagged_wait_slow(const gs__waiter *w)
+{
+    unsigned long long deadline = w->timeout_ns ? gs_globaltimer_ns() + w->timeout_ns : ~0ull;
+    const unsigned long long *word = (const unsigned long long *)w->p;
+    if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u)
+        return 1; /* a time-out already happened: leave as every slow wait does */
+    for (unsigned int spins = 1;; ++spins) {
+        const unsigned long long v = gs_ld_relaxed_gpu_u64(word);
+        if ((unsigned int)(v >> 32) == (unsigned int)w->ref)
+            return 0;
+        if ((spins & 31u) != 0u)
+            continue;
+        if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u)
+            return 1;
+        if (gs_globaltimer_ns() < deadline)
+            continue;
+        unsigned int detail[GS_REC_DETAIL_WORDS] = {w->target, (unsigned int)(v >> 32), 0u,
+                                                    (unsigned int)w->ref, 0u, 0u};
+        gs__raise_detail(w->state, GS_REC_KIND_TAGGED_TIMEOUT, w->count, w->rank, w->method,
+                         detail);
+        return 1;
+    }
+}
+
 /* Poll `word` (relaxed 64-bit loads) until its tag is `tag`; then *bits is
  * the value stored with it. The inline polls first; past them the watched
  * slow path bounds the wait by the barrier's time-out and names `from`
@@ -30,9 +60,9 @@ GS_DEVICE int gs__tagged_get(const gs_grid_barrier *b, const unsigned long long 
                 return 1;
             }
         }
-        gs__waiter w = {b->state,  word,     tag, b->timeout_ns, 0u, b->count, gs__block_rank(),
-                        0u,        GS__UNTIL_TAG_EQ, b->method, from};
-        if (gs__wait_slow(&w))
+        gs__waiter w = {b->state, word, tag, b->timeout_ns, 0u, b->count, gs__block_rank(),
+                        0u,       0,    b->method,      from};
+        if (gs__tagged_wait_slow(&w))
             return 0;
         /* the tag arrived: the inline polls read it again (its writer
          * rewrites the word only after this block has answered, the
