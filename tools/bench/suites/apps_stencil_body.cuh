@@ -21,11 +21,6 @@
 #include <stddef.h>
 
 #define GS_STENCIL_HD __host__ __device__ __forceinline__
-#ifdef __CUDA_ARCH__ /* the device pass (the host compiler warns of the pragma) */
-#define GS_STENCIL_UNROLL4 _Pragma("unroll 4")
-#else
-#define GS_STENCIL_UNROLL4
-#endif
 
 /* One cell's step. 0.125 * sum and 0.5 * c are exact, so the fma rounds
  * once, as a separate multiply and add would: the same bits everywhere. */
@@ -184,15 +179,29 @@ GS_STENCIL_HD void gs_stencil_strip_of(int i, int iw, int ih, int bands, int *lx
 
 /* Rows [ya, yb) of one column of a tile with a one-cell ring (row stride
  * S): src and dst point at the column in the two copies, which never
- * overlap (so the loads of later rows need not wait for this row's store).
- * The cells above and at the current one stay in registers: three shared
- * loads a cell. */
-GS_STENCIL_HD void gs_stencil_strip(const float *__restrict__ src, float *__restrict__ dst, int S,
-                                    int ya, int yb)
+ * overlap. The cells above and at the current one stay in registers (three
+ * shared loads a cell), and four rows' loads are issued before their
+ * stores: the compiler would otherwise keep each row's loads behind the
+ * last row's store (it cannot tell the copies apart), one shared-memory
+ * latency a row. */
+GS_STENCIL_HD void gs_stencil_strip(const float *src, float *dst, int S, int ya, int yb)
 {
     float up = src[ya * S], c = src[(ya + 1) * S];
-    GS_STENCIL_UNROLL4
-    for (int ly = ya; ly < yb; ++ly) {
+    int ly = ya;
+    for (; ly + 4 <= yb; ly += 4) {
+        const float *r = src + (ly + 1) * S; /* the row of the first cell */
+        const float d0 = r[S], d1 = r[2 * S], d2 = r[3 * S], d3 = r[4 * S];
+        const float w0 = r[-1], e0 = r[1], w1 = r[S - 1], e1 = r[S + 1];
+        const float w2 = r[2 * S - 1], e2 = r[2 * S + 1], w3 = r[3 * S - 1], e3 = r[3 * S + 1];
+        float *o = dst + (ly + 1) * S;
+        o[0] = gs_stencil_cell(c, up, d0, w0, e0);
+        o[S] = gs_stencil_cell(d0, c, d1, w1, e1);
+        o[2 * S] = gs_stencil_cell(d1, d0, d2, w2, e2);
+        o[3 * S] = gs_stencil_cell(d2, d1, d3, w3, e3);
+        up = d2;
+        c = d3;
+    }
+    for (; ly < yb; ++ly) {
         const float down = src[(ly + 2) * S];
         dst[(ly + 1) * S] = gs_stencil_cell(c, up, down, src[(ly + 1) * S - 1], src[(ly + 1) * S + 1]);
         up = c;

@@ -30,6 +30,11 @@ enum { ONCHIP_THREADS = 1024, GLOBAL_THREADS = 1024, GLOBAL_PER_SM = 1, STEP_X =
  * blocks (about 1 us on an H200, docs/scoped-sync.md). grid.sync costs that
  * microsecond even on one block, so its version always spreads the field. */
 #define ONE_BLOCK_MAX_CELLS (1 << 14)
+/* The tagged halo's exchange costs about half a neighbour barrier, so its
+ * version spreads the field from fewer cells: one block up to 2^12 cells
+ * (1.11 us a step on H200, 256 threads), every SM from 2^13 (2^14 cells on
+ * one block: 1.98 us a step; 2^16 on 132 blocks: 1.23). */
+#define TAGGED_ONE_BLOCK_MAX_CELLS (1 << 12)
 
 const char *const gs_stencil_method_names[GS_STENCIL_NMETHODS] = {
     "gridsync neighbour", "gridsync tagged halo", "cg grid.sync", "relaunch graph",
@@ -192,8 +197,11 @@ static gs_status plan_persistent(gs_stencil_run *r, int blocks, int mode)
     GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     if (mode != GS_STENCIL_GLOBAL) {
         const long long cells = (long long)f->w * f->h;
+        const long long one_block_max = r->method == GS_STENCIL_TAGGED
+                                            ? TAGGED_ONE_BLOCK_MAX_CELLS
+                                            : ONE_BLOCK_MAX_CELLS;
         int fits = 0, want = blocks ? blocks
-                             : ours(r->method) && cells <= ONE_BLOCK_MAX_CELLS
+                             : ours(r->method) && cells <= one_block_max
                                  ? 1
                                  : sms;
         GS_TRY(try_onchip(r, want, &fits));
