@@ -22,6 +22,7 @@
 #include <gridsync/allreduce.cuh>
 #include <gridsync/barrier.cuh>
 #include <gridsync/neighbour.cuh>
+#include <gridsync/tagged.cuh>
 
 #include <math.h>
 #include <stdio.h>
@@ -38,7 +39,7 @@ namespace cg = cooperative_groups;
 
 enum prim {
     K_NEIGHBOUR_1D, K_NEIGHBOUR_2D, K_SUBSET, K_ALLREDUCE_F32, K_ALLREDUCE_F64, K_FULL, K_CG,
-    K_GRAPH, K_WORK, K_SPLIT, K_CG_SPLIT
+    K_GRAPH, K_WORK, K_SPLIT, K_CG_SPLIT, K_TAGGED_1D
 };
 enum { SUBSET_SIZE = 8 };
 
@@ -76,15 +77,61 @@ static __device__ __forceinline__ unsigned int partner(unsigned int b, unsigned 
     return b + 1u == n ? 0u : b + 1u;
 }
 
+/* The tagged exchange's step (gridsync/tagged.cuh): thread 0 puts the
+ * block's value for step `it` (plus what its last reads were off by, 0
+ * when right: each put depends on the reads of the blocks that read it)
+ * and gets both 1-D neighbours' (b - 1 and b + 1 where they exist), then a
+ * block barrier: the neighbour barrier's exchange, with the data in the
+ * words and no barrier between blocks. 1: the block must leave. */
+static __device__ __forceinline__ int tagged_step(const gs_grid_barrier *bar,
+                                                  gs_tagged_word *words, unsigned int n,
+                                                  unsigned int b, int it, unsigned int tag,
+                                                  unsigned int *carry, unsigned int *bad)
+{
+    int gave_up = 0;
+    if (threadIdx.x == 0u) {
+        gs_tagged_word *set = words + (size_t)(it & 1) * n;
+        gs_tagged_put_u32(set + b, step_value(it, b) + *carry, tag);
+        unsigned int off = 0u;
+        for (int k = 0; k < 2 && !gave_up; ++k) {
+            const unsigned int o = k == 0 ? b - 1u : b + 1u;
+            unsigned int got = 0u;
+            if ((k == 0 && b == 0u) || (k == 1 && b + 1u >= n))
+                continue;
+            gave_up = !gs_tagged_get_u32(bar, set + o, tag, o, &got);
+            off += got - step_value(it, o);
+            *bad += !gave_up && got != step_value(it, o);
+        }
+        *carry = off;
+    }
+    return __syncthreads_or(gave_up);
+}
+
+/* The tagged exchange's kernel (the same parameters as sync_kernel). */
+static __global__ void tagged_kernel(gs_grid_barrier bar, unsigned int *slots,
+                                     const unsigned int *, unsigned int *errors, int iters,
+                                     long long, unsigned int tag0)
+{
+    const unsigned int n = gridDim.x * gridDim.y, b = blockIdx.x + gridDim.x * blockIdx.y;
+    unsigned int carry = 0u, bad = 0u;
+    for (int it = 0; it < iters; ++it)
+        if (tagged_step(&bar, (gs_tagged_word *)slots, n, b, it, tag0 + (unsigned int)it + 1u,
+                        &carry, &bad))
+            break; /* timed out: gs_barrier_check reports it */
+    if (threadIdx.x == 0u && bad)
+        atomicAdd(errors, bad);
+}
+
 template <int P>
 static __global__ void sync_kernel(gs_grid_barrier bar, unsigned int *slots,
                                    const unsigned int *members, unsigned int *errors, int iters,
-                                   long long work_cycles)
+                                   long long work_cycles, unsigned int tag0)
 {
     const unsigned int n = gridDim.x * gridDim.y, b = blockIdx.x + gridDim.x * blockIdx.y;
     const unsigned int t = threadIdx.x, nt = blockDim.x, o = partner<P>(b, n);
     const unsigned int g0 = b / SUBSET_SIZE * SUBSET_SIZE, gsize = min(SUBSET_SIZE + 0u, n - g0);
     unsigned int bad = 0u, seen = 0u, expected = 0u;
+    (void)tag0;
     for (int it = 0; it < iters; ++it) {
         unsigned int *buf = slots + (unsigned int)(it & 1) * n;
         bad += seen != expected; /* last step's check: its load had a step to arrive */
@@ -155,6 +202,7 @@ typedef struct variant {
 static const variant variants[] = {
     V("neighbour 1-D", K_NEIGHBOUR_1D, 0.0),
     V("neighbour 2-D", K_NEIGHBOUR_2D, 0.0),
+    {"tagged exchange 1-D", K_TAGGED_1D, 0.0, (const void *)tagged_kernel, 0},
     V("subset of 8", K_SUBSET, 0.0),
     V("all-reduce f32", K_ALLREDUCE_F32, 0.0),
     V("all-reduce f64", K_ALLREDUCE_F64, 0.0),
@@ -182,9 +230,11 @@ typedef struct run_ctx {
     dim3 grid;
     int threads, iters;
     long long work_cycles;
+    unsigned int tag0; /* the tagged exchange: the last tag used on `slots` */
     gs_barrier_t bar;
     gs_grid_barrier view;
     unsigned int *slots, *members, *errors;
+    size_t slots_bytes;
 } run_ctx;
 
 static int uses_cg(enum prim k) { return k == K_CG || k == K_CG_SPLIT; }
@@ -199,7 +249,15 @@ static gs_status enqueue(void *p, cudaStream_t stream)
         GS_CUDA_TRY(cudaGetLastError());
         return GS_SUCCESS;
     }
-    void *args[] = {&c->view, &c->slots, &c->members, &c->errors, &c->iters, &c->work_cycles};
+    if (c->v->kind == K_TAGGED_1D && c->tag0 > 0xffffffffu - (unsigned int)c->iters) {
+        /* before the tags wrap, the words go back to tag 0 */
+        GS_CUDA_TRY(cudaMemsetAsync(c->slots, 0, c->slots_bytes, stream));
+        c->tag0 = 0u;
+    }
+    void *args[] = {&c->view,  &c->slots,        &c->members, &c->errors,
+                    &c->iters, &c->work_cycles, &c->tag0};
+    if (c->v->kind == K_TAGGED_1D)
+        c->tag0 += (unsigned int)c->iters; /* the launch's arguments are taken at the call */
     if (uses_cg(c->v->kind)) {
         GS_CUDA_TRY(cudaLaunchCooperativeKernel(c->v->kernel, c->grid, block, args, 0, stream));
         return GS_SUCCESS;
@@ -223,6 +281,10 @@ static gs_status measure(run_ctx *c, const gs_bench_params *o, cudaStream_t stre
         st = gs_barrier_device(c->bar, blocks, &c->view);
     }
     cudaError_t err = cudaMemsetAsync(c->errors, 0, sizeof(unsigned int), stream);
+    if (err == cudaSuccess && c->v->kind == K_TAGGED_1D) { /* the others' slots: tag 0 again */
+        err = cudaMemsetAsync(c->slots, 0, c->slots_bytes, stream);
+        c->tag0 = 0u;
+    }
     if (st == GS_SUCCESS && err != cudaSuccess)
         st = gs__cuda_fail(err, "cudaMemsetAsync(errors)", __FILE__, __LINE__);
     if (st == GS_SUCCESS)
@@ -248,7 +310,9 @@ enum { C_THREADS, C_BLOCKS, C_PRIMITIVE, C_WORK, C_MEDIAN, C_MIN, C_MAX, C_VS_CG
 static const gs_column columns[NCOLS] = {
     {"threads", "", 0, "threads per block"},
     {"blocks", "", 0, "blocks in the grid"},
-    {"primitive", "", 0, "neighbour 1-D / 2-D, subset of 8, all-reduce f32 / f64, full barrier "
+    {"primitive", "", 0, "neighbour 1-D / 2-D, tagged exchange 1-D (a word with each 1-D "
+                         "neighbour, gridsync/tagged.cuh), subset of 8, all-reduce f32 / f64, "
+                         "full barrier "
                          "(gs_grid_sync_flip: tree's path up to 2048 blocks), "
                          "arrive/wait, work alone (gridsync's and the baseline); cg grid.sync, "
                          "cg arrive/wait, relaunch graph (the peers)"},
@@ -411,7 +475,7 @@ static gs_status run_sync(const gs_bench_params *o, gs_table *table)
     unsigned int *members = (unsigned int *)malloc(most * sizeof *members);
     cudaError_t err = members ? cudaSuccess : cudaErrorMemoryAllocation;
     if (err == cudaSuccess)
-        err = cudaMalloc((void **)&base.slots, 2 * most * sizeof(unsigned int));
+        err = cudaMalloc((void **)&base.slots, base.slots_bytes = 2 * most * sizeof(gs_tagged_word));
     if (err == cudaSuccess)
         err = cudaMalloc((void **)&base.members, most * sizeof(unsigned int));
     if (err == cudaSuccess)
@@ -438,7 +502,8 @@ static gs_status run_sync(const gs_bench_params *o, gs_table *table)
 
 /* ------------------------------------------------------ the description */
 
-static const char *const ours[] = {"neighbour 1-D", "neighbour 2-D", "subset of 8",
+static const char *const ours[] = {"neighbour 1-D", "neighbour 2-D", "tagged exchange 1-D",
+                                   "subset of 8",
                                    "all-reduce f32", "all-reduce f64", "full barrier",
                                    "arrive/wait", "arrive/wait, 0.5 us work",
                                    "arrive/wait, 1 us work", "arrive/wait, 2 us work", NULL};
@@ -447,7 +512,8 @@ static const char *const peers[] = {"cg grid.sync", "relaunch graph", "cg arrive
                                     "cg arrive/wait, 2 us work", NULL};
 static const char *const configuration[] = {"threads", "blocks", NULL};
 static const char *const grid[] = {"blocks", NULL};
-static const char *const no_work[] = {"neighbour 1-D", "neighbour 2-D", "subset of 8",
+static const char *const no_work[] = {"neighbour 1-D", "neighbour 2-D", "tagged exchange 1-D",
+                                      "subset of 8",
                                       "all-reduce f32", "all-reduce f64", "full barrier",
                                       "cg grid.sync", "relaunch graph", NULL};
 static const char *const split_rows[] = {"work alone, 1 us", "arrive/wait, 1 us work",
@@ -477,6 +543,7 @@ static const gs_summary_column summary_columns[] = {
     {"blocks", GS_SUMMARY_FIELD, "blocks", NULL, NULL, "%.0f"},
     PER_STEP("neighbour 1-D"),
     PER_STEP("neighbour 2-D"),
+    PER_STEP("tagged exchange 1-D"),
     PER_STEP("subset of 8"),
     PER_STEP("all-reduce f64"),
     PER_STEP("full barrier"),
@@ -516,8 +583,8 @@ static const gs_reading reading = {"primitive", ours, peers, key, "us_per_step",
 
 extern "C" const gs_bench_suite gs_suite_sync = {
     "sync",
-    "microseconds per step of the scoped primitives (neighbour 1-D and 2-D, subset, grid "
-    "all-reduce, split arrive/wait with 0-2 us of work between) vs gridsync's full barrier, "
+    "microseconds per step of the scoped primitives (neighbour 1-D and 2-D, a tagged-word "
+    "exchange with the 1-D neighbours, subset, grid all-reduce, split arrive/wait with 0-2 us of work between) vs gridsync's full barrier, "
     "cooperative groups grid.sync() and barrier_arrive/wait, and relaunch in a CUDA graph",
     "sync: microseconds per step (median)",
     columns, NCOLS,
