@@ -107,8 +107,10 @@ static __device__ __forceinline__ int tagged_step(const gs_grid_barrier *bar,
     return __syncthreads_or(gave_up);
 }
 
-/* The tagged exchange's kernel (the same parameters as sync_kernel). */
-static __global__ void tagged_kernel(gs_grid_barrier bar, unsigned int *slots,
+/* The tagged exchange's kernel (the same parameters as sync_kernel); at
+ * most 32 registers, as the core kernels, so that it runs on the same
+ * grids (8 blocks of 256 a SM). */
+static __global__ void __launch_bounds__(1024, 2) tagged_kernel(gs_grid_barrier bar, unsigned int *slots,
                                      const unsigned int *, unsigned int *errors, int iters,
                                      long long, unsigned int tag0)
 {
