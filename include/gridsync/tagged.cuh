@@ -22,9 +22,6 @@
  *                                   block must leave the kernel (see
  *                                   gs_block_leave_if below). `from` is the
  *                                   writer's block rank, for the report.
- *   gs_tagged_get2_*(&bar, word_a, tag_a, from_a, word_b, tag_b, from_b, &a, &b)
- *                                   both words at once (a tile's corner): the
- *                                   two loads in flight together.
  *   Tags: a word is read for one tag at a time, and compared for equality.
  *   Start from zeroed words and tags from 1, and let every launch go on
  *   from where the last stopped (pass it the first tag, as the signals'
@@ -90,29 +87,6 @@ GS_DEVICE int gs_tagged_get_f32(const gs_grid_barrier *b, const gs_tagged_word *
     unsigned int bits = 0u;
     int ok = gs__tagged_get(b, word, tag, from, &bits);
     *v = __uint_as_float(bits);
-    return ok;
-}
-
-/* Two words at once, each with its own tag and writer (a corner of a tile
- * needs two neighbours' edges): both loads are in flight together, where
- * two gets one after the other would wait two round trips. */
-GS_DEVICE int gs_tagged_get2_u32(const gs_grid_barrier *b, const gs_tagged_word *word_a,
-                                 unsigned int tag_a, unsigned int from_a,
-                                 const gs_tagged_word *word_b, unsigned int tag_b,
-                                 unsigned int from_b, unsigned int *a, unsigned int *v_b)
-{
-    return gs__tagged_get2(b, word_a, tag_a, from_a, word_b, tag_b, from_b, a, v_b);
-}
-
-GS_DEVICE int gs_tagged_get2_f32(const gs_grid_barrier *b, const gs_tagged_word *word_a,
-                                 unsigned int tag_a, unsigned int from_a,
-                                 const gs_tagged_word *word_b, unsigned int tag_b,
-                                 unsigned int from_b, float *a, float *v_b)
-{
-    unsigned int bits_a = 0u, bits_b = 0u;
-    int ok = gs__tagged_get2(b, word_a, tag_a, from_a, word_b, tag_b, from_b, &bits_a, &bits_b);
-    *a = __uint_as_float(bits_a);
-    *v_b = __uint_as_float(bits_b);
     return ok;
 }
 

@@ -2,9 +2,7 @@
  * test_tagged.cu - tagged words (gridsync/tagged.cuh) carry values between
  * blocks with no barrier: a ring of blocks where, every step, each block
  * puts 64 words (one a thread, tag = the step's) after a random per-block
- * delay, and gets its left and right neighbours' 64 words of the same step
- * (one after the other on even steps, both at once, gs_tagged_get2_u32, on
- * odd ones).
+ * delay, and gets its left and right neighbours' 64 words of the same step.
  * Each value is a hash of (seed, step, block, word) plus what the writer
  * read of its neighbours' words one step before minus what it expected (0
  * when every read was right): so each put depends on the reads before it,
@@ -56,16 +54,10 @@ static __global__ void ring_kernel(gs_grid_barrier bar, gs_tagged_word *words,
         int gave_up = 0;
         if (t < WORDS) {
             unsigned int l = 0u, r = 0u;
-            if (s & 1u) { /* odd steps: both words at once */
-                gave_up = !gs_tagged_get2_u32(&bar, set + (size_t)left * WORDS + t, tag, left,
-                                              set + (size_t)right * WORDS + t, tag, right, &l,
+            gave_up |= !gs_tagged_get_u32(&bar, set + (size_t)left * WORDS + t, tag, left, &l);
+            if (!gave_up) /* after a time-out, no second wait (it would be reported late) */
+                gave_up |= !gs_tagged_get_u32(&bar, set + (size_t)right * WORDS + t, tag, right,
                                               &r);
-            } else {
-                gave_up |= !gs_tagged_get_u32(&bar, set + (size_t)left * WORDS + t, tag, left, &l);
-                if (!gave_up) /* after a time-out, no second wait (it would be reported late) */
-                    gave_up |= !gs_tagged_get_u32(&bar, set + (size_t)right * WORDS + t, tag,
-                                                  right, &r);
-            }
             const unsigned int dl = l - tg_value(seed, s, left, t);
             const unsigned int dr = r - tg_value(seed, s, right, t);
             bad += (dl != 0u) + (dr != 0u);

@@ -94,10 +94,6 @@ struct emu_tagged_halo {
         memcpy(v, &bits, sizeof bits);
         return 1;
     }
-    int get2(size_t a, int fa, float *va, size_t b, int fb, float *vb, int s) const
-    {
-        return get(a, s, fa, va) && get(b, s, fb, vb);
-    }
     void end_step(int, bool) const { __syncthreads(); } /* get never gives up here */
 };
 

@@ -70,25 +70,4 @@ GS_DEVICE int gs__tagged_get(const gs_grid_barrier *b, const unsigned long long 
     }
 }
 
-/* Two words at once (their loads in flight together): until word a has
- * tag_a and word b has tag_b. Past the inline polls, each through
- * gs__tagged_get's watched path. 1: both set; 0: a wait timed out. */
-GS_DEVICE int gs__tagged_get2(const gs_grid_barrier *b, const unsigned long long *word_a,
-                              unsigned int tag_a, unsigned int from_a,
-                              const unsigned long long *word_b, unsigned int tag_b,
-                              unsigned int from_b, unsigned int *bits_a, unsigned int *bits_b)
-{
-    for (unsigned int k = 0; k < GS_TUNE_BARRIER_FAST_POLLS; ++k) {
-        const unsigned long long va = gs_ld_relaxed_gpu_u64(word_a);
-        const unsigned long long vb = gs_ld_relaxed_gpu_u64(word_b);
-        if ((unsigned int)(va >> 32) == tag_a && (unsigned int)(vb >> 32) == tag_b) {
-            *bits_a = (unsigned int)va;
-            *bits_b = (unsigned int)vb;
-            return 1;
-        }
-    }
-    return gs__tagged_get(b, word_a, tag_a, from_a, bits_a) &&
-           gs__tagged_get(b, word_b, tag_b, from_b, bits_b);
-}
-
 #endif /* GRIDSYNC_DETAIL_TAGGED_WORD_CUH */

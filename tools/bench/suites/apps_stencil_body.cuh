@@ -213,7 +213,7 @@ GS_STENCIL_HD void gs_stencil_strip(const float *src, float *dst, int S, int ya,
  * How the on-chip body exchanges its edges: a halo in global memory that a
  * barrier orders. `put` writes an edge cell of step s (parity (s+1) & 1),
  * `get` reads a neighbour's edge cell of step s - 1 during step s (parity
- * s & 1), `get2` two of them at once (a corner's), `end_step` ends a step (every thread calls it; `gave_up`: a get
+ * s & 1), `end_step` ends a step (every thread calls it; `gave_up`: a get
  * of this thread timed out; `last`: no step follows): here the barrier
  * that makes the edges visible, and a block barrier after the last step.
  * The tagged exchange of apps_stencil_kernels.cu has the same members.
@@ -226,13 +226,6 @@ struct gs_stencil_barrier_halo {
     __device__ __forceinline__ int get(size_t at, int, int, float *v) const
     {
         *v = halo[at];
-        return 1;
-    }
-    __device__ __forceinline__ int get2(size_t a, int, float *va, size_t b, int, float *vb,
-                                        int) const
-    {
-        *va = halo[a];
-        *vb = halo[b];
         return 1;
     }
     __device__ __forceinline__ void end_step(int, bool last) const
@@ -338,22 +331,14 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
             const float *p = cur + (ly + 1) * S + lx + 1;
             float c = p[0], n = p[-S], so = p[S], w = p[-1], e = p[1];
             if (s > 0) { /* the neighbours' edges of step s - 1 (the ring: u0's, step 0) */
-                size_t at[4];
-                int from[4], k = 0;
-                float *into[4];
                 if (ly == 0 && north)
-                    at[k] = rp + from_n + lx, from[k] = rank_n, into[k++] = &n;
+                    gave_up |= !halo.get(rp + from_n + lx, s, rank_n, &n);
                 if (ly == th - 1 && south)
-                    at[k] = rp + from_s + lx, from[k] = rank_s, into[k++] = &so;
+                    gave_up |= !halo.get(rp + from_s + lx, s, rank_s, &so);
                 if (lx == 0 && west)
-                    at[k] = cp + from_w + ly, from[k] = rank_w, into[k++] = &w;
+                    gave_up |= !halo.get(cp + from_w + ly, s, rank_w, &w);
                 if (lx == tw - 1 && east)
-                    at[k] = cp + from_e + ly, from[k] = rank_e, into[k++] = &e;
-                if (k == 2) /* a corner: both words' loads in flight together */
-                    gave_up |= !halo.get2(at[0], from[0], into[0], at[1], from[1], into[1], s);
-                else
-                    for (int j = 0; j < k; ++j)
-                        gave_up |= !halo.get(at[j], s, from[j], into[j]);
+                    gave_up |= !halo.get(cp + from_e + ly, s, rank_e, &e);
             }
             const float v = gs_stencil_cell(c, n, so, w, e);
             nxt[(ly + 1) * S + lx + 1] = v;

@@ -64,13 +64,6 @@ struct tagged_halo {
     {
         return gs_tagged_get_f32(bar, words + at, tag0 + (unsigned int)s, (unsigned int)from, v);
     }
-    __device__ __forceinline__ int get2(size_t a, int from_a, float *va, size_t b, int from_b,
-                                        float *vb, int s) const
-    {
-        const unsigned int tag = tag0 + (unsigned int)s;
-        return gs_tagged_get2_f32(bar, words + a, tag, (unsigned int)from_a, words + b, tag,
-                                  (unsigned int)from_b, va, vb);
-    }
     /* a block barrier (the step's shared-memory writes before the next
      * step's reads); a thread whose get timed out takes the block out */
     __device__ __forceinline__ void end_step(int gave_up, bool) const
