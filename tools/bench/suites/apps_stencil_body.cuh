@@ -212,14 +212,16 @@ GS_STENCIL_HD void gs_stencil_strip(const float *src, float *dst, int S, int ya,
 /*
  * How the on-chip body exchanges its edges: a halo in global memory that a
  * barrier orders. `put` writes an edge cell of step s (parity (s+1) & 1),
- * `get` reads a neighbour's edge cell of step s - 1 during step s (parity
- * s & 1), `end_step` ends a step (every thread calls it; `gave_up`: a get
- * of this thread timed out; `last`: no step follows): here the barrier
- * that makes the edges visible, and a block barrier after the last step.
+ * `get` reads one of step s - 1 at the start of step s, `ring_done` follows
+ * the block's gets (the ring before the step's reads), `step_done` ends
+ * every step but the last (the barrier that makes the edges visible; when
+ * it is also a block barrier, step_done_syncs, a block without neighbours
+ * skips the gets and ring_done).
  * The tagged exchange of apps_stencil_kernels.cu has the same members.
  */
 template <class Sync>
 struct gs_stencil_barrier_halo {
+    static constexpr bool step_done_syncs = true; /* the block too: no ring, no block barrier */
     float *halo;
     Sync sync;
     __device__ __forceinline__ void put(size_t at, float v, int) const { halo[at] = v; }
@@ -228,13 +230,8 @@ struct gs_stencil_barrier_halo {
         *v = halo[at];
         return 1;
     }
-    __device__ __forceinline__ void end_step(int, bool last) const
-    {
-        if (last)
-            __syncthreads();
-        else
-            sync();
-    }
+    __device__ __forceinline__ void ring_done(int) const { __syncthreads(); }
+    __device__ __forceinline__ void step_done() const { sync(); }
 };
 
 /*
@@ -242,36 +239,36 @@ struct gs_stencil_barrier_halo {
  * memory: up to 2^21 cells on an H200).
  * How: the block keeps its tile, with a one-cell ring, in shared memory in
  * two copies (cur, nxt) for the whole run; only the tile's four edges go
- * through global memory. Each step computes nxt from cur: first the tile's
- * edge cells, one a thread: the thread loads the cell's neighbours inside
- * the tile, gets the neighbouring tiles' edge cells it needs (halo.get, in
- * registers: the ring in shared memory serves only the first step, from
- * u0), computes the cell and puts it in the halo of the step's parity
- * (halo.put); then the interior (each thread walks a column strip, the
- * cells above and at it in registers: three shared loads a cell, no
- * branch); then halo.end_step, swap. `smem` holds 2 * (tile_h + 2) *
- * (tile_w + 2) floats.
- * Why correct, halo behind a barrier (gs_stencil_barrier_halo): the edges
- * read at step s + 1 (parity (s+1) & 1) were written by the face
- * neighbours at step s before their (s+1)-th sync, which this block's
- * (s+1)-th sync waits for (release/acquire at GPU scope; the sync's block
- * barriers order it before every thread's reads). The edges of step s + 2
- * go to the same parity; a neighbour writes them only after its (s+2)-th
- * sync returns, which needs this block's (s+2)-th call, made after its
- * reads of step s + 1: one barrier a step and two halo parities suffice (a
- * block is at most one step ahead of its neighbours).
- * Why correct, tagged halo (no barrier between blocks): each edge cell
- * travels with its step's tag in one 8-byte word (gridsync/tagged.cuh),
+ * through global memory. Each step: read the neighbours' edges of the last
+ * step into cur's ring, compute nxt from cur: first the tile's edge cells,
+ * written to the halo of the step's parity as they are computed, then the
+ * interior (each thread walks a column strip, the cells above and at it in
+ * registers: three shared loads a cell, no branch); end the step
+ * (halo.step_done), swap. `smem` holds 2 * (tile_h + 2) * (tile_w + 2)
+ * floats.
+ * Why correct, halo behind a barrier (gs_stencil_barrier_halo): the ring
+ * read at step s + 1 (parity (s+1) & 1) was written by the face neighbours
+ * at step s before their (s+1)-th sync, which this block's (s+1)-th sync
+ * waits for (release/acquire at GPU scope, then a block barrier before the
+ * reads). The edges of step s + 2 go to the same parity; a neighbour writes
+ * them only after its (s+2)-th sync returns, which needs this block's
+ * (s+2)-th call, made after its reads of step s + 1: one barrier a step and
+ * two halo parities suffice (a block is at most one step ahead of its
+ * neighbours).
+ * Why correct, tagged halo (no barrier; step_done does nothing): each edge
+ * cell travels with its step's tag in one 8-byte word (gridsync/tagged.cuh),
  * and get polls until the tag is the step's: it reads that step's value.
  * The edge of step s + 2 that overwrites the word is computed from the
- * reader's edge of step s + 1 (the facing edges share their cells'
- * coordinates), which the reader computed from the value of step s it
- * read: the no-thin-air axiom keeps that read from seeing the later store.
- * Within the block (both): the block barrier that ends each step orders
- * the step's writes to nxt before the next step reads them as cur, and
- * every read of cur before the next step overwrites it as nxt. The ring
- * outside the field is zero in both copies and never written; a side with
- * no neighbour reads it.
+ * reader's edge of step s + 1, which the reader computed from the value of
+ * step s it read (the facing edges share their cells' coordinates): the
+ * no-thin-air axiom keeps that read from seeing the later store.
+ * Within the block (both): the block barrier after the gets (ring_done)
+ * orders the ring's stores before the step's reads, and the previous
+ * step's writes to nxt (now cur) before this step's reads; a step's ring
+ * goes to cur's ring cells, which the previous step never read or wrote,
+ * and its nxt is the copy the previous step read, which every thread
+ * finished reading before that block barrier. The ring outside the field
+ * is zero in both copies and never written.
  * When: a field that fits in the SMs' shared memory; a step costs its
  * edges and one exchange with the neighbours, not a pass over memory.
  */
@@ -297,59 +294,69 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
     __syncthreads();
     /* the edge cells, then the interior (iw x ih) in column strips: `bands`
      * strips per column when the block has more threads than the interior
-     * has columns; each thread's first edge cell and strip computed once */
+     * has columns */
     const int perimeter = gs_stencil_perimeter(tw, th);
     const int iw = tw > 2 ? tw - 2 : 0, ih = th > 2 ? th - 2 : 0;
     const int bands = iw > 0 && nt / iw > 0 ? nt / iw : 1, items = iw * bands;
-    int strip_lx = 0, strip_ya = 0, strip_yb = 0, edge_lx = 0, edge_ly = 0;
+    int strip_lx = 0, strip_ya = 0, strip_yb = 0;
     if (tid < items)
         gs_stencil_strip_of(tid, iw, ih, bands, &strip_lx, &strip_ya, &strip_yb);
-    if (tid < perimeter)
-        gs_stencil_perimeter_cell(tid, tw, th, &edge_lx, &edge_ly);
-    /* where the neighbours' facing edges are (parity 0) and where this
-     * tile's go (parity 0; the other parity is `*_per_parity` further) */
-    const size_t from_n = (size_t)(2 * (by - 1) + 1) * f.w + t.x0;
-    const size_t from_s = (size_t)(2 * (by + 1)) * f.w + t.x0;
-    const size_t from_w = cols + (size_t)(2 * (bx - 1) + 1) * f.h + t.y0;
-    const size_t from_e = cols + (size_t)(2 * (bx + 1)) * f.h + t.y0;
-    const size_t to_n = (size_t)(2 * by) * f.w + t.x0, to_s = (size_t)(2 * by + 1) * f.w + t.x0;
-    const size_t to_w = cols + (size_t)(2 * bx) * f.h + t.y0;
-    const size_t to_e = cols + (size_t)(2 * bx + 1) * f.h + t.y0;
-    const int rank_n = (by - 1) * f.gx + bx, rank_s = (by + 1) * f.gx + bx;
-    const int rank_w = by * f.gx + bx - 1, rank_e = by * f.gx + bx + 1;
-    int gave_up = 0;
     for (int s = 0; s < f.steps; ++s) {
-        const size_t rp = (size_t)(s & 1) * rows_per_parity, cp = (size_t)(s & 1) * cols_per_parity;
+        if (s > 0 && (north || south || west || east || !Halo::step_done_syncs)) {
+            const size_t rp = (size_t)(s & 1) * rows_per_parity;
+            const size_t cp = cols + (size_t)(s & 1) * cols_per_parity;
+            int gave_up = 0;
+            for (int i = tid; i < 2 * (tw + th); i += nt) {
+                float v = 0.0f;
+                if (i < tw) {
+                    if (north) {
+                        gave_up |= !halo.get(rp + (size_t)(2 * (by - 1) + 1) * f.w + t.x0 + i, s,
+                                             (by - 1) * f.gx + bx, &v);
+                        cur[i + 1] = v;
+                    }
+                } else if (i < 2 * tw) {
+                    int x = i - tw;
+                    if (south) {
+                        gave_up |= !halo.get(rp + (size_t)(2 * (by + 1)) * f.w + t.x0 + x, s,
+                                             (by + 1) * f.gx + bx, &v);
+                        cur[(th + 1) * S + x + 1] = v;
+                    }
+                } else if (i < 2 * tw + th) {
+                    int y = i - 2 * tw;
+                    if (west) {
+                        gave_up |= !halo.get(cp + (size_t)(2 * (bx - 1) + 1) * f.h + t.y0 + y, s,
+                                             by * f.gx + bx - 1, &v);
+                        cur[(y + 1) * S] = v;
+                    }
+                } else {
+                    int y = i - 2 * tw - th;
+                    if (east) {
+                        gave_up |= !halo.get(cp + (size_t)(2 * (bx + 1)) * f.h + t.y0 + y, s,
+                                             by * f.gx + bx + 1, &v);
+                        cur[(y + 1) * S + tw + 1] = v;
+                    }
+                }
+            }
+            halo.ring_done(gave_up); /* the ring before the step's reads */
+        }
         const size_t wr = (size_t)((s + 1) & 1) * rows_per_parity;
-        const size_t wc = (size_t)((s + 1) & 1) * cols_per_parity;
-        /* the edge cells first, so that they are on their way to the
+        const size_t wc = cols + (size_t)((s + 1) & 1) * cols_per_parity;
+        /* the tile's edge cells first, so that they are on their way to the
          * neighbours while the interior is computed */
         for (int i = tid; i < perimeter; i += nt) {
-            int lx = edge_lx, ly = edge_ly;
-            if (i != tid)
-                gs_stencil_perimeter_cell(i, tw, th, &lx, &ly);
+            int lx, ly;
+            gs_stencil_perimeter_cell(i, tw, th, &lx, &ly);
             const float *p = cur + (ly + 1) * S + lx + 1;
-            float c = p[0], n = p[-S], so = p[S], w = p[-1], e = p[1];
-            if (s > 0) { /* the neighbours' edges of step s - 1 (the ring: u0's, step 0) */
-                if (ly == 0 && north)
-                    gave_up |= !halo.get(rp + from_n + lx, s, rank_n, &n);
-                if (ly == th - 1 && south)
-                    gave_up |= !halo.get(rp + from_s + lx, s, rank_s, &so);
-                if (lx == 0 && west)
-                    gave_up |= !halo.get(cp + from_w + ly, s, rank_w, &w);
-                if (lx == tw - 1 && east)
-                    gave_up |= !halo.get(cp + from_e + ly, s, rank_e, &e);
-            }
-            const float v = gs_stencil_cell(c, n, so, w, e);
+            const float v = gs_stencil_cell(p[0], p[-S], p[S], p[-1], p[1]);
             nxt[(ly + 1) * S + lx + 1] = v;
             if (ly == 0 && north)
-                halo.put(wr + to_n + lx, v, s);
+                halo.put(wr + (size_t)(2 * by) * f.w + t.x0 + lx, v, s);
             if (ly == th - 1 && south)
-                halo.put(wr + to_s + lx, v, s);
+                halo.put(wr + (size_t)(2 * by + 1) * f.w + t.x0 + lx, v, s);
             if (lx == 0 && west)
-                halo.put(wc + to_w + ly, v, s);
+                halo.put(wc + (size_t)(2 * bx) * f.h + t.y0 + ly, v, s);
             if (lx == tw - 1 && east)
-                halo.put(wc + to_e + ly, v, s);
+                halo.put(wc + (size_t)(2 * bx + 1) * f.h + t.y0 + ly, v, s);
         }
         /* the interior: column strips (the first strip's place computed
          * once, before the steps: no division a step) */
@@ -359,7 +366,10 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
                 gs_stencil_strip_of(i, iw, ih, bands, &lx, &ya, &yb);
             gs_stencil_strip(cur + lx + 1, nxt + lx + 1, S, ya, yb);
         }
-        halo.end_step(gave_up, s + 1 == f.steps);
+        if (s + 1 < f.steps)
+            halo.step_done();
+        else
+            __syncthreads(); /* nxt, complete, before it is written out */
         float *swap = cur;
         cur = nxt;
         nxt = swap;

@@ -53,6 +53,7 @@ struct grid_sync {
  * neighbour's edge of step s - 1 is read by polling for its tag; nothing
  * between steps. Why that is correct: at gs_stencil_onchip_body. */
 struct tagged_halo {
+    static constexpr bool step_done_syncs = false;
     gs_tagged_word *words;
     const gs_grid_barrier *bar;
     unsigned int tag0;
@@ -64,12 +65,8 @@ struct tagged_halo {
     {
         return gs_tagged_get_f32(bar, words + at, tag0 + (unsigned int)s, (unsigned int)from, v);
     }
-    /* a block barrier (the step's shared-memory writes before the next
-     * step's reads); a thread whose get timed out takes the block out */
-    __device__ __forceinline__ void end_step(int gave_up, bool) const
-    {
-        gs_block_leave_if(gave_up);
-    }
+    __device__ __forceinline__ void ring_done(int gave_up) const { gs_block_leave_if(gave_up); }
+    __device__ __forceinline__ void step_done() const {}
 };
 
 /* Persistent, tiles in shared memory (2 * (tile_h + 2) * (tile_w + 2) floats). */
