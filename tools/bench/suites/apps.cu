@@ -23,7 +23,8 @@ static const gs_column columns[GS_APPS_NCOLS] = {
                    "wavefront"},
     {"size_log2", "", 0, "log2 of the problem size"},
     {"size", "", 0, "the problem size: unknowns (cg) or cells (stencil, wavefront)"},
-    {"method", "", 0, "gridsync persistent (cg), gridsync neighbour (stencil), gridsync "
+    {"method", "", 0, "gridsync persistent (cg), gridsync neighbour and gridsync tagged "
+                      "halo (stencil; the tagged halo where the tiles fit on chip), gridsync "
                       "signals (wavefront): gridsync's; cg grid.sync sample, cuBLAS+cuSPARSE "
                       "stream / graph, cg grid.sync, full barrier per diagonal, relaunch "
                       "graph / stream: the peers"},
@@ -42,7 +43,7 @@ static const gs_column columns[GS_APPS_NCOLS] = {
                      "(docs/apps.md: the norm and the bound of each application)"}};
 
 static const char *const ours[] = {"gridsync persistent", "gridsync neighbour",
-                                   "gridsync signals", NULL};
+                                   "gridsync tagged halo", "gridsync signals", NULL};
 static const char *const peers[] = {"cg grid.sync sample", "cuBLAS+cuSPARSE stream",
                                     "cuBLAS+cuSPARSE graph", "cg grid.sync",
                                     "full barrier per diagonal", "relaunch graph",
@@ -111,8 +112,8 @@ extern "C" const gs_bench_suite gs_suite_apps = {
     "whole programs, microseconds per step: conjugate gradient on 2-D Poisson (gridsync's "
     "persistent kernel vs NVIDIA's grid.sync() sample design and cuBLAS + cuSPARSE on a "
     "stream and in a CUDA graph; 2^10 .. 2^24 unknowns), a 2-D heat stencil (neighbour "
-    "barriers vs grid.sync() and relaunch) and a wavefront (signals vs a full barrier per "
-    "diagonal and relaunch); every answer checked against the CPU",
+    "barriers and tagged halos vs grid.sync() and relaunch) and a wavefront (signals vs a "
+    "full barrier per diagonal and relaunch); every answer checked against the CPU",
     "apps: microseconds per step (median)",
     columns, GS_APPS_NCOLS,
     {{NULL, 0}, {NULL, 0}, {NULL, 0}},
