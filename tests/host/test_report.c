@@ -403,6 +403,29 @@ static void test_summary_of_committed_results(void **state)
     cJSON_Delete(doc);
 }
 
+/* A row of the apps summary takes every cell from the method its "gridsync
+ * version" names (the fastest), not each cell's own best. */
+static void test_summary_best_row_is_one_method(void **state)
+{
+    (void)state;
+    int rc;
+    cJSON *doc = cJSON_Parse(
+        "{\"schema\": \"gridsync-results/1\", \"environment\": {\"gpu\": \"G\"}, "
+        "\"suites\": {\"apps\": {\"rows\": ["
+        "{\"app\": \"stencil 2-D\", \"size_log2\": 16, \"size\": 65536, \"method\": "
+        "\"gridsync neighbour\", \"blocks\": 1, \"steps\": 1000, \"us_per_step\": 2.0, "
+        "\"vs_full\": 3.0, \"vs_graph\": 0.5},"
+        "{\"app\": \"stencil 2-D\", \"size_log2\": 16, \"size\": 65536, \"method\": "
+        "\"gridsync tagged halo\", \"blocks\": 132, \"steps\": 1000, \"us_per_step\": 1.0, "
+        "\"vs_full\": 1.5, \"vs_graph\": 1.2}]}}}");
+    assert_non_null(doc);
+    const char *md = summary_of(doc, &rc);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(md, "| stencil 2-D | 2^16 | gridsync tagged halo | 132 | 1000 | 1.00 | "
+                               "1.50x | 1.20x |\n"));
+    cJSON_Delete(doc);
+}
+
 static void test_summary_of_hostile_document(void **state)
 {
     (void)state;
@@ -688,6 +711,7 @@ int main(void)
         cmocka_unit_test(test_make_dirs_empty),
         cmocka_unit_test(test_hostile_document),
         cmocka_unit_test(test_summary_of_committed_results),
+        cmocka_unit_test(test_summary_best_row_is_one_method),
         cmocka_unit_test(test_summary_of_hostile_document),
         cmocka_unit_test(test_doc_block),
         cmocka_unit_test(test_schema_doc_current),

@@ -123,11 +123,23 @@ static const char *best_of(const grouping *g, int k, const char *column)
     return best;
 }
 
-/* `column` of `method` (GS_SUMMARY_BEST_METHOD: the best) in group k. */
+/* The column the summary's GS_SUMMARY_BEST column ranks by, or `fallback`
+ * where it has none. */
+static const char *best_metric(const grouping *g, const char *fallback)
+{
+    for (int c = 0; c < g->spec->ncolumns; ++c)
+        if (g->spec->columns[c].kind == GS_SUMMARY_BEST)
+            return g->spec->columns[c].column;
+    return fallback;
+}
+
+/* `column` of `method` in group k. GS_SUMMARY_BEST_METHOD: the method the
+ * GS_SUMMARY_BEST column picks (the best by its metric, whatever `column`
+ * shows, so that a row's cells all come from the same method). */
 static const cJSON *value_of(const grouping *g, int k, const char *method, const char *column)
 {
     if (strcmp(method, GS_SUMMARY_BEST_METHOD) == 0)
-        method = best_of(g, k, column);
+        method = best_of(g, k, best_metric(g, column));
     return method ? gs_row_field(row_of(g, k, method), column) : NULL;
 }
 
