@@ -95,6 +95,14 @@ int main(int argc, char **argv)
     const int chunk = (n + blocks - 1) / blocks;
     blocks = (n + chunk - 1) / chunk; /* no empty block */
     const size_t smem = 2 * (size_t)(chunk + 2) * sizeof(float);
+    int dev = 0, optin = 0;
+    CHECK(cudaGetDevice(&dev));
+    CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    if (smem > (size_t)optin) {
+        fprintf(stderr, "example_heat1d_tagged: %d cells on %d blocks need %zu bytes of shared "
+                "memory a block, this GPU allows %d: use fewer cells\n", n, blocks, smem, optin);
+        return 2;
+    }
     CHECK(cudaFuncSetAttribute((const void *)heat, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                (int)smem));
     GS_CHECK(gs_max_coresident_blocks((const void *)heat, threads, smem, &fit));
