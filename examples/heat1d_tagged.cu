@@ -43,10 +43,10 @@ static __global__ void heat(gs_grid_barrier bar, const float *u0, float *out,
             gs_tagged_word *set = edges + (size_t)(t & 1) * g * 2;
             int gave_up = 0;
             if (threadIdx.x == 0 && b > 0)
-                gave_up = !gs_tagged_get_f32(&bar, &set[2 * (b - 1) + 1], (unsigned)t, b - 1,
+                gave_up |= !gs_tagged_get_f32(&bar, &set[2 * (b - 1) + 1], (unsigned)t, b - 1,
                                              &cur[0]);
             if (threadIdx.x == blockDim.x - 1 && b + 1 < g)
-                gave_up = !gs_tagged_get_f32(&bar, &set[2 * (b + 1)], (unsigned)t, b + 1,
+                gave_up |= !gs_tagged_get_f32(&bar, &set[2 * (b + 1)], (unsigned)t, b + 1,
                                              &cur[len + 1]);
             gs_block_leave_if(gave_up); /* a block barrier: the ring before the reads */
         }

@@ -6,10 +6,10 @@
  *   #include <gridsync/tagged.cuh>
  *
  *   // a halo exchange: each block publishes its edge for step s and reads
- *   // its neighbour's, with no barrier in between
- *   gs_tagged_put_f32(&mine[parity][i], edge[i], tag0 + s);
+ *   // its neighbour's, with no barrier in between (base: the last tag used)
+ *   gs_tagged_put_f32(&mine[parity][i], edge[i], base + s + 1);
  *   float v;
- *   if (!gs_tagged_get_f32(&bar, &theirs[parity][i], tag0 + s, neighbour, &v))
+ *   if (!gs_tagged_get_f32(&bar, &theirs[parity][i], base + s + 1, neighbour, &v))
  *       give_up = 1;   // the watchdog fired: leave the kernel (all threads)
  *
  * Contract:
@@ -24,9 +24,10 @@
  *                                   writer's block rank, for the report.
  *   Tags: a word is read for one tag at a time, and compared for equality.
  *   Start from zeroed words and tags from 1, and let every launch go on
- *   from where the last stopped (pass it the first tag, as the signals'
- *   base): a tag must not repeat while a stale word could still hold it
- *   (zero the words again before 2^32 tags have been used).
+ *   from where the last stopped (pass it the last tag used so far, as the
+ *   signals' base; its steps then use base + 1, base + 2, ...): a tag must
+ *   not repeat while a stale word could still hold it (zero the words again
+ *   before 2^32 tags have been used).
  *   Reuse: a writer may store a word's next tag only once the reader has
  *   read the current one; in an exchange where each side's next values are
  *   computed from what it read of the other's (halos, pipelines with
@@ -47,7 +48,8 @@
  *   that exceeds it records the writer's rank, the tag seen and the tag
  *   expected, raises the flag (every other slow wait gives up too), and
  *   gs_barrier_check reports it ("tagged word from block 5: block 6
- *   waited for tag 12 but saw tag 11"). Nothing hangs the GPU.
+ *   waited for tag 12 but saw tag 11"). Nothing hangs the GPU (unless the
+ *   time-out is turned off: GRIDSYNC_BARRIER_TIMEOUT=off).
  * When: data that goes to exactly one reader per step in small pieces
  *   (halos, boundary values, pipeline hand-offs): the exchange costs a
  *   store's trip to L2 and a poll (0.85-0.98 us a step with both 1-D

@@ -10,7 +10,10 @@
  * values after it. Two sets of words (even and odd steps). Grid sizes 1,
  * 2, SMs, SMs + 1 and the co-resident maximum, over 10^6 steps in all; the
  * same words serve every launch, each going on from the last one's tags,
- * one launch with tags ending at 2^32 - 1. Then the watchdog: a block that
+ * one launch with tags ending at 2^32 - 1. Each thread puts and gets its
+ * own word here; a value that goes through shared memory from one thread's
+ * get to another's put is the stencil's (gpu_apps_stencil). Then the
+ * watchdog: a block that
  * stops putting at a given step ends the launch with GS_ERR_BARRIER_TIMEOUT
  * naming it, the tag seen and the tag expected, and the GPU stays usable.
  */

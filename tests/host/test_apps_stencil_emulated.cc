@@ -120,10 +120,13 @@ static void solve(int w, int h, int steps, int blocks, int threads, int mode_,
     f.tile_w = (w + f.gx - 1) / f.gx;
     f.tile_h = (h + f.gy - 1) / f.gy;
     std::vector<float> halo(gs_stencil_halo_floats(w, h, f.gx, f.gy), nan_f);
-    /* tagged: stale words hold the tags of an earlier launch, below tag0 */
+    /* tagged: stale words hold the tags of an earlier launch, up to tag0
+     * (its last step's), with NaN values */
     const unsigned int tag0 = 1000u + (unsigned int)(rng() % 1000u);
-    std::vector<unsigned long long> words(halo.size(), (unsigned long long)(tag0 - 1u) << 32 |
+    std::vector<unsigned long long> words(halo.size(), (unsigned long long)tag0 << 32 |
                                                            0x7fc00000u);
+    for (size_t i = 0; i < words.size(); i += 2)
+        words[i] = (unsigned long long)(tag0 - 1u) << 32 | 0x7fc00000u;
     std::vector<unsigned long long> epochs(f.gx * f.gy, 0ull), calls(f.gx * f.gy, 0ull);
     f.u0 = u0.data();
     f.a = a.data();

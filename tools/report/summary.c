@@ -123,8 +123,8 @@ static const char *best_of(const grouping *g, int k, const char *column)
     return best;
 }
 
-/* The column the summary's GS_SUMMARY_BEST column ranks by, or `fallback`
- * where it has none. */
+/* The column the summary's (first) GS_SUMMARY_BEST column ranks by, or
+ * `fallback` where it has none. */
 static const char *best_metric(const grouping *g, const char *fallback)
 {
     for (int c = 0; c < g->spec->ncolumns; ++c)

@@ -39,7 +39,9 @@
 #define GS_REC_DETAIL 11u   /* words 11..16: what a misuse or a targeted wait was about
                              * (GS_REC_KIND_MISUSE: the GS_MISUSE_* code, then its
                              * arguments; GS_REC_KIND_WAIT_TIMEOUT: the rank or index waited
-                             * on, then the value seen and the value expected, 64-bit each) */
+                             * on, then the value seen and the value expected, 64-bit each;
+                             * GS_REC_KIND_TAGGED_TIMEOUT: the writer's rank, the tag seen, 0,
+                             * the tag expected, 0) */
 #define GS_REC_DETAIL_WORDS 6u
 
 #define GS_REC_KIND_TIMEOUT 1u   /* a wait exceeded the time-out */

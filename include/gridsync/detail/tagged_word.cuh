@@ -18,9 +18,12 @@ GS_DEVICE void gs__tagged_put(unsigned long long *word, unsigned int bits, unsig
  * barriers' slow path, and so their kernels' registers, are unchanged):
  * keeps polling; every 32 polls looks at the record's flag (another wait
  * timed out: leave) and at %globaltimer (past the deadline: record the
- * writer, the tag seen and the tag expected, raise the flag, leave).
- * 0: the tag came; 1: the caller must leave. */
-static __device__ __noinline__ int gs__tagged_wait_slow(const gs__waiter *w)
+ * writer, the tag seen and the tag expected, raise the flag, leave; with
+ * the time-out off, GRIDSYNC_BARRIER_TIMEOUT=off, it waits for ever).
+ * 0: the tag came, *seen is the word that carried it; 1: the caller must
+ * leave. */
+static __device__ __noinline__ int gs__tagged_wait_slow(const gs__waiter *w,
+                                                        unsigned long long *seen)
 {
     unsigned long long deadline = w->timeout_ns ? gs_globaltimer_ns() + w->timeout_ns : ~0ull;
     const unsigned long long *word = (const unsigned long long *)w->p;
@@ -28,8 +31,10 @@ static __device__ __noinline__ int gs__tagged_wait_slow(const gs__waiter *w)
         return 1; /* a time-out already happened: leave as every slow wait does */
     for (unsigned int spins = 1;; ++spins) {
         const unsigned long long v = gs_ld_relaxed_gpu_u64(word);
-        if ((unsigned int)(v >> 32) == (unsigned int)w->ref)
+        if ((unsigned int)(v >> 32) == (unsigned int)w->ref) {
+            *seen = v;
             return 0;
+        }
         if ((spins & 31u) != 0u)
             continue;
         if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u)
@@ -52,22 +57,20 @@ static __device__ __noinline__ int gs__tagged_wait_slow(const gs__waiter *w)
 GS_DEVICE int gs__tagged_get(const gs_grid_barrier *b, const unsigned long long *word,
                              unsigned int tag, unsigned int from, unsigned int *bits)
 {
-    for (;;) {
-        for (unsigned int k = 0; k < GS_TUNE_BARRIER_FAST_POLLS; ++k) {
-            const unsigned long long v = gs_ld_relaxed_gpu_u64(word);
-            if ((unsigned int)(v >> 32) == tag) {
-                *bits = (unsigned int)v;
-                return 1;
-            }
+    for (unsigned int k = 0; k < GS_TUNE_BARRIER_FAST_POLLS; ++k) {
+        const unsigned long long v = gs_ld_relaxed_gpu_u64(word);
+        if ((unsigned int)(v >> 32) == tag) {
+            *bits = (unsigned int)v;
+            return 1;
         }
-        gs__waiter w = {b->state, word, tag, b->timeout_ns, 0u, b->count, gs__block_rank(),
-                        0u,       0,    b->method,      from};
-        if (gs__tagged_wait_slow(&w))
-            return 0;
-        /* the tag arrived: the inline polls read it again (its writer
-         * rewrites the word only after this block has answered, the
-         * contract of gridsync/tagged.cuh) */
     }
+    gs__waiter w = {b->state, word, tag, b->timeout_ns, 0u, b->count, gs__block_rank(),
+                    0u,       0,    b->method,      from};
+    unsigned long long seen = 0ull;
+    if (gs__tagged_wait_slow(&w, &seen))
+        return 0;
+    *bits = (unsigned int)seen;
+    return 1;
 }
 
 #endif /* GRIDSYNC_DETAIL_TAGGED_WORD_CUH */

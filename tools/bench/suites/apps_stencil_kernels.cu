@@ -20,7 +20,9 @@ namespace cg = cooperative_groups;
  * up to 1024 (onchip_threads; its tile uses the SM's shared memory); in global memory
  * GLOBAL_PER_SM blocks of 1024 (with 1: 64 registers, four cells' loads in
  * flight a thread and no spills; 2 caps registers at 32 and spills). The
- * relaunched kernel's block: 32 x 8. Not yet tuned on a GPU. */
+ * relaunched kernel's block: 32 x 8. On chip tuned on H100 and H200
+ * (onchip_threads); in global memory not tuned (eight cells a thread in
+ * flight instead of four measured the same, docs/apps-stencil.md). */
 enum { ONCHIP_THREADS = 1024, GLOBAL_THREADS = 1024, GLOBAL_PER_SM = 1, STEP_X = 32,
        STEP_Y = 8 };
 
@@ -30,8 +32,9 @@ enum { ONCHIP_THREADS = 1024, GLOBAL_THREADS = 1024, GLOBAL_PER_SM = 1, STEP_X =
  * blocks (about 1 us on an H200, docs/scoped-sync.md). grid.sync costs that
  * microsecond even on one block, so its version always spreads the field. */
 #define ONE_BLOCK_MAX_CELLS (1 << 14)
-/* The tagged halo's exchange costs about half a neighbour barrier, so its
- * version spreads the field from fewer cells: one block up to 2^12 cells
+/* The tagged halo's exchange costs less than a neighbour barrier (0.85-0.98
+ * against 1.14-1.49 us in bench sync on H200), so its version spreads the
+ * field from fewer cells: one block up to 2^12 cells
  * (1.11 us a step on H200, 256 threads), every SM from 2^13 (2^14 cells on
  * one block: 1.98 us a step; 2^16 on 132 blocks: 1.23). */
 #define TAGGED_ONE_BLOCK_MAX_CELLS (1 << 12)
@@ -192,6 +195,9 @@ static gs_status plan_global(gs_stencil_run *r, int blocks, int sms)
 static gs_status plan_persistent(gs_stencil_run *r, int blocks, int mode)
 {
     gs_stencil_field *f = &r->f;
+    if (r->method == GS_STENCIL_TAGGED && mode == GS_STENCIL_GLOBAL)
+        return gs__fail(GS_ERR_NOT_CORESIDENT, "stencil: the tagged halo runs only with the "
+                        "tiles on chip");
     int dev = 0, sms = 0;
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));

@@ -109,8 +109,9 @@ static __device__ __forceinline__ int tagged_step(const gs_grid_barrier *bar,
 
 /* The tagged exchange's kernel (the same parameters as sync_kernel); at
  * most 32 registers, as the core kernels, so that it runs on the same
- * grids (8 blocks of 256 a SM). */
-static __global__ void __launch_bounds__(1024, 2) tagged_kernel(gs_grid_barrier bar, unsigned int *slots,
+ * grids (8 blocks of 256, or 2 of 1024, a SM). __maxnreg__, not
+ * __launch_bounds__(1024, 2): Turing holds 1024 threads a SM. */
+static __global__ void __maxnreg__(32) tagged_kernel(gs_grid_barrier bar, unsigned int *slots,
                                      const unsigned int *, unsigned int *errors, int iters,
                                      long long, unsigned int tag0)
 {
@@ -256,15 +257,17 @@ static gs_status enqueue(void *p, cudaStream_t stream)
         GS_CUDA_TRY(cudaMemsetAsync(c->slots, 0, c->slots_bytes, stream));
         c->tag0 = 0u;
     }
+    unsigned int tag0 = c->tag0; /* the tagged exchange: this launch's tags follow it */
     void *args[] = {&c->view,  &c->slots,        &c->members, &c->errors,
-                    &c->iters, &c->work_cycles, &c->tag0};
-    if (c->v->kind == K_TAGGED_1D)
-        c->tag0 += (unsigned int)c->iters; /* the launch's arguments are taken at the call */
+                    &c->iters, &c->work_cycles, &tag0};
     if (uses_cg(c->v->kind)) {
         GS_CUDA_TRY(cudaLaunchCooperativeKernel(c->v->kernel, c->grid, block, args, 0, stream));
         return GS_SUCCESS;
     }
-    return gs_launch(c->v->kernel, c->grid, block, 0, stream, args, c->bar);
+    gs_status st = gs_launch(c->v->kernel, c->grid, block, 0, stream, args, c->bar);
+    if (c->v->kind == K_TAGGED_1D)
+        c->tag0 += (unsigned int)c->iters;
+    return st;
 }
 
 typedef struct measured {
