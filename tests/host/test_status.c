@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include "gridsync.h"
+#include <gridsync/detail/barrier_layout.h>
+
 #include "../../src/barrier/barrier_internal.h"
 #include "../../src/core/error.h"
 
@@ -152,6 +154,25 @@ static void test_timeout_sentence(void **state)
     assert_int_equal(strlen(small), sizeof small - 1);
 }
 
+/* A tagged word's time-out: the writer, the waiter, both tags. */
+static void test_tagged_timeout_sentence(void **state)
+{
+    (void)state;
+    unsigned int rec[GS_REC_DETAIL + GS_REC_DETAIL_WORDS] = {0};
+    rec[GS_REC_KIND] = GS_REC_KIND_TAGGED_TIMEOUT;
+    rec[GS_REC_OBSERVER] = 6u;
+    rec[GS_REC_DETAIL + 0] = 5u;  /* the writer */
+    rec[GS_REC_DETAIL + 1] = 11u; /* the tag seen */
+    rec[GS_REC_DETAIL + 3] = 12u; /* the tag expected */
+    char buf[256];
+    gs__format_tagged_timeout(buf, sizeof buf, rec, 0.5);
+    assert_string_equal(buf, "tagged word from block 5: block 6 waited for tag 12 but saw tag 11 "
+                             "(time-out 0.500 s)");
+    char small[20]; /* truncates, never overflows */
+    gs__format_tagged_timeout(small, sizeof small, rec, 0.5);
+    assert_int_equal(strlen(small), sizeof small - 1);
+}
+
 static void test_state_size_grows_with_capacity(void **state)
 {
     (void)state;
@@ -173,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_method_parse_lists_names),
         cmocka_unit_test(test_coresidency_sentence),
         cmocka_unit_test(test_timeout_sentence),
+        cmocka_unit_test(test_tagged_timeout_sentence),
         cmocka_unit_test(test_state_size_grows_with_capacity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
