@@ -41,7 +41,7 @@ GS_DEVICE int gs__wait_done(const void *p, int until, unsigned long long ref, un
         if (until & GS__ACQUIRE_EACH)
             v = gs_ld_acquire_gpu_u64((const unsigned long long *)p);
         else
-            asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+            v = gs_ld_relaxed_gpu_u64((const unsigned long long *)p);
         return cond == GS__UNTIL_GE64 ? v >= ref : (long long)(v - ref) >= 0;
     }
     unsigned int v = (until & GS__ACQUIRE_EACH) ? gs_ld_acquire_gpu((const unsigned int *)p)

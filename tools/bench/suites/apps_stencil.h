@@ -32,7 +32,6 @@ typedef struct gs_stencil_run {
     dim3 grid, block;
     size_t smem;         /* dynamic shared memory per block */
     gs_stencil_field f;
-    size_t tagged_words; /* the tagged version's halo, in words */
     gs_barrier_t bar;    /* gridsync's versions' (the watchdog); NULL for the peers */
     gs_grid_barrier view;
 } gs_stencil_run;

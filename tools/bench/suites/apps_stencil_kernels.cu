@@ -141,6 +141,12 @@ static int onchip_threads(int tile_cells)
     return t < 256 ? 256 : t > ONCHIP_THREADS ? ONCHIP_THREADS : t;
 }
 
+/* The tagged halo's words: the same edges as the float halo, 8 bytes each. */
+static size_t tagged_bytes(const gs_stencil_field *f)
+{
+    return sizeof(gs_tagged_word) * gs_stencil_halo_floats(f->w, f->h, f->gx, f->gy);
+}
+
 /* The tiles on shared memory for `want` blocks, if they fit (co-resident,
  * within the per-block opt-in): sets r->kernel, grid, block, smem. */
 static gs_status try_onchip(gs_stencil_run *r, int want, int *fits)
@@ -212,10 +218,9 @@ static gs_status plan_persistent(gs_stencil_run *r, int blocks, int mode)
                                  : sms;
         GS_TRY(try_onchip(r, want, &fits));
         if (fits && r->method == GS_STENCIL_TAGGED) { /* tag 0, never waited for */
-            r->tagged_words = gs_stencil_halo_floats(f->w, f->h, f->gx, f->gy);
             r->onchip = 1;
-            GS_CUDA_TRY(cudaMalloc((void **)&f->tagged, sizeof(gs_tagged_word) * r->tagged_words));
-            GS_CUDA_TRY(cudaMemset(f->tagged, 0, sizeof(gs_tagged_word) * r->tagged_words));
+            GS_CUDA_TRY(cudaMalloc((void **)&f->tagged, tagged_bytes(f)));
+            GS_CUDA_TRY(cudaMemset(f->tagged, 0, tagged_bytes(f)));
             f->tag0 = 0u;
             return GS_SUCCESS;
         }
@@ -282,8 +287,7 @@ gs_status gs_stencil_enqueue(void *p, cudaStream_t stream)
         /* this solve's tags follow the last one's; before they would wrap,
          * the words go back to tag 0 */
         if (r->f.tag0 > 0xffffffffu - (unsigned int)r->f.steps) {
-            GS_CUDA_TRY(cudaMemsetAsync(r->f.tagged, 0,
-                                        sizeof(gs_tagged_word) * r->tagged_words, stream));
+            GS_CUDA_TRY(cudaMemsetAsync(r->f.tagged, 0, tagged_bytes(&r->f), stream));
             r->f.tag0 = 0u;
         }
         void *args[] = {&r->view, &r->f};
