@@ -11,7 +11,8 @@
  * words of value and tag, stored and polled atomically, stale tags from an
  * "earlier launch" in them at the start.
  *
- * Checked: the bodies (tile on chip with either halo, field in global memory) on odd
+ * Checked: the bodies (tile on chip with either halo, field in global memory:
+ * there, blocks owning several interleaved row groups around a ring) on odd
  * fields, one to a dozen blocks, block sizes that are not multiples of 32
  * or of the tile's width, 1 and 7 steps: the same bits as the CPU's float
  * replica, and within gs_stencil_bound of the FP64 reference; the halo and
@@ -44,10 +45,13 @@ static void expect(bool ok, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The neighbour barrier's contract, over the blocks' epochs. */
+/* The neighbour barrier's contract, over the blocks' epochs; `ring`: a
+ * 1 x gy grid whose first and last blocks are neighbours too
+ * (gs_neighbour_sync_1d with GS_NEIGHBOURS_WRAP, the global body's). */
 struct emu_neighbour_sync {
     unsigned long long *epochs, *calls;
     int bx, by, gx, gy;
+    bool ring;
     void operator()() const
     {
         __syncthreads();
@@ -57,7 +61,12 @@ struct emu_neighbour_sync {
                 emu::sleep_us((long)((*emu::jitter_rng)() % 200u)); /* fall behind */
             unsigned long long e = ++calls[me];
             __atomic_store_n(&epochs[me], e, __ATOMIC_RELEASE);
-            const int nx[4] = {bx - 1, bx + 1, bx, bx}, ny[4] = {by, by, by - 1, by + 1};
+            const int nx[4] = {bx - 1, bx + 1, bx, bx};
+            int ny[4] = {by, by, by - 1, by + 1};
+            if (ring) {
+                ny[2] = (by + gy - 1) % gy;
+                ny[3] = (by + 1) % gy;
+            }
             for (int k = 0; k < 4; ++k)
                 if (nx[k] >= 0 && nx[k] < gx && ny[k] >= 0 && ny[k] < gy)
                     while (__atomic_load_n(&epochs[ny[k] * gx + nx[k]], __ATOMIC_ACQUIRE) < e)
@@ -116,9 +125,17 @@ static void solve(int w, int h, int steps, int blocks, int threads, int mode_,
     f.w = w;
     f.h = h;
     f.steps = steps;
-    gs_stencil_tiles(w, h, blocks, &f.gx, &f.gy);
-    f.tile_w = (w + f.gx - 1) / f.gx;
-    f.tile_h = (h + f.gy - 1) / f.gy;
+    if (mode_ == GLOBAL) { /* as plan_global: a 1-D grid, at most a block a group */
+        const int rows = gs_stencil_group_rows(w, threads), groups = (h + rows - 1) / rows;
+        f.gx = 1;
+        f.gy = blocks < groups ? blocks : groups;
+        f.tile_w = w;
+        f.tile_h = rows;
+    } else {
+        gs_stencil_tiles(w, h, blocks, &f.gx, &f.gy);
+        f.tile_w = (w + f.gx - 1) / f.gx;
+        f.tile_h = (h + f.gy - 1) / f.gy;
+    }
     std::vector<float> halo(gs_stencil_halo_floats(w, h, f.gx, f.gy), nan_f);
     /* tagged: stale words hold the tags of an earlier launch, up to tag0
      * (its last step's), with NaN values */
@@ -140,14 +157,15 @@ static void solve(int w, int h, int steps, int blocks, int threads, int mode_,
         if (smem.size() != smem_floats)
             smem.assign(smem_floats, nan_f);
         int bx = (int)blockIdx.x % f.gx, by = (int)blockIdx.x / f.gx;
-        emu_neighbour_sync sync = {epochs.data(), calls.data(), bx, by, f.gx, f.gy};
+        emu_neighbour_sync sync = {epochs.data(), calls.data(), bx, by, f.gx, f.gy,
+                                   mode_ == GLOBAL};
         if (mode_ == ONCHIP)
             gs_stencil_onchip_body(f, bx, by, smem.data(),
                                    gs_stencil_barrier_halo<emu_neighbour_sync>{f.halo, sync});
         else if (mode_ == TAGGED)
             gs_stencil_onchip_body(f, bx, by, smem.data(), emu_tagged_halo{words.data(), tag0});
         else
-            gs_stencil_global_body(f, bx, by, sync);
+            gs_stencil_global_body(f, by, f.gy, sync);
     });
 
     std::vector<float> fx(n), fy(n);
@@ -226,7 +244,8 @@ int main(void)
     emu::fiber_stack = 64u << 10;
     test_tiles();
     test_perimeter();
-    static const int fields[][2] = {{1, 1}, {5, 3}, {17, 13}, {37, 29}, {3, 41}, {64, 9}};
+    static const int fields[][2] = {{1, 1}, {5, 3}, {17, 13}, {37, 29}, {3, 41}, {64, 9},
+                                      {200, 37}, {7, 300}};
     static const int blocks[] = {1, 2, 3, 6, 12};
     static const int threads[] = {32, 45, 96};
     int k = 0;

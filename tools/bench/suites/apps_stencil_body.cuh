@@ -32,8 +32,9 @@ GS_STENCIL_HD float gs_stencil_cell(float c, float n, float s, float w, float e)
 /* What a kernel of the stencil receives (by value). */
 struct gs_stencil_field {
     int w, h, steps;
-    int gx, gy;           /* the tiles: gx x gy (the grid of the persistent kernels) */
-    int tile_w, tile_h;   /* the largest tile (on-chip: the shared-memory layout) */
+    int gx, gy;           /* on chip: the tiles, gx x gy (the grid); global: 1 x blocks */
+    int tile_w, tile_h;   /* on chip: the largest tile (the shared-memory layout);
+                             global: w x the rows of a group (gs_stencil_group_rows) */
     const float *u0;      /* the initial field; never written, so every solve starts here */
     float *a, *b;         /* the field between steps (global-memory versions) */
     float *out;           /* the field after the last step (every version) */
@@ -81,59 +82,101 @@ GS_STENCIL_HD float gs_stencil_at(const float *u, int w, int h, int x, int y)
     return gs_stencil_cell(*p, n, s, west, east);
 }
 
+/* The global-memory kernel's unit of work: a group of whole rows, at least
+ * four cells a thread of a block of `threads` (one row from 4 x threads
+ * cells wide). Group g is rows [g * rows, (g + 1) * rows). */
+GS_STENCIL_HD int gs_stencil_group_rows(int w, int threads)
+{
+    const int r = (4 * threads + w - 1) / w;
+    return r < 1 ? 1 : r;
+}
+
 /*
  * The persistent kernel, field in global memory (sizes whose tiles do not
- * fit in shared memory).
- * How: the block owns tile (bx, by); each step it computes its cells from
- * the previous step's field (src) into dst, four cells per thread in
- * flight (loads first, then stores), then synchronizes. `sync` is called
- * steps - 1 times by every block.
- * Why correct: a cell reads its own tile's cells and its face neighbours'
- * edge cells of the previous step. sync() is at least a barrier with the
- * face neighbours (gs_neighbour_sync_2d: their writes of step s happen-
- * before this block's reads at step s + 1, release/acquire at GPU scope).
- * Two buffers suffice: step s + 2 overwrites what step s + 1 read, and a
- * block starts step s + 2 only after every neighbour finished step s + 1
- * (its (s+2)-th sync returns only once they made theirs), so their reads of
- * step s + 1 happen-before its writes. The field is read with plain loads,
- * never the non-coherent path (no const __restrict__ here).
+ * fit in shared memory). The grid is 1-D, `blocks` blocks.
+ * How: the field is cut into groups of whole rows (gs_stencil_group_rows);
+ * block b owns groups b, b + blocks, b + 2 blocks, ..., so the grid sweeps
+ * the field together, the way a relaunched grid does; even steps go top to
+ * bottom, odd steps bottom to top, so a step starts on the rows the last
+ * one wrote last (still in L2). A group's cells go four a thread in flight
+ * (loads first, then stores). `sync` is called steps - 1 times by every
+ * block; it is at least a barrier with blocks b - 1 and b + 1 around the
+ * ring (gs_neighbour_sync_1d with GS_NEIGHBOURS_WRAP).
+ * Why correct: a group reads its own rows and the row on either side of
+ * it, which belong to the groups before and after it: blocks b - 1 and
+ * b + 1 around the ring (the first group's neighbour above is the field's
+ * edge, the last block's group is followed by block 0's next). Their writes
+ * of step s happen-before this block's reads at step s + 1 (release/acquire
+ * at GPU scope through sync). Two buffers suffice: step s + 2 overwrites
+ * what step s + 1 read, and a block starts step s + 2 only after both
+ * neighbours finished step s + 1 (its (s+2)-th sync returns only once they
+ * made theirs), so their reads of step s + 1 happen-before its writes. The
+ * order of the sweep changes when a cell is computed, never what it reads.
+ * The field is read with plain loads, never the non-coherent path (no
+ * const __restrict__ here).
+ * Why this layout (H200, docs/apps-stencil.md): one band of rows a block
+ * made 132 - 528 streams far apart in memory and ran at 1800-2000 GB/s;
+ * the interleaved groups with every SM full (2048 threads) at 2750-2900,
+ * against 2100-2200 for the relaunched kernel; the alternating direction
+ * adds 5% at 2^24 cells (a 64 MiB field, near the 60 MB L2).
  * When: memory-bound sizes; the synchronization is a small share of a step.
  */
-template <class Sync>
-__device__ __forceinline__ void gs_stencil_global_body(const gs_stencil_field &f, int bx, int by,
-                                                       Sync sync)
+/* The next cell of a thread's walk through a group: (dx, dy) further on,
+ * carried into the next row at the field's width w. */
+GS_STENCIL_HD void gs_stencil_advance(int *x, int *y, int dx, int dy, int w)
 {
-    const gs_stencil_tile t = gs_stencil_tile_of(f, bx, by);
-    const int tw = t.x1 - t.x0, cells = tw * (t.y1 - t.y0);
+    *x += dx;
+    *y += dy;
+    if (*x >= w) {
+        *x -= w;
+        ++*y;
+    }
+}
+
+template <class Sync>
+__device__ __forceinline__ void gs_stencil_global_body(const gs_stencil_field &f, int blk,
+                                                       int blocks, Sync sync)
+{
     const int tid = (int)threadIdx.x, nt = (int)blockDim.x;
-    /* the thread's cells are tid, tid + nt, ...: their (x, y) advance by
-     * (nt % tw, nt / tw) with a carry, no division a cell */
-    const int dx = nt % tw, dy = nt / tw, x_first = t.x0 + tid % tw, y_first = t.y0 + tid / tw;
+    const int rows = gs_stencil_group_rows(f.w, nt), groups = (f.h + rows - 1) / rows;
+    const int mine = blk < groups ? (groups - 1 - blk) / blocks + 1 : 0;
+    /* the thread's cells in a group are tid, tid + nt, ...: their (x, y)
+     * advance by (dx, dy) with a carry, no division a cell */
+    const int dx = nt % f.w, dy = nt / f.w, x_first = tid % f.w, y_first = tid / f.w;
     for (int s = 0; s < f.steps; ++s) {
         const float *src;
         float *dst;
         gs_stencil_buffers(f, s, &src, &dst);
-        int x = x_first, y = y_first;
-        for (int i0 = tid; i0 < cells; i0 += 4 * nt) {
-            float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-            unsigned int at[4] = {0u, 0u, 0u, 0u}; /* fields of < 2^31 cells (setup) */
+        for (int i = 0; i < mine; ++i) {
+            const int g = blk + (s & 1 ? mine - 1 - i : i) * blocks;
+            const int y0 = g * rows, y1 = y0 + rows < f.h ? y0 + rows : f.h;
+            const int cells = (y1 - y0) * f.w;
+            int x = x_first, y = y0 + y_first;
+            for (int i0 = tid; i0 < cells; i0 += 4 * nt) {
+                float v[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+                unsigned int at[4] = {0u, 0u, 0u, 0u}; /* fields of < 2^31 cells (setup) */
+                const int here = i0 + 3 * nt < cells ? 4 : (cells - i0 + nt - 1) / nt;
+                if (here == 4) { /* no branch between the loads: all twenty in flight */
 #pragma unroll
-            for (int k = 0; k < 4; ++k) {
-                if (i0 + k * nt < cells) {
-                    v[k] = gs_stencil_at(src, f.w, f.h, x, y);
-                    at[k] = (unsigned int)y * (unsigned int)f.w + (unsigned int)x;
+                    for (int k = 0; k < 4; ++k) {
+                        v[k] = gs_stencil_at(src, f.w, f.h, x, y);
+                        at[k] = (unsigned int)y * (unsigned int)f.w + (unsigned int)x;
+                        gs_stencil_advance(&x, &y, dx, dy, f.w);
+                    }
+                } else { /* the group's last cells */
+#pragma unroll
+                    for (int k = 0; k < 3; ++k)
+                        if (k < here) {
+                            v[k] = gs_stencil_at(src, f.w, f.h, x, y);
+                            at[k] = (unsigned int)y * (unsigned int)f.w + (unsigned int)x;
+                            gs_stencil_advance(&x, &y, dx, dy, f.w);
+                        }
                 }
-                x += dx;
-                y += dy;
-                if (x >= t.x1) {
-                    x -= tw;
-                    ++y;
-                }
+#pragma unroll
+                for (int k = 0; k < 4; ++k)
+                    if (k < here)
+                        dst[at[k]] = v[k];
             }
-#pragma unroll
-            for (int k = 0; k < 4; ++k)
-                if (i0 + k * nt < cells)
-                    dst[at[k]] = v[k];
         }
         if (s + 1 < f.steps)
             sync();

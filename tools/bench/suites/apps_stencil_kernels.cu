@@ -17,13 +17,14 @@
 namespace cg = cooperative_groups;
 
 /* Threads of the persistent blocks and blocks a SM: on chip one block of
- * up to 1024 (onchip_threads; its tile uses the SM's shared memory); in global memory
- * GLOBAL_PER_SM blocks of 1024 (with 1: 64 registers, four cells' loads in
- * flight a thread and no spills; 2 caps registers at 32 and spills). The
- * relaunched kernel's block: 32 x 8. On chip tuned on H100 and H200
- * (onchip_threads); in global memory not tuned (eight cells a thread in
- * flight instead of four measured the same, docs/apps-stencil.md). */
-enum { ONCHIP_THREADS = 1024, GLOBAL_THREADS = 1024, GLOBAL_PER_SM = 1, STEP_X = 32,
+ * up to 1024 (onchip_threads; its tile uses the SM's shared memory); in
+ * global memory GLOBAL_PER_SM blocks of GLOBAL_THREADS, every SM full
+ * (32 registers, no spills). Measured on H200 (docs/apps-stencil.md, us a
+ * step at 2^22 / 2^24 / 2^26 cells, interleaved row groups, alternating
+ * direction): 1024 x 1 14.1 / 66.7 / 287; 512 x 4 10.6 / 47.0 / 189;
+ * 1024 x 2 12.2 / 46.1 / 184; 256 x 8 12.7 / 48.8 / 197. The relaunched
+ * kernel's block: 32 x 8. */
+enum { ONCHIP_THREADS = 1024, GLOBAL_THREADS = 512, GLOBAL_PER_SM = 4, STEP_X = 32,
        STEP_Y = 8 };
 
 /* The neighbour version runs a field of up to this many cells on one block:
@@ -46,6 +47,15 @@ const char *const gs_stencil_method_names[GS_STENCIL_NMETHODS] = {
 struct neighbour_sync {
     gs_grid_barrier *bar;
     __device__ __forceinline__ void operator()() const { gs_neighbour_sync_2d(bar, 0u); }
+};
+
+/* The global-memory body's ring of blocks (gs_stencil_global_body). */
+struct ring_sync {
+    gs_grid_barrier *bar;
+    __device__ __forceinline__ void operator()() const
+    {
+        gs_neighbour_sync_1d(bar, GS_NEIGHBOURS_WRAP);
+    }
 };
 
 struct grid_sync {
@@ -94,9 +104,9 @@ static __global__ void __launch_bounds__(GLOBAL_THREADS, GLOBAL_PER_SM)
     stencil_global(gs_grid_barrier bar, gs_stencil_field f)
 {
     if constexpr (Neighbour)
-        gs_stencil_global_body(f, (int)blockIdx.x, (int)blockIdx.y, neighbour_sync{&bar});
+        gs_stencil_global_body(f, (int)blockIdx.x, (int)gridDim.x, ring_sync{&bar});
     else
-        gs_stencil_global_body(f, (int)blockIdx.x, (int)blockIdx.y, grid_sync{});
+        gs_stencil_global_body(f, (int)blockIdx.x, (int)gridDim.x, grid_sync{});
 }
 
 /*
@@ -174,7 +184,8 @@ static gs_status try_onchip(gs_stencil_run *r, int want, int *fits)
     return GS_SUCCESS;
 }
 
-/* Row bands over the whole width (coalesced; two neighbours a block). */
+/* Interleaved groups of whole rows (gs_stencil_global_body): every SM
+ * full, at most one block a group. */
 static gs_status plan_global(gs_stencil_run *r, int blocks, int sms)
 {
     gs_stencil_field *f = &r->f;
@@ -182,19 +193,21 @@ static gs_status plan_global(gs_stencil_run *r, int blocks, int sms)
     r->kernel = r->method == GS_STENCIL_NEIGHBOUR ? (const void *)stencil_global<true>
                                                   : (const void *)stencil_global<false>;
     GS_TRY(gs_max_coresident_blocks(r->kernel, GLOBAL_THREADS, 0, &most));
+    const int rows = gs_stencil_group_rows(f->w, GLOBAL_THREADS);
+    const int groups = (f->h + rows - 1) / rows;
     int want = blocks ? blocks : sms * GLOBAL_PER_SM < most ? sms * GLOBAL_PER_SM : most;
     if (want > most)
         return gs__fail(GS_ERR_NOT_CORESIDENT,
                         "stencil: %d blocks of the global-memory kernel requested, at most %d "
                         "fit", want, most);
     f->gx = 1;
-    f->gy = want < f->h ? want : f->h;
+    f->gy = want < groups ? want : groups;
     f->tile_w = f->w;
-    f->tile_h = (f->h + f->gy - 1) / f->gy;
+    f->tile_h = rows;
     r->onchip = 0;
     r->smem = 0;
     r->block = dim3(GLOBAL_THREADS);
-    r->grid = dim3(1u, (unsigned int)f->gy);
+    r->grid = dim3((unsigned int)f->gy);
     return GS_SUCCESS;
 }
 
