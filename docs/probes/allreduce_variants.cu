@@ -26,6 +26,45 @@ __device__ __forceinline__ unsigned atom_acq_rel(unsigned *p, unsigned v)
     return old;
 }
 
+__device__ __forceinline__ void ld_rlx_v2(const unsigned long long *p, unsigned long long &a,
+                                          unsigned long long &c)
+{
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(c) : "l"(p) : "memory");
+}
+__device__ __forceinline__ void st_rlx_v2(unsigned long long *p, unsigned long long a, unsigned long long c)
+{
+    asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(c) : "memory");
+}
+// {tag, low half}, {tag, high half} of a double
+__device__ __forceinline__ void put_tagged(unsigned long long *slot, double v, unsigned tag)
+{
+    unsigned long long bits = __double_as_longlong(v);
+    st_rlx_v2(slot, (bits << 32) | tag, (bits & 0xffffffff00000000ull) | tag);
+}
+// warp: lane l polls slots first + l, first + l + 32, ... < last (relaxed), folds them in order;
+// one acquire fence a lane after its slots are all in; the warp's sum in every lane
+#ifndef ACQ_REREAD
+#define ACQ_REREAD 0 // 1: an ld.acquire of each slot once it is in, instead of a fence a lane
+#endif
+__device__ __forceinline__ double warp_poll_fold(const unsigned long long *slots, unsigned first,
+                                                 unsigned last, unsigned tag)
+{
+    double x = 0.0;
+    for (unsigned i = first + (threadIdx.x & 31u); i < last; i += 32u) {
+        unsigned long long a = 0, c = 0;
+        for (unsigned s = 0; s < (1u << 26); ++s) {
+            ld_rlx_v2(slots + 2 * i, a, c);
+            if ((unsigned)a == tag && (unsigned)c == tag) break;
+        }
+        if (ACQ_REREAD)
+            (void)ld_acq64(slots + 2 * i); // synchronizes with the writer's release pattern
+        x += __longlong_as_double((long long)((c & 0xffffffff00000000ull) | (a >> 32)));
+    }
+    if (!ACQ_REREAD)
+        gs_fence_acq_rel_gpu();
+    return warp_sum(x);
+}
+
 // block sum -> every thread
 __device__ __forceinline__ double block_sum(double v, double *ws)
 {
@@ -42,6 +81,10 @@ __device__ __forceinline__ double block_sum(double v, double *ws)
 
 // V0: flip barrier only; V1: flip + every block reads all partials (library's);
 // V2: last arriver folds with its whole block, publishes {tag,lo},{tag,hi}
+// V3: tagged slots, every block's threads poll every slot with ld.acquire
+// V4: tagged slots, warp 0 polls them relaxed (one fence a lane), folds in order
+// V5: V4 in groups of 32 blocks: each group's first block folds its group and
+//     publishes the group's sum; every block folds the groups' sums
 template <int V>
 __global__ void k(unsigned *st, double *partials, unsigned long long *result, double *out, int iters)
 {
@@ -82,6 +125,34 @@ __global__ void k(unsigned *st, double *partials, unsigned long long *result, do
                 x += __longlong_as_double((long long)((c & 0xffffffff00000000ull) | (a >> 32)));
             }
             acc += block_sum(x, ws);
+            continue;
+        }
+        if (V == 4 || V == 5) { // tagged slots, warp 0 polls (relaxed, one fence); V5: groups of 32
+            const unsigned tag = (unsigned)it + 1u;
+            unsigned long long *slots = (unsigned long long *)partials + (it & 1) * 4096;
+            unsigned long long *groups = slots + 2 * 1024 + 2 * 64 * 0; // after 1024 block slots
+            if (tid == 0) {
+                gs_fence_acq_rel_gpu();
+                put_tagged(slots + 2 * b, bs, tag);
+            }
+            if (tid < 32) {
+                double x;
+                if (V == 4 || n <= 32u) {
+                    x = warp_poll_fold(slots, 0, n, tag);
+                } else {
+                    const unsigned g0 = b & ~31u, g1 = g0 + 32u < n ? g0 + 32u : n;
+                    if ((b & 31u) == 0u) { // the group's first block publishes its sum
+                        double gsum = warp_poll_fold(slots, g0, g1, tag);
+                        if (tid == 0)
+                            put_tagged(groups + 2 * (b >> 5), gsum, tag);
+                    }
+                    x = warp_poll_fold(groups, 0, (n + 31u) >> 5, tag);
+                }
+                if (tid == 0) ws[32] = x;
+            }
+            __syncthreads();
+            acc += ws[32];
+            __syncthreads();
             continue;
         }
         double *set = partials + (V == 1 ? (it & 1) * 4096 : 0);
@@ -161,8 +232,9 @@ int main()
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k<2>, 256, 0);
     int sizes[] = {2, sms, 2 * sms, 4 * sms, per * sms};
-    printf("blocks | flip barrier | all read partials | last arriver folds | tagged slots, all poll all  (us per call; rerun)\n");
-    static double c3[4096];
+    printf("blocks | flip barrier | all read partials | last arriver folds | tagged slots, all poll all | "
+           "tagged, warp 0 polls relaxed | tagged, groups of 32  (us per call; rerun)\n");
+    static double c3[4096], c4[4096], c5[4096];
     int bad = 0;
     for (int s : sizes) {
         int iters = 20000;
@@ -173,7 +245,11 @@ int main()
             printf(" %.3f", run<1>(s, iters, st, p, r, out, c1));
             printf(" %.3f", run<2>(s, iters, st, p, r, out, c2));
             printf(" %.3f", run<3>(s, iters, st, p, r, out, c3));
-            for (int i = 0; i < s; ++i) bad += c1[i] != c2[i] || c1[i] != c1[0] || c3[i] != c1[i];
+            printf(" %.3f", run<4>(s, iters, st, p, r, out, c4));
+            printf(" %.3f", run<5>(s, iters, st, p, r, out, c5));
+            for (int i = 0; i < s; ++i)
+                bad += c1[i] != c2[i] || c1[i] != c1[0] || c3[i] != c1[i] || c4[i] != c1[i] ||
+                       c5[i] != c5[0];
         }
         printf("\n");
     }
