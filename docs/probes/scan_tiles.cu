@@ -5,13 +5,15 @@
 // of the same bytes, float inclusive sum, to tune GS_TUNE_SCAN_* in tuning.h.
 // Build on the GPU machine:
 //   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude docs/probes/scan_tiles.cu -o /tmp/scan_tiles
-//   /tmp/scan_tiles
+//   /tmp/scan_tiles            (the policies of the bandwidth study)
+//   /tmp/scan_tiles latency    (tile sizes at 2^14 - 2^20 floats)
 // Each line: n, copy GB/s, CUB us and GB/s, then each policy's us and its
 // ratio to CUB (> 1: faster). A policy's int32 result at the first n is
 // compared with CUB's (exact), to catch a wrong setup.
 #include <cub/device/device_scan.cuh>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <algorithm>
 #include <vector>
@@ -282,12 +284,27 @@ int main(int argc, char **argv)
         MODE("384x3 v6 m7", 384, 3, 6, 7),
         MODE("256x3 v8 m7", 256, 3, 8, 7),
     };
+    /* `scan_tiles latency`: the tile sizes around one wave, at 2^14 - 2^20
+     * floats (which tile the latency range should use) */
+    const row latency_rows[] = {
+        MODE("128x2 v8 m7 (16K)", 128, 2, 8, 7),
+        MODE("256x4 v4 m7 (16K)", 256, 4, 4, 7),
+        MODE("256x2 v8 m7 (32K, lib)", 256, 2, 8, 7),
+        MODE("384x2 v8 m7 (48K)", 384, 2, 8, 7),
+        MODE("448x2 v8 m7 (56K, lib)", 448, 2, 8, 7),
+        MODE("512x1 v8 m7 (64K)", 512, 1, 8, 7),
+    };
+    const bool latency = argc > 1 && strcmp(argv[1], "latency") == 0;
+    const row *rows_begin = latency ? latency_rows : rows;
+    const row *rows_end = latency ? latency_rows + sizeof latency_rows / sizeof *latency_rows
+                                  : rows + sizeof rows / sizeof *rows;
     /* a setup check: int32 against CUB, exact */
     const long long ncheck = (1ll << 25) + 12345;
     CK(cub::DeviceScan::InclusiveSum(tmp, tmp_bytes, xi, yc, (int)ncheck));
     std::vector<int> a(ncheck), b(ncheck);
     CK(cudaMemcpy(b.data(), yc, ncheck * 4, cudaMemcpyDeviceToHost));
-    for (const row &r : rows) {
+    for (const row *rp = rows_begin; rp != rows_end; ++rp) {
+        const row &r = *rp;
         CK(cudaMemset(yi, 0xff, ncheck * 4));
         r.i32(xi, yi, ncheck);
         CK(cudaDeviceSynchronize());
@@ -298,16 +315,19 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     printf("%d SMs\n%-10s %8s %9s %8s", g_sms, "n", "copyGB/s", "cub us", "cubGB/s");
-    for (const row &r : rows) printf(" | %s", r.name);
+    for (const row *rp = rows_begin; rp != rows_end; ++rp) printf(" | %s", rp->name);
     printf("\n");
-    for (int lg : {16, 19, 22, 25, 28, 30}) {
+    const std::vector<int> sizes = latency ? std::vector<int>{14, 15, 16, 17, 18, 19, 20}
+                                           : std::vector<int>{16, 19, 22, 25, 28, 30};
+    for (int lg : sizes) {
         long long n = 1ll << lg;
         int reps = lg <= 22 ? 200 : lg <= 25 ? 20 : lg <= 28 ? 4 : 1;
         double bytes = 2.0 * n * 4;
         double tcopy = time_us([&] { CK(cudaMemcpyAsync(y, x, n * 4, cudaMemcpyDeviceToDevice)); }, reps);
         double tcub = time_us([&] { cub::DeviceScan::InclusiveSum(tmp, tmp_bytes, x, y, (int)n); }, reps);
         printf("2^%-8d %8.0f %9.2f %8.0f", lg, bytes / tcopy / 1e3, tcub, bytes / tcub / 1e3);
-        for (const row &r : rows) {
+        for (const row *rp = rows_begin; rp != rows_end; ++rp) {
+            const row &r = *rp;
             double t = time_us([&] { r.f32(x, y, n); }, reps);
             printf(" | %8.2f %5.2fx %5.0f", t, tcub / t, bytes / t / 1e3);
         }

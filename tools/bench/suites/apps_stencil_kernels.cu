@@ -98,9 +98,21 @@ static __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
         gs_stencil_onchip_body(f, bx, by, smem, gs_stencil_barrier_halo<grid_sync>{f.halo, {}});
 }
 
-/* Persistent, field in global memory. */
+/* Persistent, field in global memory: GLOBAL_PER_SM blocks a SM (32
+ * registers) where a SM holds 2048 threads (sm_80, sm_90, sm_100); two on
+ * the others (1024 or 1536 threads a SM: four blocks of 512 are out of
+ * range there and fail the build). The host asks the occupancy API how many
+ * fit (plan_global). The bound's block size also lets the compiler keep
+ * the walk's indices in 32 registers: __maxnreg__(32) alone spilled 16
+ * words where this spills 3 (sm_90 SASS). */
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ == 800 || __CUDA_ARCH__ == 900 || \
+    __CUDA_ARCH__ == 1000 || __CUDA_ARCH__ == 1030
+#define GS_STENCIL_GLOBAL_BOUNDS __launch_bounds__(GLOBAL_THREADS, GLOBAL_PER_SM)
+#else
+#define GS_STENCIL_GLOBAL_BOUNDS __launch_bounds__(GLOBAL_THREADS, 2)
+#endif
 template <bool Neighbour>
-static __global__ void __launch_bounds__(GLOBAL_THREADS, GLOBAL_PER_SM)
+static __global__ void GS_STENCIL_GLOBAL_BOUNDS
     stencil_global(gs_grid_barrier bar, gs_stencil_field f)
 {
     if constexpr (Neighbour)
