@@ -48,13 +48,11 @@ int main(int argc, char **argv)
     int count = 0;
     GS_CHECK(gs_device_count(&count));
     const float r = 0.25f;
-    float *h = (float *)malloc((size_t)n * sizeof(float));
+    float *h = heat1d_rod(n);
     if (!h) {
         fprintf(stderr, "example_heat1d_neighbour: out of host memory\n");
         return 1;
     }
-    for (int i = 0; i < n; ++i)
-        h[i] = heat1d_initial(i);
 
     float *a, *b;
     CHECK(cudaMalloc(&a, n * sizeof(float)));

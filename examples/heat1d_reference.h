@@ -1,7 +1,7 @@
 /*
  * heat1d_reference.h - what the three 1-D heat examples (heat1d.cu,
  * heat1d_neighbour.cu, heat1d_tagged.cu) share: the rod's initial
- * temperatures and the FP64 CPU solve their GPU result is checked
+ * temperatures (and the rod itself, filled in host memory) and the FP64 CPU solve their GPU result is checked
  * against. Kept next to the examples, as example_check.h.
  */
 #ifndef GRIDSYNC_EXAMPLE_HEAT1D_REFERENCE_H
@@ -12,6 +12,16 @@
 
 /* Cell i's temperature before the first step, in [0, 1). */
 static inline float heat1d_initial(int i) { return (float)((i * 7919) % 1000) / 1000.0f; }
+
+/* The rod of n cells before the first step, in host memory the caller
+ * frees; NULL when out of host memory. */
+static inline float *heat1d_rod(int n)
+{
+    float *h = (float *)malloc((size_t)n * sizeof(float));
+    for (int i = 0; h && i < n; ++i)
+        h[i] = heat1d_initial(i);
+    return h;
+}
 
 /* The largest |gpu[i] - cpu[i]| after `steps` explicit steps of
  * u' = u + r (left - 2u + right), zero outside the rod, solved on the CPU

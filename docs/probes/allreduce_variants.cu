@@ -1,6 +1,7 @@
 // probe: grid all-reduce designs (f64 sum), no watchdog (spins bounded by a
 // count), per-call latency, against flip's barrier alone.
 // nvcc -O3 -arch=sm_90 -I include docs/probes/allreduce_variants.cu -o ar && ./ar
+// (-DACQ_REREAD=0: V4/V5 with a fence a lane instead of the acquire re-reads)
 #include <cstdio>
 #include <gridsync/detail/memory_order.cuh>
 
@@ -44,7 +45,7 @@ __device__ __forceinline__ void put_tagged(unsigned long long *slot, double v, u
 // warp: lane l polls slots first + l, first + l + 32, ... < last (relaxed), folds them in order;
 // one acquire fence a lane after its slots are all in; the warp's sum in every lane
 #ifndef ACQ_REREAD
-#define ACQ_REREAD 0 // 1: an ld.acquire of each slot once it is in, instead of a fence a lane
+#define ACQ_REREAD 1 // 0: a fence a lane after its slots are in, instead of an ld.acquire of each
 #endif
 __device__ __forceinline__ double warp_poll_fold(const unsigned long long *slots, unsigned first,
                                                  unsigned last, unsigned tag)
@@ -130,7 +131,7 @@ __global__ void k(unsigned *st, double *partials, unsigned long long *result, do
         if (V == 4 || V == 5) { // tagged slots, warp 0 polls (relaxed, one fence); V5: groups of 32
             const unsigned tag = (unsigned)it + 1u;
             unsigned long long *slots = (unsigned long long *)partials + (it & 1) * 4096;
-            unsigned long long *groups = slots + 2 * 1024 + 2 * 64 * 0; // after 1024 block slots
+            unsigned long long *groups = slots + 2 * 1024; // after the 1024 blocks' slots
             if (tid == 0) {
                 gs_fence_acq_rel_gpu();
                 put_tagged(slots + 2 * b, bs, tag);

@@ -129,8 +129,6 @@ static void solve(int w, int h, int steps, int blocks, int threads, int mode_,
         const int rows = gs_stencil_group_rows(w, threads), groups = (h + rows - 1) / rows;
         f.gx = 1;
         f.gy = blocks < groups ? blocks : groups;
-        f.tile_w = w;
-        f.tile_h = rows;
     } else {
         gs_stencil_tiles(w, h, blocks, &f.gx, &f.gy);
         f.tile_w = (w + f.gx - 1) / f.gx;

@@ -34,7 +34,7 @@ struct gs_stencil_field {
     int w, h, steps;
     int gx, gy;           /* on chip: the tiles, gx x gy (the grid); global: 1 x blocks */
     int tile_w, tile_h;   /* on chip: the largest tile (the shared-memory layout);
-                             global: w x the rows of a group (gs_stencil_group_rows) */
+                             global: unused (0) */
     const float *u0;      /* the initial field; never written, so every solve starts here */
     float *a, *b;         /* the field between steps (global-memory versions) */
     float *out;           /* the field after the last step (every version) */

@@ -214,8 +214,7 @@ static gs_status plan_global(gs_stencil_run *r, int blocks, int sms)
                         "fit", want, most);
     f->gx = 1;
     f->gy = want < groups ? want : groups;
-    f->tile_w = f->w;
-    f->tile_h = rows;
+    f->tile_w = f->tile_h = 0; /* no tiles: the body walks row groups */
     r->onchip = 0;
     r->smem = 0;
     r->block = dim3(GLOBAL_THREADS);
