@@ -199,16 +199,27 @@ static __device__ __forceinline__ void gs_grid_sync_lockfree(gs_grid_barrier *b)
  *   of another step is reported as a misuse). Writes made between arrive
  *   and wait are not covered by this barrier.
  * How: arrive is flip's arrival (a block barrier, then thread 0's
- *   atom.add.release on the flip counter); its old value, the token, comes
- *   back while the block works. wait is flip's wait: thread 0 polls
- *   (ld.acquire) until the top bit differs from the token's, then a block
- *   barrier. It meets on the flip counter whatever method the view carries
- *   (it is tree's counter up to flat_max blocks), so it mixes freely with
- *   gs_grid_sync in one kernel.
+ *   red.add.release on the flip counter); nothing comes back, so thread 0
+ *   goes on with its work as soon as its fence lets it. The poller (lane 0
+ *   of the last warp) already holds the counter's top bit from before the
+ *   arrival: its own last wait saw it, or it loads it ahead of the block
+ *   barrier. wait is flip's wait, in the poller: ld.acquire until the top
+ *   bit differs (the first poll no sooner than a few clocks a block after
+ *   the arrival, so that on large grids the polls let the arrivals land),
+ *   then a block barrier. Thread 0's fence and the poller's
+ *   round trip stall different warps, so they overlap. It meets on the
+ *   flip counter whatever method the view carries (it is tree's counter up
+ *   to flat_max blocks), so it mixes freely with gs_grid_sync in one
+ *   kernel.
  * Why correct: flip's argument (gs_grid_sync_flip), split at the point
  *   where the arriving block no longer needs to stand still: the release
  *   covers the block's writes before arrive (block barrier, cumulativity);
- *   the acquire in wait precedes the block's reads after it.
+ *   the acquire in wait precedes the block's reads after it (block
+ *   barrier). The top bit flips once per barrier, when the last block
+ *   arrives, so it cannot flip between the poller's load (ordered before
+ *   thread 0's release by the block barrier) and this block's arrival;
+ *   a bit remembered from the poller's last wait stays right as long as
+ *   no barrier of the view ran since (every barrier counts in the view).
  * When: whenever a block has work that does not depend on the others
  *   between producing what they need and consuming what they produce. The
  *   barrier's latency hides behind that work (`gridsync bench sync`

@@ -47,7 +47,8 @@ typedef struct gs_grid_barrier {
     unsigned int epoch_known; /* neighbour barriers: 0 until the block's first one */
     unsigned long long epoch; /* neighbour barriers: this block's epoch, once known */
     unsigned int reduces;     /* grid all-reduces in this launch (picks their slot set) */
-    unsigned int reserved;
+    unsigned int split_phase; /* split-phase barrier: (count << 1 | flip's top bit) after
+                               * the block's last wait, seen by its polling thread; 0: none */
 } gs_grid_barrier;
 
 #endif /* GRIDSYNC_BARRIER_VIEW_H */

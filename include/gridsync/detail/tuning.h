@@ -26,6 +26,15 @@
  * the fast path and its registers stay out of the user's kernel. */
 #define GS_TUNE_BARRIER_FAST_POLLS 256u
 
+/* Split-phase barrier (gs_grid_arrive/gs_grid_wait): its poller makes
+ * its first poll no sooner than this many SM clocks per block of the grid
+ * after the block's arrival. Polls made while the arrivals still land on
+ * the counter's line slow them down; the arrivals take a few ns a block.
+ * docs/probes/split_phase.cu (H200, 256 threads, arrive then wait at
+ * once): 2.09 -> 1.38 us at 528 blocks and 3.99 -> 2.44 us at 1056 with 3
+ * clocks a block, unchanged at 132; with 2 us of work nobody waits. */
+#define GS_TUNE_SPLIT_GATE_CLOCKS_PER_BLOCK 3u
+
 /* ------------------------------------------------ single-pass reduction
  * Measured on H200 (132 SMs, HBM3e), docs/reduce-notes.md. */
 
