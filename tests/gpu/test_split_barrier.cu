@@ -55,13 +55,14 @@ int main(void)
     const gs_barrier_method methods[] = {GS_BARRIER_AUTO, GS_BARRIER_LOCK, GS_BARRIER_AUTO,
                                          GS_BARRIER_AUTO};
     const dim3 shapes[] = {dim3(threads), dim3(threads), dim3(32), dim3(20, 5)};
-    int max_blocks[4], most = 0;
-    for (int m = 0; m < 4; ++m) {
+    enum { CASES = sizeof shapes / sizeof shapes[0], MAX_GRIDS = 6 };
+    int max_blocks[CASES], most = 0;
+    for (int m = 0; m < CASES; ++m) {
         GS_OK(gs_max_coresident_blocks((const void *)split_kernel,
                                        (int)(shapes[m].x * shapes[m].y), 0, &max_blocks[m]));
         most = max_blocks[m] > most ? max_blocks[m] : most;
     }
-    const int iters = quick ? 6 : 500000 / 6 + 1; /* two barriers each */
+    const int iters = quick ? 6 : 500000 / MAX_GRIDS + 1; /* two barriers each */
 
     unsigned int *slots, *area, *errors;
     CUDA_OK(cudaMalloc(&slots, (size_t)most * sizeof *slots));
@@ -69,10 +70,10 @@ int main(void)
     CUDA_OK(cudaMalloc(&errors, sizeof *errors));
     int checks = 0;
     long long barriers = 0;
-    for (int m = 0; m < 4; ++m) {
+    for (int m = 0; m < CASES; ++m) {
         gs_barrier_t bar;
         const dim3 shape = shapes[m];
-        unsigned int grids[6];
+        unsigned int grids[MAX_GRIDS];
         int ngrids = gs_test_grid_sizes((unsigned int)info.sm_count, (unsigned int)max_blocks[m],
                                         grids);
         GS_OK(gs_barrier_create(&bar, methods[m]));

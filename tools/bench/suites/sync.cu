@@ -163,7 +163,7 @@ static __global__ void sync_kernel(gs_grid_barrier bar, unsigned int *slots,
             cg::this_grid().sync();
         } else if constexpr (P == K_WORK) {
             spin(work_cycles);
-            __syncthreads();
+            __syncthreads(); /* the block barrier the split rows' wait ends with */
         } else if constexpr (P == K_SPLIT) {
             gs_grid_token token = gs_grid_arrive(&bar);
             spin(work_cycles);
