@@ -408,8 +408,9 @@ gs_status gs_scan_check(cudaStream_t stream);
 /* ---------------------------------------------------------- matrix multiply */
 
 typedef enum gs_gemm_kernel {
-    GS_GEMM_AUTO = 0,    /* the default: GS_GEMM_FAST, or GS_GEMM_SPLITK where the shape's
-                            tiles of C are too few for the GPU and k is long */
+    GS_GEMM_AUTO = 0,    /* the default: GS_GEMM_FAST, or GS_GEMM_SPLITK or GS_GEMM_STREAMK
+                            where the shape's tiles of C are too few for the GPU and k is
+                            long (whichever the cost model predicts faster) */
     GS_GEMM_FAST = 1,    /* register-tiled, double-buffered shared memory, one block per
                             tile of C (never split) */
     GS_GEMM_TILED16 = 2, /* the tutorial's 16x16 tiled kernel (the reference) */
@@ -417,10 +418,14 @@ typedef enum gs_gemm_kernel {
                             order (the same bits every run); the split auto would choose, at
                             least 2 slices unless k <= 8. Needs workspace memory (per stream,
                             kept for reuse): slices x the size of C, rounded up to tiles */
-    GS_GEMM_KERNEL_COUNT = 4
+    GS_GEMM_STREAMK = 4, /* stream-k: the fast kernel's tiles, every tile's k steps divided
+                            evenly among one wave of resident blocks, the partial tiles summed
+                            in a fixed order (the same bits every run on a given GPU model).
+                            Workspace: 2 tiles per resident block (35 MB on 132 SMs) */
+    GS_GEMM_KERNEL_COUNT = 5
 } gs_gemm_kernel;
 
-/* "auto", "fast", "tiled16", "splitk"; parse returns GS_ERR_INVALID_ARGUMENT
+/* "auto", "fast", "tiled16", "splitk", "streamk"; parse returns GS_ERR_INVALID_ARGUMENT
  * for other names. */
 const char *gs_gemm_kernel_name(gs_gemm_kernel kernel);
 gs_status gs_gemm_kernel_parse(const char *name, gs_gemm_kernel *kernel);

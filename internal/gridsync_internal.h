@@ -68,19 +68,29 @@ gs_status gs__sgemm_fast(const gs__sgemm_args *p, int tile, cudaStream_t stream)
  * timing. */
 gs_status gs__sgemm_splitk(const gs__sgemm_args *p, int tile, int splits, cudaStream_t stream);
 
+/* The stream-k kernel: tiles of `tile` (128 or 64), the tiles' k steps
+ * divided evenly among one wave of resident blocks, each tile's partial
+ * tiles summed in block order by its last arriving block. One launch; bits
+ * independent of timing (they depend on the GPU's SM count). */
+gs_status gs__sgemm_streamk(const gs__sgemm_args *p, int tile, cudaStream_t stream);
+
 /* The slices that k makes when its steps of 8 are cut into `splits` (at
  * least 1) slices of *slice_steps steps each (the last may be shorter; none
  * is empty). */
 int gs__sgemm_slices(int k, int splits, int *slice_steps);
 
 /* How gs_sgemm runs m x n x k on a GPU of `sms` SMs (src/gemm/sgemm_plan.c):
- * the block tile (128 or 64) and the k slices (1: unsplit, the fast kernel).
- * `force_split` (GS_GEMM_SPLITK): the best split even where no split pays,
- * unless k has a single step. Pure. */
+ * the block tile (128 or 64) and either the k slices (1: unsplit, the fast
+ * kernel; more: split-k) or stream-k (`streamk` 1, `splits` 1). `force`:
+ * GS__SGEMM_CHOOSE picks the cheapest by the cost model; GS__SGEMM_SPLIT
+ * (GS_GEMM_SPLITK) the best split even where no split pays, unless k has a
+ * single step; GS__SGEMM_STREAM (GS_GEMM_STREAMK) stream-k in the tile the
+ * model prefers. Pure. */
 typedef struct gs__sgemm_plan {
-    int tile, splits;
+    int tile, splits, streamk;
 } gs__sgemm_plan;
-gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force_split);
+enum { GS__SGEMM_CHOOSE = 0, GS__SGEMM_SPLIT = 1, GS__SGEMM_STREAM = 2 };
+gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force);
 
 /* ------------------------------------------------------------- reductions */
 

@@ -1,12 +1,13 @@
 // gemm_splitk.cu - scratch probe (issue 16): the split-k kernel at every
-// (tile, slices) against cuBLAS SGEMM (pedantic FP32) and the unsplit fast
-// kernel on the shapes where gs_sgemm may split, and the plan's choice
-// (src/gemm/sgemm_plan.c), to calibrate the cost model's constants in
-// tuning.h. Build on the GPU machine after `make build BUILD_DIR=build-gpu`:
+// (tile, slices) and the stream-k kernel in both tiles against cuBLAS SGEMM
+// (pedantic FP32) and the unsplit fast kernel on the shapes where gs_sgemm
+// may split, and the plan's choice (src/gemm/sgemm_plan.c), to calibrate
+// the cost model's constants in tuning.h. Build on the GPU machine after `make build BUILD_DIR=build-gpu`:
 //   nvcc -O3 -arch=sm_90 -Iinclude -Iinternal docs/probes/gemm_splitk.cu \
 //        build-gpu/libgridsync.a -lcublas -o /tmp/gsk && /tmp/gsk
 // Each line: the shape, cuBLAS TFLOP/s, then ratios to cuBLAS (> 1: faster):
-// unsplit, gs_sgemm (its plan in brackets), the best (tile, slices) found.
+// unsplit, gs_sgemm (its plan in brackets: tile/slices, or tile/sk for
+// stream-k), stream-k in 128- and 64-tiles, the best split (tile, slices).
 #include <cublas_v2.h>
 #include <stdio.h>
 
@@ -22,10 +23,11 @@ int main()
     const int shapes[][3] = {{256, 256, 8192}, {512, 512, 512}, {768, 768, 768}, {1024, 1024, 1024},
                              {1024, 1024, 4096}, {1024, 1024, 16384}, {1536, 1536, 1536},
                              {2048, 2048, 2048}, {512, 512, 16384}, {1500, 1500, 1500},
-                             {1792, 1792, 1792}, {2560, 2560, 2560}, {3001, 2999, 1537}};
+                             {1792, 1792, 1792}, {2560, 2560, 2560}, {3001, 2999, 1537},
+                             {4096, 4096, 4096}};
     const int splits[] = {2, 3, 4, 6, 8, 12, 16};
-    printf("%d SMs\n%-18s %8s %8s %16s %8s   all (tile/slices: ratio)\n", sms, "m x n x k",
-           "cublas", "unsplit", "gs_sgemm [plan]", "best");
+    printf("%d SMs\n%-18s %8s %8s %18s %7s %7s %8s   all (tile/slices: ratio)\n", sms,
+           "m x n x k", "cublas", "unsplit", "gs_sgemm [plan]", "sk 128", "sk 64", "best split");
     for (auto &s : shapes) {
         const int m = s[0], n = s[1], k = s[2];
         float *A, *B, *C;
@@ -39,6 +41,8 @@ int main()
         double tu = time_ms([&] { gs__sgemm_fast(&p, 0, 0); }, reps);
         double ta = time_ms([&] { gs_sgemm(m, n, k, 1.0f, A, k, B, n, 0.0f, C, n, 0); }, reps);
         gs__sgemm_plan plan = gs__sgemm_plan_for(m, n, k, sms, 0);
+        double sk128 = time_ms([&] { gs__sgemm_streamk(&p, 128, 0); }, reps);
+        double sk64 = time_ms([&] { gs__sgemm_streamk(&p, 64, 0); }, reps);
         char all[1024] = ""; int used = 0; double best = 1e30; int bt = 0, bs = 0;
         for (int tile : {128, 64})
             for (int sp : splits) {
@@ -48,10 +52,14 @@ int main()
                 if (t < best) { best = t; bt = tile; bs = sp; }
                 used += snprintf(all + used, sizeof all - used, " %d/%d:%.2f", tile, sp, tc / t);
             }
-        char name[32], chose[32];
+        char name[32], chose[40];
         snprintf(name, sizeof name, "%dx%dx%d", m, n, k);
-        snprintf(chose, sizeof chose, "%.3f [%d/%d]", tc / ta, plan.tile, plan.splits);
-        printf("%-18s %8.2f %8.3f %16s %4.3f %d/%d  %s\n", name, f / tc, tc / tu, chose, tc / best, bt, bs, all);
+        if (plan.streamk)
+            snprintf(chose, sizeof chose, "%.3f [%d/sk]", tc / ta, plan.tile);
+        else
+            snprintf(chose, sizeof chose, "%.3f [%d/%d]", tc / ta, plan.tile, plan.splits);
+        printf("%-18s %8.2f %8.3f %18s %7.3f %7.3f %4.3f %d/%d  %s\n", name, f / tc, tc / tu, chose,
+               tc / sk128, tc / sk64, tc / best, bt, bs, all);
         cudaFree(A); cudaFree(B); cudaFree(C);
     }
     printf("last error: %s\n", cudaGetErrorName(cudaGetLastError()));

@@ -1,11 +1,13 @@
 /* sgemm.c - gs_sgemm: argument checks, then the kernel (gridsync_internal.h),
- * for GS_GEMM_AUTO the one the plan picks (sgemm_plan.c). */
+ * for GS_GEMM_AUTO the one the plan picks (sgemm_plan.c): unsplit, split-k
+ * or stream-k. */
 #include <limits.h>
 #include <string.h>
 
 #include "../core/error.h"
 
-static const char *const names[GS_GEMM_KERNEL_COUNT] = {"auto", "fast", "tiled16", "splitk"};
+static const char *const names[GS_GEMM_KERNEL_COUNT] = {"auto", "fast", "tiled16", "splitk",
+                                                         "streamk"};
 
 const char *gs_gemm_kernel_name(gs_gemm_kernel kernel)
 {
@@ -19,7 +21,7 @@ gs_status gs_gemm_kernel_parse(const char *name, gs_gemm_kernel *kernel)
             *kernel = (gs_gemm_kernel)i;
             return GS_SUCCESS;
         }
-    return gs__fail(GS_ERR_INVALID_ARGUMENT, "unknown gemm kernel '%s' (auto, fast, tiled16, splitk)",
+    return gs__fail(GS_ERR_INVALID_ARGUMENT, "unknown gemm kernel '%s' (auto, fast, tiled16, splitk, streamk)",
                     name ? name : "(null)");
 }
 
@@ -84,7 +86,12 @@ gs_status gs_sgemm_with(gs_gemm_kernel kernel, int m, int n, int k, float alpha,
     int dev = 0, sms = 0;
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    gs__sgemm_plan plan = gs__sgemm_plan_for(m, n, k, sms, kernel == GS_GEMM_SPLITK);
+    gs__sgemm_plan plan = gs__sgemm_plan_for(m, n, k, sms,
+                                             kernel == GS_GEMM_SPLITK    ? GS__SGEMM_SPLIT
+                                             : kernel == GS_GEMM_STREAMK ? GS__SGEMM_STREAM
+                                                                         : GS__SGEMM_CHOOSE);
+    if (plan.streamk)
+        return gs__sgemm_streamk(&p, plan.tile, stream);
     if (plan.splits > 1)
         return gs__sgemm_splitk(&p, plan.tile, plan.splits, stream);
     return gs__sgemm_fast(&p, plan.tile, stream);

@@ -27,12 +27,12 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     __shared__ __align__(16) float smem[2 * GS_SGEMM_BK * (BM + 4 + BN)];
     const int steps = (p.k + GS_SGEMM_BK - 1) / GS_SGEMM_BK;
     float acc[8][8];
-    if (interior(&p, vector_ok, BM, BN)) {
-        sgemm_mainloop(&p, smem, BM, BN, THREADS, 0, 0, steps, acc);
-        sgemm_store_c(&p, acc, BM, BN, 0);
+    if (interior(&p, vector_ok, BM, BN, blockIdx.y, blockIdx.x)) {
+        sgemm_mainloop(&p, smem, BM, BN, THREADS, 0, blockIdx.y, blockIdx.x, 0, steps, acc);
+        sgemm_store_c(&p, acc, BM, BN, 0, blockIdx.y, blockIdx.x);
     } else {
-        sgemm_mainloop(&p, smem, BM, BN, THREADS, 1, 0, steps, acc);
-        sgemm_store_c(&p, acc, BM, BN, 1);
+        sgemm_mainloop(&p, smem, BM, BN, THREADS, 1, blockIdx.y, blockIdx.x, 0, steps, acc);
+        sgemm_store_c(&p, acc, BM, BN, 1, blockIdx.y, blockIdx.x);
     }
 }
 

@@ -1,18 +1,20 @@
 /*
- * sgemm_plan.c - how gs_sgemm runs a shape: which block tile, and into how
- * many k slices it cuts k (docs/gemm-notes.md, "Split-k"). A pure function
+ * sgemm_plan.c - how gs_sgemm runs a shape: which block tile, and whether
+ * it cuts k into slices (split-k) or divides every tile's k steps evenly
+ * among one wave of blocks (stream-k) (docs/gemm-notes.md). A pure function
  * of the shape and the SM count, so host tests check its choices.
  *
  * Rule: unsplit, a shape runs in 128-tiles when they fill every SM, else
- * in 64-tiles. Each split candidate (tile 128 or 64, S slices of at least
- * GS_TUNE_SGEMM_MIN_SLICE_STEPS k steps, S <= GS_TUNE_SGEMM_MAX_SPLIT) gets
- * a predicted time from a small cost model (tuning.h): the busiest SM's
- * FMAs at the issue rate its resident warps reach, plus the fix-up of a
- * tile by one block. The cheapest split is taken when it beats the unsplit
- * choice by the margin: shapes with few tiles, and shapes whose 128-tiles
- * fill the SMs but leave a last wave mostly idle (1536^2: 144 tiles on 132
- * SMs; those split in 128-tiles only). The large squares, whole waves,
- * stay unsplit.
+ * in 64-tiles. Each candidate gets a predicted time from a small cost model
+ * (tuning.h): the busiest SM's FMAs at the issue rate its resident warps
+ * reach, plus the fix-up of a tile by one block. The candidates: split-k
+ * with tile 128 or 64 and S slices of at least GS_TUNE_SGEMM_MIN_SLICE_STEPS
+ * k steps (S <= GS_TUNE_SGEMM_MAX_SPLIT), and stream-k with tile 128 or 64
+ * where each block's share has at least as many steps. The cheapest is
+ * taken when it beats the unsplit choice by the margin: shapes with few
+ * tiles, and shapes whose 128-tiles fill the SMs but leave a last wave
+ * mostly idle (1536^2: 144 tiles on 132 SMs; those run in 128-tiles only).
+ * The large squares, whole waves, stay unsplit.
  */
 #include <gridsync/detail/tuning.h>
 
@@ -55,43 +57,80 @@ static double cost(const tile_kind *kind, long long tiles, int k, int splits, in
     return main + fixup;
 }
 
+/* Predicted cost of `kind` in stream-k: the tiles' steps divided evenly
+ * among one wave of blocks (fewer when there are fewer steps); each block
+ * pays the prologue once per tile its share meets. *share: its steps. */
+static double streamk_cost(const tile_kind *kind, long long tiles, int k, int sms,
+                           long long *share)
+{
+    long long steps = ((long long)k + GS_TUNE_SGEMM_BK - 1) / GS_TUNE_SGEMM_BK;
+    long long total = tiles * steps, blocks = (long long)sms * kind->per_sm;
+    if (blocks > total)
+        blocks = total;
+    long long per_block = (total + blocks - 1) / blocks, per_sm = (blocks + sms - 1) / sms;
+    long long meets = (per_block + steps - 2) / steps + 1;         /* tiles a share meets */
+    long long sharers = per_block >= steps ? 2 : (steps + per_block - 2) / per_block + 1;
+    double warps = (double)per_sm * (kind->threads / 32);
+    double issue = warps / (warps + GS_TUNE_SGEMM_HALF_WARPS);
+    double area = (double)kind->tile * kind->tile;
+    double main = (double)per_sm * (per_block + GS_TUNE_SGEMM_PROLOGUE_STEPS * meets) * area *
+                  GS_TUNE_SGEMM_BK / issue;
+    double fixup = (sharers + 1) * (area * 4.0 * GS_TUNE_SGEMM_FIXUP_FMAS_PER_BYTE +
+                                    GS_TUNE_SGEMM_FIXUP_ROUND_FMAS);
+    *share = per_block;
+    return (main + fixup) * GS_TUNE_SGEMM_STREAMK_PCT / 100.0;
+}
+
 static long long tiles_of(int m, int n, int tile)
 {
     return (long long)((m + tile - 1) / tile) * ((n + tile - 1) / tile);
 }
 
-gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force_split)
+gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force)
 {
     const tile_kind *big = &kinds[0], *small = &kinds[1];
     long long steps = ((long long)k + GS_TUNE_SGEMM_BK - 1) / GS_TUNE_SGEMM_BK;
     /* unsplit: the big tile once its tiles fill the SMs, else the small */
     const tile_kind *whole = tiles_of(m, n, big->tile) >= sms ? big : small;
-    gs__sgemm_plan unsplit = {whole->tile, 1};
+    gs__sgemm_plan unsplit = {whole->tile, 1, 0};
     gs__sgemm_plan best = unsplit;
     double best_cost = 0.0;
-    if (sms < 1 || steps < 2)
+    int found = 0; /* a split or stream-k candidate is in `best` */
+    if (sms < 1 || (steps < 2 && force != GS__SGEMM_STREAM))
         return unsplit;
     /* where big tiles fill the SMs, splits keep them: 64-tiles there are
      * slower per FMA on odd sizes (1500^2: 0.59x cuBLAS in 64-tiles cut in
      * 2, 0.63x unsplit, 0.88-0.91x in 128-tiles cut in 4-6) */
     for (int i = 0; i < (whole == big ? 1 : 2); ++i) {
         long long tiles = tiles_of(m, n, kinds[i].tile);
-        for (int s = 2; s <= GS_TUNE_SGEMM_MAX_SPLIT && s <= steps; ++s) {
-            if (!force_split && steps / s < GS_TUNE_SGEMM_MIN_SLICE_STEPS)
+        for (int s = 2; force != GS__SGEMM_STREAM && s <= GS_TUNE_SGEMM_MAX_SPLIT && s <= steps;
+             ++s) {
+            if (force == GS__SGEMM_CHOOSE && steps / s < GS_TUNE_SGEMM_MIN_SLICE_STEPS)
                 break;
             double c = cost(&kinds[i], tiles, k, s, sms);
-            if (best.splits == 1 || c < best_cost) {
+            if (!found || c < best_cost) {
                 int slice_steps = 0;
-                best = (gs__sgemm_plan){kinds[i].tile, gs__sgemm_slices(k, s, &slice_steps)};
+                best = (gs__sgemm_plan){kinds[i].tile, gs__sgemm_slices(k, s, &slice_steps), 0};
                 best_cost = c;
+                found = 1;
             }
         }
+        if (force == GS__SGEMM_SPLIT)
+            continue;
+        long long share = 0;
+        double c = streamk_cost(&kinds[i], tiles, k, sms, &share);
+        if ((force == GS__SGEMM_STREAM || share >= GS_TUNE_SGEMM_MIN_SLICE_STEPS) &&
+            (!found || c < best_cost)) {
+            best = (gs__sgemm_plan){kinds[i].tile, 1, 1};
+            best_cost = c;
+            found = 1;
+        }
     }
-    if (force_split || best.splits == 1)
+    if (force != GS__SGEMM_CHOOSE || !found)
         return best;
-    /* a split must beat the unsplit kernel by the margin: with the big
-     * tile that is a last wave that leaves SMs idle (1536^2: 144 tiles on
-     * 132 SMs, 0.71x cuBLAS unsplit, 1.01x in 128-tiles cut in 4) */
+    /* it must beat the unsplit kernel by the margin: with the big tile that
+     * is a last wave that leaves SMs idle (1536^2: 144 tiles on 132 SMs,
+     * 0.69x cuBLAS unsplit, 1.12x in stream-k) */
     double unsplit_cost = cost(whole, tiles_of(m, n, whole->tile), k, 1, sms);
     return best_cost * GS_TUNE_SGEMM_SPLIT_MARGIN_PCT < unsplit_cost * 100.0 ? best : unsplit;
 }

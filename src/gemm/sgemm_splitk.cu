@@ -13,17 +13,9 @@
  * every slice, sums them in slice order 0, 1, .., S-1, and stores alpha *
  * sum + beta * C (beta applied once, by one block, as in the unsplit kernel).
  *
- * Why correct (PTX memory model): every thread of a block stores its partial
- * (weak st.global.cg), then bar.sync, then thread 0 arrives with
- * atom.acq_rel.gpu.inc on the tile's counter. The barrier orders the
- * threads' stores before thread 0's release (causality order: CTA-scope
- * barrier, then the release is cumulative over what thread 0 has observed),
- * and the counter's read-modify-writes form one release sequence, so the
- * last arriver's acquire (the same atom) synchronizes with every earlier
- * arrival of the tile. Its bar.sync then orders that acquire before all its
- * threads' reads of the partials (ld.global.cg: L2, never a stale L1 line).
- * Every partial is therefore visible to the fix-up, which reads its own
- * slice's partial back too (program order, same thread).
+ * Why correct: the partial tiles' protocol (store, arrive, the last
+ * arriver reads them all) and its memory-model argument are in
+ * sgemm_partial.cuh.
  *
  * Deterministic: each slice's partial is the main loop's fixed sequence of
  * FMAs over its k range, and the fix-up sums the S partials in slice order
@@ -52,6 +44,7 @@
 
 #include <gridsync/detail/memory_order.cuh>
 
+#include "sgemm_partial.cuh"
 #include "sgemm_tile.cuh"
 
 #include "../core/error.h"
@@ -60,7 +53,7 @@
 /* What the blocks of one call share. */
 struct splitk_state {
     unsigned int *counters; /* one per tile, 0 between calls */
-    float4 *partials;       /* [tile][slice][vector][thread] */
+    float4 *partials;       /* [tile][slice], each a partial tile (sgemm_partial.cuh) */
     unsigned int *finished; /* the workspace's count of finished blocks */
     int splits, slice_steps;
 };
@@ -69,8 +62,7 @@ template <int BM, int BN, int THREADS, int MIN_BLOCKS>
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     sgemm_splitk(gs__sgemm_args p, int vector_ok, splitk_state s)
 {
-    constexpr int VECTORS = BM * BN / 4 / THREADS; /* a thread's 8 x 8 registers */
-    static_assert(VECTORS == 16, "the register tile is 8 x 8");
+    static_assert(BM * BN / 4 / THREADS == GS_SGEMM_PARTIAL_VECTORS, "the register tile is 8 x 8");
     __shared__ __align__(16) float smem[2 * GS_SGEMM_BK * (BM + 4 + BN)];
     __shared__ int last;
     const int slice = blockIdx.z;
@@ -78,53 +70,27 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     const int k_steps = (p.k + GS_SGEMM_BK - 1) / GS_SGEMM_BK;
     const int steps = min(s.slice_steps, k_steps - slice * s.slice_steps);
     const int k_begin = slice * s.slice_steps * GS_SGEMM_BK;
-    const int inside = interior(&p, vector_ok, BM, BN);
+    const int inside = interior(&p, vector_ok, BM, BN, blockIdx.y, blockIdx.x);
     float acc[8][8];
     if (inside)
-        sgemm_mainloop(&p, smem, BM, BN, THREADS, 0, k_begin, steps, acc);
+        sgemm_mainloop(&p, smem, BM, BN, THREADS, 0, blockIdx.y, blockIdx.x, k_begin, steps, acc);
     else
-        sgemm_mainloop(&p, smem, BM, BN, THREADS, 1, k_begin, steps, acc);
+        sgemm_mainloop(&p, smem, BM, BN, THREADS, 1, blockIdx.y, blockIdx.x, k_begin, steps, acc);
 
-    float4 *slot = s.partials + (size_t)tile * s.splits * VECTORS * THREADS + threadIdx.x;
-#pragma unroll
-    for (int q = 0; q < VECTORS; ++q) {
-        const float *r = &acc[q / 2][(q % 2) * 4];
-        __stcg(slot + ((size_t)slice * VECTORS + q) * THREADS, make_float4(r[0], r[1], r[2], r[3]));
-    }
-    __syncthreads(); /* every thread's partial -> thread 0's release */
-    if (threadIdx.x == 0)
-        last = gs_atom_inc_acq_rel_gpu(s.counters + tile, (unsigned int)s.splits - 1u) ==
-               (unsigned int)s.splits - 1u;
-    __syncthreads(); /* thread 0's acquire -> every thread's reads of the partials */
-    if (!last)
+    const size_t tile_vectors = (size_t)GS_SGEMM_PARTIAL_VECTORS * THREADS;
+    float4 *slots = s.partials + (size_t)tile * s.splits * tile_vectors;
+    sgemm_store_partial(slots + slice * tile_vectors, acc, THREADS);
+    if (!sgemm_arrive(s.counters + tile, (unsigned int)s.splits, &last))
         return;
 
     /* The fix-up: slice 0, then + slice 1, ... in order. */
-#pragma unroll
-    for (int q = 0; q < VECTORS; ++q) {
-        const float4 v = __ldcg(slot + q * THREADS);
-        float *r = &acc[q / 2][(q % 2) * 4];
-        r[0] = v.x;
-        r[1] = v.y;
-        r[2] = v.z;
-        r[3] = v.w;
-    }
-    for (int j = 1; j < s.splits; ++j) {
-        const float4 *from = slot + (size_t)j * VECTORS * THREADS;
-#pragma unroll
-        for (int q = 0; q < VECTORS; ++q) {
-            const float4 v = __ldcg(from + q * THREADS);
-            float *r = &acc[q / 2][(q % 2) * 4];
-            r[0] = r[0] + v.x;
-            r[1] = r[1] + v.y;
-            r[2] = r[2] + v.z;
-            r[3] = r[3] + v.w;
-        }
-    }
+    sgemm_add_partial(slots, acc, THREADS, 1);
+    for (int j = 1; j < s.splits; ++j)
+        sgemm_add_partial(slots + j * tile_vectors, acc, THREADS, 0);
     if (inside)
-        sgemm_store_c(&p, acc, BM, BN, 0);
+        sgemm_store_c(&p, acc, BM, BN, 0, blockIdx.y, blockIdx.x);
     else
-        sgemm_store_c(&p, acc, BM, BN, 1);
+        sgemm_store_c(&p, acc, BM, BN, 1, blockIdx.y, blockIdx.x);
     __syncthreads(); /* every thread's reads of the partials -> the release below */
     if (threadIdx.x == 0) /* the tile's S blocks are done with the workspace */
         gs_red_add_release_gpu(s.finished, (unsigned int)s.splits);

@@ -153,21 +153,24 @@ static __device__ __forceinline__ void thread_coords(int bn, int *tx, int *ty)
 #endif
 }
 
-/* The block's products over `steps` k steps from k_begin (a multiple of BK)
- * into acc (zeroed here); `bm`, `bn`, `threads` and `guarded` are constants
+/* The products of block tile (tile_m, tile_n) (C rows tile_m * bm.., columns
+ * tile_n * bn..) over `steps` k steps from k_begin (a multiple of BK) into
+ * acc (zeroed here); `bm`, `bn`, `threads` and `guarded` are constants
  * at each call site, so each call compiles to its own specialised code.
  * Its last barrier comes after its last shared-memory store; it then only
  * reads shared memory, so a caller that touches no shared memory after it
  * needs no barrier. */
 static __device__ __forceinline__ void sgemm_mainloop(const gs__sgemm_args *p, float *smem,
                                                       int bm, int bn, int threads, int guarded,
-                                                      int k_begin, int steps, float (&acc)[8][8])
+                                                      unsigned int tile_m, unsigned int tile_n,
+                                                      int k_begin, int steps,
+                                                      float (&acc)[8][8])
 {
     const int bk = GS_SGEMM_BK, as_size = bk * (bm + 4), bs_size = bk * bn;
     const int loads_a = bm * bk / 4 / threads, loads_b = bn * bk / 4 / threads;
     int tx, ty;
     thread_coords(bn, &tx, &ty);
-    const int m0 = blockIdx.y * bm, n0 = blockIdx.x * bn;
+    const int m0 = tile_m * bm, n0 = tile_n * bn;
     const int buffer = as_size + bs_size; /* one buffer: A's tile, then B's */
     float4 ra[4], rb[4];
 #pragma unroll
@@ -230,15 +233,17 @@ static __device__ __forceinline__ void sgemm_mainloop(const gs__sgemm_args *p, f
     }
 }
 
-/* C = alpha * acc + beta * C for this thread's registers (beta == 0 never
- * reads C); `guarded`: only elements inside C. */
+/* C = alpha * acc + beta * C for this thread's registers of block tile
+ * (tile_m, tile_n) (beta == 0 never reads C); `guarded`: only elements
+ * inside C. */
 static __device__ __forceinline__ void sgemm_store_c(const gs__sgemm_args *p,
                                                      const float (&acc)[8][8], int bm, int bn,
-                                                     int guarded)
+                                                     int guarded, unsigned int tile_m,
+                                                     unsigned int tile_n)
 {
     int tx, ty;
     thread_coords(bn, &tx, &ty);
-    const int m0 = blockIdx.y * bm, n0 = blockIdx.x * bn;
+    const int m0 = tile_m * bm, n0 = tile_n * bn;
 #pragma unroll
     for (int i = 0; i < 8; ++i) {
         const int row = m0 + reg_offset(ty, i, bm / 2);
@@ -271,11 +276,11 @@ static __device__ __forceinline__ void sgemm_store_c(const gs__sgemm_args *p,
     }
 }
 
-/* Interior blocks take the unguarded path (see the file comment). */
+/* Interior tiles take the unguarded path (see the file comment). */
 static __device__ __forceinline__ int interior(const gs__sgemm_args *p, int vector_ok, int bm,
-                                               int bn)
+                                               int bn, unsigned int tile_m, unsigned int tile_n)
 {
-    return vector_ok && (int)(blockIdx.y + 1) * bm <= p->m && (int)(blockIdx.x + 1) * bn <= p->n &&
+    return vector_ok && (int)(tile_m + 1) * bm <= p->m && (int)(tile_n + 1) * bn <= p->n &&
            p->k % GS_SGEMM_BK == 0;
 }
 

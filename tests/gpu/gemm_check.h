@@ -1,6 +1,7 @@
 /*
  * gemm_check.h - one matrix multiply case against an FP64 CPU reference, for
- * the GPU tests of gs_sgemm and its kernels (test_gemm.cu, test_gemm_splitk.cu).
+ * the GPU tests of gs_sgemm and its kernels (test_gemm.cu, test_gemm_splitk.cu,
+ * test_gemm_streamk.cu), and the helpers of their bitwise-repeatability checks.
  *
  * Bound (per element, rigorous): an FP32 dot product of length k, summed in
  * any order with or without FMA, errs by at most gamma(k)*sum|a||b| with
@@ -21,6 +22,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "gridsync_internal.h"
 #include "gpu_test.h"
@@ -127,6 +129,162 @@ static void gemm_check_case(const char *label, gemm_launch run, const void *ctx,
     CUDA_OK(cudaFree(da));
     CUDA_OK(cudaFree(db));
     CUDA_OK(cudaFree(dc));
+}
+
+/* Helpers of the bitwise checks. */
+static inline void fill_random(float *d, size_t count)
+{
+    float *h = (float *)malloc(count * 4);
+    for (size_t i = 0; i < count; ++i)
+        h[i] = uniform();
+    CUDA_OK(cudaMemcpy(d, h, count * 4, cudaMemcpyHostToDevice));
+    free(h);
+}
+
+static inline long differing_words(const float *x, const float *y, size_t count)
+{
+    long differ = 0;
+    for (size_t i = 0; i < count; ++i)
+        differ += memcmp(&x[i], &y[i], sizeof(float)) != 0;
+    return differ;
+}
+
+/* Runs the kernel under test on `p`, enqueued on `stream`. */
+typedef gs_status (*gemm_launch_on)(const gs__sgemm_args *p, const void *ctx, cudaStream_t stream);
+
+/* The same bits every run (one check): `run` on m x n x k runs 6 times;
+ * between the runs `other` runs a smaller shape on the same stream (other
+ * tiles over the same workspace), and in the last run the same call runs at
+ * the same time on a second stream (its own workspace) into its own C, with
+ * the same bits too. `label` names the case in messages. */
+static inline void gemm_check_repeatable(const char *label, gemm_launch_on run, const void *ctx,
+                                         shape s, gemm_launch_on other_run,
+                                         const void *other_ctx)
+{
+    size_t na = (size_t)s.m * s.k, nb = (size_t)s.k * s.n, nc = (size_t)s.m * s.n;
+    float *da, *db, *dc, *dc2, *first = (float *)malloc(nc * 4), *again = (float *)malloc(nc * 4);
+    float *side_host = (float *)malloc(nc * 4);
+    CUDA_OK(cudaMalloc((void **)&da, na * 4));
+    CUDA_OK(cudaMalloc((void **)&db, nb * 4));
+    CUDA_OK(cudaMalloc((void **)&dc, nc * 4));
+    CUDA_OK(cudaMalloc((void **)&dc2, nc * 4));
+    fill_random(da, na);
+    fill_random(db, nb);
+    gs__sgemm_args p = {s.m, s.n, s.k, 1.0f, da, s.k, db, s.n, 0.0f, dc, s.n};
+    gs__sgemm_args other = {s.m / 2 + 1, s.n / 3 + 1, s.k / 2 + 3, 1.0f, da, s.k, db, s.n,
+                            0.0f, dc2, s.n};
+    CUDA_OK(cudaMemset(dc, 0xff, nc * 4));
+    GS_OK(run(&p, ctx, 0));
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(first, dc, nc * 4, cudaMemcpyDeviceToHost));
+    long differ = 0, nans = 0;
+    for (size_t j = 0; j < nc; ++j)
+        nans += isnan(first[j]);
+    for (int r = 1; r < 6; ++r) {
+        GS_OK(other_run(&other, other_ctx, 0));
+        CUDA_OK(cudaMemset(dc, 0xff, nc * 4));
+        if (r < 5) {
+            GS_OK(run(&p, ctx, 0));
+        } else { /* two streams at once, each with its own workspace */
+            cudaStream_t side;
+            gs__sgemm_args q = p;
+            CUDA_OK(cudaStreamCreateWithFlags(&side, cudaStreamNonBlocking));
+            CUDA_OK(cudaMalloc((void **)&q.c, nc * 4));
+            CUDA_OK(cudaMemset(q.c, 0xff, nc * 4));
+            CUDA_OK(cudaDeviceSynchronize());
+            GS_OK(run(&q, ctx, side));
+            GS_OK(run(&p, ctx, 0));
+            CUDA_OK(cudaDeviceSynchronize());
+            CUDA_OK(cudaMemcpy(side_host, q.c, nc * 4, cudaMemcpyDeviceToHost));
+            differ += differing_words(first, side_host, nc);
+            CUDA_OK(cudaFree(q.c));
+            CUDA_OK(cudaStreamDestroy(side));
+        }
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(again, dc, nc * 4, cudaMemcpyDeviceToHost));
+        differ += differing_words(first, again, nc);
+    }
+    ++checks;
+    EXPECT(differ == 0 && nans == 0, "%dx%dx%d (%s): %ld words differ between runs, %ld NaN",
+           s.m, s.n, s.k, label, differ, nans);
+    free(first);
+    free(again);
+    free(side_host);
+    CUDA_OK(cudaFree(da));
+    CUDA_OK(cudaFree(db));
+    CUDA_OK(cudaFree(dc));
+    CUDA_OK(cudaFree(dc2));
+}
+
+/* A call captured in a CUDA graph (a split-k or stream-k call takes its
+ * workspace from the graph's memory, its counters zeroed by a graph node):
+ * each of 3 replays gives the direct call's bits on n x n x n. One check
+ * (none on a device without memory pools). */
+static inline void gemm_check_graph(const char *label, gemm_launch_on run, const void *ctx, int n)
+{
+    size_t count = (size_t)n * n;
+    float *da, *db, *dc, *direct = (float *)malloc(count * 4), *replay = (float *)malloc(count * 4);
+    CUDA_OK(cudaMalloc((void **)&da, count * 4));
+    CUDA_OK(cudaMalloc((void **)&db, count * 4));
+    CUDA_OK(cudaMalloc((void **)&dc, count * 4));
+    fill_random(da, count);
+    fill_random(db, count);
+    gs__sgemm_args p = {n, n, n, 1.0f, da, n, db, n, 0.0f, dc, n};
+    CUDA_OK(cudaMemset(dc, 0xff, count * 4));
+    GS_OK(run(&p, ctx, 0));
+    CUDA_OK(cudaDeviceSynchronize());
+    CUDA_OK(cudaMemcpy(direct, dc, count * 4, cudaMemcpyDeviceToHost));
+    int pools = 0, dev = 0;
+    CUDA_OK(cudaGetDevice(&dev));
+    CUDA_OK(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, dev));
+    if (pools) {
+        cudaStream_t s;
+        cudaGraph_t graph;
+        cudaGraphExec_t exec;
+        CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        CUDA_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+        GS_OK(run(&p, ctx, s));
+        CUDA_OK(cudaStreamEndCapture(s, &graph));
+        CUDA_OK(cudaGraphInstantiate(&exec, graph, 0));
+        long differ = 0;
+        for (int r = 0; r < 3; ++r) {
+            CUDA_OK(cudaMemsetAsync(dc, 0xff, count * 4, s));
+            CUDA_OK(cudaGraphLaunch(exec, s));
+            CUDA_OK(cudaStreamSynchronize(s));
+            CUDA_OK(cudaMemcpy(replay, dc, count * 4, cudaMemcpyDeviceToHost));
+            differ += differing_words(direct, replay, count);
+        }
+        ++checks;
+        EXPECT(differ == 0, "%d^3 (%s) in a graph: %ld words differ from the direct call", n,
+               label, differ);
+        CUDA_OK(cudaGraphExecDestroy(exec));
+        CUDA_OK(cudaGraphDestroy(graph));
+        CUDA_OK(cudaStreamDestroy(s));
+    } else {
+        printf("  graph case skipped: device %d has no memory pools\n", dev);
+    }
+    free(direct);
+    free(replay);
+    CUDA_OK(cudaFree(da));
+    CUDA_OK(cudaFree(db));
+    CUDA_OK(cudaFree(dc));
+}
+
+/* Each split-k or stream-k call's blocks counted themselves out of its
+ * workspace: freeing the workspaces does not wait for them (it would wait a
+ * minute for a call that never completes its count). One check. */
+static inline void gemm_check_counted_out(void)
+{
+    struct timespec t0, t1;
+    CUDA_OK(cudaDeviceSynchronize());
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    gs_reduce_release_workspaces();
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double seconds = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    ++checks;
+    EXPECT(seconds < 5.0 && gs__ws_cached_count() == 0,
+           "releasing the workspaces took %.1f s (%d left): a call's blocks were not counted out",
+           seconds, gs__ws_cached_count());
 }
 
 #endif

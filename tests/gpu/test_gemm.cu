@@ -1,20 +1,29 @@
 /*
  * test_gemm.cu - gs_sgemm and each of its kernels against an FP64 CPU
  * reference on fresh random data (the bound and the poisoning: gemm_check.h;
- * the split-k kernel's own cases: test_gemm_splitk.cu).
+ * the split-k and stream-k kernels' own cases: test_gemm_splitk.cu,
+ * test_gemm_streamk.cu).
  */
 #include <time.h>
 
 #include "gemm_check.h"
 
-enum { KERNEL_AUTO, KERNEL_TILED16, KERNEL_FAST64, KERNEL_FAST128, KERNEL_SPLITK, KERNELS };
-static const char *const kernel_names[KERNELS] = {"auto", "tiled16", "fast-64", "fast-128",
-                                                  "splitk"};
+enum {
+    KERNEL_AUTO,
+    KERNEL_TILED16,
+    KERNEL_FAST64,
+    KERNEL_FAST128,
+    KERNEL_SPLITK,
+    KERNEL_STREAMK,
+    KERNELS
+};
+static const char *const kernel_names[KERNELS] = {"auto",     "tiled16", "fast-64",
+                                                  "fast-128", "splitk",  "streamk"};
 
 static gs_status run_kernel(const gs__sgemm_args *p, const void *ctx)
 {
     const gs_gemm_kernel with[KERNELS] = {GS_GEMM_AUTO, GS_GEMM_TILED16, GS_GEMM_FAST,
-                                          GS_GEMM_FAST, GS_GEMM_SPLITK};
+                                          GS_GEMM_FAST, GS_GEMM_SPLITK, GS_GEMM_STREAMK};
     const int kernel = *(const int *)ctx;
     if (kernel == KERNEL_FAST64 || kernel == KERNEL_FAST128)
         return gs__sgemm_fast(p, kernel == KERNEL_FAST64 ? 64 : 128, 0);

@@ -1,8 +1,9 @@
-/* test_gemm_plan.c - the choice of block tile and k slices behind gs_sgemm
- * (src/gemm/sgemm_plan.c) and the cutting of k into slices: the invariants
- * the split-k kernel relies on (no empty slice, at most the maximum), the
- * rule that shapes filling the SMs stay unsplit, and the choices for the
- * issue's shapes on a 132-SM GPU (H100 SXM / H200). Pure host code. */
+/* test_gemm_plan.c - the choice of block tile and schedule (unsplit, k
+ * slices, stream-k) behind gs_sgemm (src/gemm/sgemm_plan.c) and the cutting
+ * of k into slices: the invariants the split-k kernel relies on (no empty
+ * slice, at most the maximum), what each forced choice gives, the rule that
+ * shapes filling the SMs stay unsplit, and the choices for the issue's
+ * shapes on a 132-SM GPU (H100 SXM / H200). Pure host code. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -49,22 +50,35 @@ static void test_plan_invariants(void **state)
         int m = 1 + (int)((rng >> 20) % 5000), n = 1 + (int)((rng >> 35) % 5000);
         int k = 1 + (int)((rng >> 50) % 20000) * (i % 3 == 0 ? 4 : 1);
         int sms = sm_counts[i % (int)(sizeof sm_counts / sizeof sm_counts[0])];
-        for (int force = 0; force < 2; ++force) {
+        for (int force = GS__SGEMM_CHOOSE; force <= GS__SGEMM_STREAM; ++force) {
             gs__sgemm_plan p = gs__sgemm_plan_for(m, n, k, sms, force);
             int per = 0, steps = (k + 7) / 8;
             long long big = (long long)((m + 127) / 128) * ((n + 127) / 128);
+            const int chosen = force == GS__SGEMM_CHOOSE, unsplit = p.splits == 1 && !p.streamk;
             assert_true(p.tile == 128 || p.tile == 64);
             assert_true(p.splits >= 1 && p.splits <= GS_TUNE_SGEMM_MAX_SPLIT);
+            assert_true(p.streamk == 0 || p.streamk == 1);
+            assert_true(!p.streamk || p.splits == 1); /* stream-k does not cut k in slices */
             assert_int_equal(gs__sgemm_slices(k, p.splits, &per), p.splits); /* as launched */
-            if (steps < 2)
-                assert_int_equal(p.splits, 1);
-            if (force && steps >= 2)
+            assert_int_equal(p.streamk, force == GS__SGEMM_STREAM || (chosen && p.streamk));
+            if (steps < 2 && force != GS__SGEMM_STREAM)
+                assert_true(unsplit);
+            if (force == GS__SGEMM_SPLIT && steps >= 2)
                 assert_true(p.splits >= 2);
-            if (!force && big >= sms && p.splits == 1) /* unsplit on full SMs: big tiles */
+            if (force != GS__SGEMM_CHOOSE && big >= sms) /* forced on full SMs: big tiles */
                 assert_int_equal(p.tile, 128);
-            if (!force && p.splits > 1)
+            if (chosen && big >= sms && unsplit) /* unsplit on full SMs: big tiles */
+                assert_int_equal(p.tile, 128);
+            if (chosen && p.splits > 1)
                 assert_true(per >= GS_TUNE_SGEMM_MIN_SLICE_STEPS);
-            if (!force && p.splits == 1 && big < sms)
+            if (chosen && p.streamk) { /* each block's share is long enough to pay */
+                long long tiles = (long long)((m + p.tile - 1) / p.tile) * ((n + p.tile - 1) / p.tile);
+                long long blocks = (long long)sms * (p.tile == GS_TUNE_SGEMM_BIG_TILE
+                                                         ? GS_TUNE_SGEMM_BIG_MIN_BLOCKS
+                                                         : GS_TUNE_SGEMM_SMALL_MIN_BLOCKS);
+                assert_true(tiles * steps >= blocks * GS_TUNE_SGEMM_MIN_SLICE_STEPS);
+            }
+            if (chosen && unsplit && big < sms)
                 assert_int_equal(p.tile, 64); /* unsplit: today's choice */
         }
     }
@@ -81,11 +95,17 @@ static void test_plan_shapes(void **state)
                                     {1536, 1536, 1536},  {2560, 2560, 2560}};
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; ++i) {
         gs__sgemm_plan p = gs__sgemm_plan_for(shapes[i][0], shapes[i][1], shapes[i][2], 132, 0);
-        printf("  %5d x %5d x %6d on 132 SMs: tile %3d, %2d slice%s\n", shapes[i][0],
-               shapes[i][1], shapes[i][2], p.tile, p.splits, p.splits == 1 ? "" : "s");
+        char schedule[32] = "stream-k";
+        if (!p.streamk)
+            snprintf(schedule, sizeof schedule, "%d slice%s", p.splits, p.splits == 1 ? "" : "s");
+        printf("  %5d x %5d x %6d on 132 SMs: tile %3d, %s\n", shapes[i][0], shapes[i][1],
+               shapes[i][2], p.tile, schedule);
     }
+    /* the long-k shape splits (stream-k measured the same there) */
     gs__sgemm_plan p = gs__sgemm_plan_for(1024, 1024, 16384, 132, 0);
-    assert_true(p.splits >= 2); /* the long-k shape splits */
+    assert_true(p.splits >= 2 || p.streamk);
+    p = gs__sgemm_plan_for(1024, 1024, 16384, 132, GS__SGEMM_SPLIT);
+    assert_true(!p.streamk && p.splits >= 2); /* what GS_GEMM_SPLITK runs */
     assert_true((1024 / p.tile) * (1024 / p.tile) * p.splits >= 132); /* fills the SMs */
     p = gs__sgemm_plan_for(512, 512, 512, 132, 0);
     assert_true(p.splits >= 2); /* and so does 512^3 */
@@ -94,12 +114,17 @@ static void test_plan_shapes(void **state)
         assert_int_equal(p.tile, 128);
         assert_int_equal(p.splits, 1);
     }
+    /* 576 big tiles, 2.2 waves: split 2 ways (0.95x cuBLAS against 0.88x) */
     p = gs__sgemm_plan_for(3001, 2999, 1537, 132, 0);
+    assert_true(p.splits >= 2 || p.streamk);
+    /* 144 big tiles, a last wave of 12: stream-k (1.12x cuBLAS; the best
+     * split 1.06x, unsplit 0.69x) */
+    p = gs__sgemm_plan_for(1536, 1536, 1536, 132, 0);
+    assert_true(p.streamk);
+    p = gs__sgemm_plan_for(1000, 8, 8, 132, GS__SGEMM_SPLIT); /* one step: nothing to split */
     assert_int_equal(p.splits, 1);
-    p = gs__sgemm_plan_for(1536, 1536, 1536, 132, 0); /* 144 big tiles: a last wave of 12 */
-    assert_true(p.splits >= 2);
-    p = gs__sgemm_plan_for(1000, 8, 8, 132, 1); /* one step of k: nothing to split */
-    assert_int_equal(p.splits, 1);
+    p = gs__sgemm_plan_for(1000, 8, 8, 132, GS__SGEMM_STREAM); /* stream-k runs it anyway */
+    assert_true(p.streamk);
 }
 
 int main(void)

@@ -70,10 +70,11 @@ static __global__ void ring(gs_grid_barrier bar, gs_signal_set sig, unsigned int
         }                                                                                  \
     } while (0)
 
-/* C = A B with k cut into slices (GS_GEMM_SPLITK), 96 x 80 x 4096 of small
+/* C = A B with `kernel` (GS_GEMM_SPLITK: k cut into slices; GS_GEMM_STREAMK:
+ * k steps divided among one wave of blocks), 96 x 80 x 4096 of small
  * integers: every product and sum is exact in FP32, so C must equal the
  * CPU's integers. Returns the wrong elements (-1: a call failed). */
-static long long splitk_gemm_wrong(void)
+static long long gemm_wrong_with(gs_gemm_kernel kernel)
 {
     const int m = 96, n = 80, k = 4096;
     float *ha = (float *)malloc(sizeof(float) * m * k), *hb = (float *)malloc(sizeof(float) * k * n);
@@ -90,7 +91,7 @@ static long long splitk_gemm_wrong(void)
         cudaMalloc((void **)&c, sizeof(float) * m * n) == cudaSuccess &&
         cudaMemcpy(a, ha, sizeof(float) * m * k, cudaMemcpyHostToDevice) == cudaSuccess &&
         cudaMemcpy(b, hb, sizeof(float) * k * n, cudaMemcpyHostToDevice) == cudaSuccess &&
-        gs_sgemm_with(GS_GEMM_SPLITK, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n, 0) == GS_SUCCESS &&
+        gs_sgemm_with(kernel, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n, 0) == GS_SUCCESS &&
         cudaMemcpy(hc, c, sizeof(float) * m * n, cudaMemcpyDeviceToHost) == cudaSuccess) {
         wrong = 0;
         for (int i = 0; i < m; ++i)
@@ -101,7 +102,7 @@ static long long splitk_gemm_wrong(void)
                 wrong += hc[(size_t)i * n + j] != (float)want;
             }
     } else {
-        fprintf(stderr, "split-k gemm: %s\n", gs_last_error_detail());
+        fprintf(stderr, "%s gemm: %s\n", gs_gemm_kernel_name(kernel), gs_last_error_detail());
     }
     cudaFree(a);
     cudaFree(b);
@@ -163,15 +164,21 @@ int main(void)
     long long scan_wrong = 0;
     for (long long i = 0; i < n; ++i)
         scan_wrong += h[i] != (i + 1) * (i + 2) / 2;
-    long long gemm_wrong = splitk_gemm_wrong();
+    long long gemm_wrong = gemm_wrong_with(GS_GEMM_SPLITK);
+    long long streamk_wrong = gemm_wrong_with(GS_GEMM_STREAMK);
     printf("barrier_consumer: gridsync %s, %d blocks x %d rounds: %u wrong values; sum %lld "
-           "(expected %lld); prefix sums: %lld wrong; split-k gemm: %lld wrong\n",
-           gs_version(), blocks, rounds, bad, sum, n * (n + 1) / 2, scan_wrong, gemm_wrong);
+           "(expected %lld); prefix sums: %lld wrong; split-k gemm: %lld wrong; stream-k gemm: "
+           "%lld wrong\n",
+           gs_version(), blocks, rounds, bad, sum, n * (n + 1) / 2, scan_wrong, gemm_wrong,
+           streamk_wrong);
     CHECK(gs_barrier_destroy(bar));
     cudaFree(slots);
     cudaFree(words);
     cudaFree(errors);
     cudaFree(x);
     free(h);
-    return bad == 0 && sum == n * (n + 1) / 2 && scan_wrong == 0 && gemm_wrong == 0 ? 0 : 1;
+    return bad == 0 && sum == n * (n + 1) / 2 && scan_wrong == 0 && gemm_wrong == 0 &&
+                   streamk_wrong == 0
+               ? 0
+               : 1;
 }

@@ -25,17 +25,17 @@ static int run(const gs_check_env *env, char *figure, size_t len)
     ok = ok && cudaMemcpy(da, ha, (size_t)m * k * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
          cudaMemcpy(db, hb, (size_t)k * n * 4, cudaMemcpyHostToDevice) == cudaSuccess;
     long wrong = 0;
-    const gs_gemm_kernel kernels[] = {GS_GEMM_FAST, GS_GEMM_SPLITK, GS_GEMM_TILED16};
-    for (int v = 0; ok && v < 3; ++v) {
+    const gs_gemm_kernel kernels[] = {GS_GEMM_FAST, GS_GEMM_SPLITK, GS_GEMM_STREAMK,
+                                      GS_GEMM_TILED16};
+    for (int v = 0; ok && v < (int)(sizeof kernels / sizeof kernels[0]); ++v) {
         ok = gs_sgemm_with(kernels[v], m, n, k, 1.0f, da, k, db, n, 0.0f, dc, n, 0) == GS_SUCCESS &&
              cudaMemcpy(hc, dc, (size_t)m * n * 4, cudaMemcpyDeviceToHost) == cudaSuccess;
         if (ok)
             wrong += gs_ref_sgemm_out_of_bound(ha, hb, hc, m, n, k);
     }
     snprintf(figure, len,
-             "%dx%dx%d, the fast and split-k kernels and the tutorial's 16x16 one: %ld elements "
-             "beyond the "
-             "FP32 bound%s",
+             "%dx%dx%d, the fast, split-k and stream-k kernels and the tutorial's 16x16 one: "
+             "%ld elements beyond the FP32 bound%s",
              m, n, k, wrong, ok ? "" : " (a call failed)");
     free(ha);
     free(hb);
@@ -46,6 +46,6 @@ static int run(const gs_check_env *env, char *figure, size_t len)
 
 const gs_check gs_check_matmul = {
     "matmul",
-    "the matrix multiply (the fast and split-k kernels and the tiled matrix-multiply "
-    "tutorial's 16x16 one) against FP64",
+    "the matrix multiply (the fast, split-k and stream-k kernels and the tiled "
+    "matrix-multiply tutorial's 16x16 one) against FP64",
     run};

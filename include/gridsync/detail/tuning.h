@@ -111,26 +111,33 @@
  * rows x 64 columns of C); 0 = row-major over the block. Within 2%. */
 #define GS_TUNE_SGEMM_WARP_TILED 1
 
-/* Split-k (src/gemm/sgemm_plan.c; docs/gemm-notes.md). Not yet measured:
- * chosen by reasoning, to be tuned with `gridsync bench gemm` on H200.
+/* Split-k and stream-k (src/gemm/sgemm_plan.c; docs/gemm-notes.md).
  * At most this many k slices, each of at least MIN_SLICE_STEPS k steps (the
  * fix-up block reads one partial tile per slice, so a slice must carry
- * enough work to pay for it). */
+ * enough work to pay for it); a stream-k block's share has at least as many.
+ */
 #define GS_TUNE_SGEMM_MAX_SPLIT 16
 #define GS_TUNE_SGEMM_MIN_SLICE_STEPS 8
 /* The plan's cost model, in FMAs of one SM: an SM with w resident warps
  * issues FMAs at w / (w + HALF_WARPS) of its peak (16 warps: 0.8, 4: 0.5);
- * each block pays PROLOGUE_STEPS k steps of latency (first tile, epilogue);
- * the fix-up costs FIXUP_FMAS_PER_BYTE per byte of partial tile it moves
- * through one SM (~32 B/cycle against 128 FMAs/cycle) per slice, plus one
- * round trip of FIXUP_ROUND_FMAS (~300 cycles). A split is taken only when
- * its predicted cost times SPLIT_MARGIN_PCT / 100 is below the unsplit
- * kernel's, so that an error of the model does not make a shape slower. */
+ * each block pays PROLOGUE_STEPS k steps of latency (first tile, epilogue)
+ * per tile it works on; the fix-up costs FIXUP_FMAS_PER_BYTE per byte of
+ * partial tile it moves through one SM (~32 B/cycle against 128 FMAs/cycle)
+ * per partial, plus one round trip of FIXUP_ROUND_FMAS (~300 cycles).
+ * Stream-k's predicted cost is multiplied by STREAMK_PCT / 100: measured on
+ * H200 over ten shapes, it ran 2-7% slower against the best split than the
+ * model says (its blocks work at different k, so fewer of them share the
+ * lines of A and B they load at one time). A split or stream-k is taken
+ * only when its predicted cost times SPLIT_MARGIN_PCT / 100 is below the
+ * unsplit kernel's: the model overrates them by up to 5% on whole waves
+ * (4096^3: the best split predicted 0.999 of unsplit, measured 1.044), and
+ * 3001 x 2999 x 1537 (predicted 0.919, measured 0.93) must still split. */
 #define GS_TUNE_SGEMM_HALF_WARPS 4
 #define GS_TUNE_SGEMM_PROLOGUE_STEPS 2
 #define GS_TUNE_SGEMM_FIXUP_FMAS_PER_BYTE 4
 #define GS_TUNE_SGEMM_FIXUP_ROUND_FMAS 38400
-#define GS_TUNE_SGEMM_SPLIT_MARGIN_PCT 115
+#define GS_TUNE_SGEMM_STREAMK_PCT 104
+#define GS_TUNE_SGEMM_SPLIT_MARGIN_PCT 108
 
 /* The tutorial's kernel: 16 x 16 tiles, one element per thread. */
 #define GS_TUNE_SGEMM_TILED16_TILE 16

@@ -4,16 +4,18 @@
  * cores) and the tiled matrix-multiply tutorial's 16x16 kernel
  * (docs/tutorials.md), measured in the same run.
  *
- * gs_sgemm cuts k into slices on shapes with too few tiles of C for the GPU
- * (split-k, src/gemm/sgemm_plan.c): its rows say which tile and how many
- * slices it took, and on those shapes the unsplit kernel (GS_GEMM_FAST,
- * what gs_sgemm ran before split-k) is timed too, as "gridsync unsplit".
+ * gs_sgemm cuts k into slices (split-k) or divides every tile's k steps
+ * among one wave of blocks (stream-k) on shapes with too few tiles of C for
+ * the GPU (src/gemm/sgemm_plan.c): its rows say which tile and schedule it
+ * took, and on those shapes the unsplit kernel (GS_GEMM_FAST, what gs_sgemm
+ * ran before split-k) is timed too, as "gridsync unsplit"; where it takes
+ * stream-k, the best split (GS_GEMM_SPLITK) too, as "gridsync split-k".
  *
  * Floor: 2*m*n*k flops; the peak is SMs x 128 FP32 lanes x 2 x the SM's
- * maximum clock. Inputs are random in [-1, 1); before timing, gridsync's
- * result is compared with cuBLAS's (relative Frobenius difference, which
- * must stay under 1e-5: both are FP32 with different summation orders), so
- * no row times a wrong or empty result.
+ * maximum clock. Inputs are random in [-1, 1); before timing, each gridsync
+ * row's result is compared with cuBLAS's (relative Frobenius difference,
+ * which must stay under 1e-5: both are FP32 with different summation
+ * orders), so no row times a wrong or empty result.
  */
 #include <cublas_v2.h>
 
@@ -32,11 +34,12 @@ typedef struct gemm_shape {
     int m, n, k;
 } gemm_shape;
 
-enum method { M_GRIDSYNC, M_CUBLAS, M_TUTORIAL, M_UNSPLIT };
+enum method { M_GRIDSYNC, M_CUBLAS, M_TUTORIAL, M_UNSPLIT, M_SPLITK };
 /* The tutorial's method, as results files name it (docs/tutorials.md). */
 #define TUTORIAL "16x16 tiled (tutorial)"
 #define UNSPLIT "gridsync unsplit"
-static const char *const method_names[] = {"gridsync", "cublas", TUTORIAL, UNSPLIT};
+#define SPLITK "gridsync split-k"
+static const char *const method_names[] = {"gridsync", "cublas", TUTORIAL, UNSPLIT, SPLITK};
 
 typedef struct run {
     enum method m;
@@ -62,6 +65,9 @@ static gs_status one_call(void *p, cudaStream_t s)
     switch (r->m) {
     case M_GRIDSYNC:
         return gs_sgemm(g.m, g.n, g.k, 1.0f, r->a, g.k, r->b, g.n, 0.0f, r->c, g.n, s);
+    case M_SPLITK:
+        return gs_sgemm_with(GS_GEMM_SPLITK, g.m, g.n, g.k, 1.0f, r->a, g.k, r->b, g.n, 0.0f, r->c,
+                             g.n, s);
     case M_UNSPLIT:
         return gs_sgemm_with(GS_GEMM_FAST, g.m, g.n, g.k, 1.0f, r->a, g.k, r->b, g.n, 0.0f, r->c,
                              g.n, s);
@@ -77,8 +83,9 @@ static gs_status one_call(void *p, cudaStream_t s)
     return gs__fail(GS_ERR_INTERNAL, "bench gemm: unknown method");
 }
 
-/* Run gridsync and cuBLAS once each and compare their results. */
-static gs_status cross_check(run *r, cudaStream_t s, double *rel)
+/* Run `m` (a gridsync method) and cuBLAS once each and compare their
+ * results: *rel, the relative Frobenius difference. */
+static gs_status cross_check(run *r, enum method m, cudaStream_t s, double *rel)
 {
     long long elems = (long long)r->s.m * r->s.n;
     float *ref = NULL, *c = r->c;
@@ -87,7 +94,7 @@ static gs_status cross_check(run *r, cudaStream_t s, double *rel)
     r->c = ref;
     gs_status st = one_call(r, s);
     r->c = c;
-    r->m = M_GRIDSYNC;
+    r->m = m;
     if (st == GS_SUCCESS)
         st = one_call(r, s);
     if (st == GS_SUCCESS)
@@ -96,14 +103,17 @@ static gs_status cross_check(run *r, cudaStream_t s, double *rel)
     return st;
 }
 
-enum { C_M, C_N, C_K, C_METHOD, C_TILE, C_SPLITS, C_MS, C_TFLOPS, C_FRAC_PEAK, C_SPEEDUP, NCOLS };
+enum { C_M, C_N, C_K, C_METHOD, C_TILE, C_SCHEDULE, C_SPLITS, C_MS, C_TFLOPS, C_FRAC_PEAK, C_SPEEDUP, NCOLS };
 static const gs_column columns[NCOLS] = {
     {"m", "", 0, "rows of A and C"},
     {"n", "", 0, "columns of B and C"},
     {"k", "", 0, "columns of A, rows of B"},
-    {"method", "", 0, "gridsync, cublas, " TUTORIAL ", " UNSPLIT " (where gridsync splits k)"},
+    {"method", "", 0,
+     "gridsync, cublas, " TUTORIAL ", " UNSPLIT " (where gridsync splits k), " SPLITK
+     " (where gridsync takes stream-k)"},
     {"tile", "", 0, "gridsync's block tile (128 or 64 square)"},
-    {"splits", "", 0, "gridsync's k slices (1: unsplit)"},
+    {"schedule", "", 0, "gridsync's schedule: unsplit, split-k or stream-k"},
+    {"splits", "", 0, "gridsync's k slices (1: unsplit or stream-k)"},
     {"ms_per_call", "ms", 4, "median time per call"},
     {"tflop_s", "TFLOP/s", 2, "2mnk / time"},
     {"frac_fp32_peak", "", 3, "of SMs x 128 x 2 x the maximum SM clock"},
@@ -121,6 +131,9 @@ static void add_row(gs_table *t, gemm_shape g, enum method m, const gs__sgemm_pl
     gs_table_set_text(t, C_METHOD, method_names[m]);
     if (plan) {
         gs_table_set(t, C_TILE, plan->tile);
+        gs_table_set_text(t, C_SCHEDULE, plan->streamk      ? "stream-k"
+                                         : plan->splits > 1 ? "split-k"
+                                                            : "unsplit");
         gs_table_set(t, C_SPLITS, plan->splits);
     }
     gs_table_set_measured(t, C_MS, st, 1e-3);
@@ -135,6 +148,21 @@ static gs_status time_method(run *r, enum method m, const gs_bench_params *o, cu
     gs_timing_plan plan = gs_bench_plan(o, 0);
     r->m = m;
     return gs_time_calls_stats(one_call, r, r->calls, s, &plan, us);
+}
+
+/* Check `m` against cuBLAS (the difference must stay under 1e-5: both are
+ * FP32 with different summation orders), then time it. */
+static gs_status checked_time(run *r, enum method m, const gs_bench_params *o, cudaStream_t s,
+                              gs_stats *us)
+{
+    double rel = 0.0;
+    GS_TRY(cross_check(r, m, s, &rel));
+    if (!(rel < 1e-5))
+        return gs__fail(GS_ERR_INTERNAL,
+                        "bench gemm %dx%dx%d: %s differs from cuBLAS by %.3g (relative "
+                        "Frobenius); not timing a wrong result",
+                        r->s.m, r->s.n, r->s.k, method_names[m], rel);
+    return time_method(r, m, o, s, us);
 }
 
 static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, double peak,
@@ -163,23 +191,20 @@ static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, d
     }
     double flops = 2.0 * g.m * (double)g.n * g.k;
     r->calls = flops < 1e10 ? 10 : flops < 2e11 ? 3 : 1;
-    double rel = 0.0;
-    if (st == GS_SUCCESS)
-        st = cross_check(r, s, &rel);
-    if (st == GS_SUCCESS && !(rel < 1e-5))
-        st = gs__fail(GS_ERR_INTERNAL,
-                      "bench gemm %dx%dx%d: gridsync differs from cuBLAS by %.3g (relative "
-                      "Frobenius); not timing a wrong result",
-                      g.m, g.n, g.k, rel);
-    gs_stats ours = {}, peer = {}, tutorial = {}, unsplit = {};
-    const gs__sgemm_plan plan = gs__sgemm_plan_for(g.m, g.n, g.k, r->sms, 0);
+    gs_stats ours = {}, peer = {}, tutorial = {}, unsplit = {}, splitk = {};
+    const gs__sgemm_plan plan = gs__sgemm_plan_for(g.m, g.n, g.k, r->sms, GS__SGEMM_CHOOSE);
+    const gs__sgemm_plan split_plan = gs__sgemm_plan_for(g.m, g.n, g.k, r->sms, GS__SGEMM_SPLIT);
     const int big = GS_TUNE_SGEMM_BIG_TILE; /* the unsplit kernel's choice of tile */
     const long long big_tiles = (long long)((g.m + big - 1) / big) * ((g.n + big - 1) / big);
-    const gs__sgemm_plan unsplit_plan = {big_tiles >= r->sms ? big : GS_TUNE_SGEMM_SMALL_TILE, 1};
+    const gs__sgemm_plan unsplit_plan = {big_tiles >= r->sms ? big : GS_TUNE_SGEMM_SMALL_TILE, 1,
+                                         0};
+    const int divided = plan.splits > 1 || plan.streamk; /* gs_sgemm does not run it unsplit */
     if (st == GS_SUCCESS)
-        st = time_method(r, M_GRIDSYNC, o, s, &ours);
-    if (st == GS_SUCCESS && plan.splits > 1)
-        st = time_method(r, M_UNSPLIT, o, s, &unsplit);
+        st = checked_time(r, M_GRIDSYNC, o, s, &ours);
+    if (st == GS_SUCCESS && divided)
+        st = checked_time(r, M_UNSPLIT, o, s, &unsplit);
+    if (st == GS_SUCCESS && plan.streamk)
+        st = checked_time(r, M_SPLITK, o, s, &splitk);
     if (st == GS_SUCCESS)
         st = time_method(r, M_CUBLAS, o, s, &peer);
     if (st == GS_SUCCESS) {
@@ -190,8 +215,10 @@ static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, d
     }
     if (st == GS_SUCCESS) {
         add_row(t, g, M_GRIDSYNC, &plan, &ours, peak, peer.median);
-        if (plan.splits > 1)
+        if (divided)
             add_row(t, g, M_UNSPLIT, &unsplit_plan, &unsplit, peak, peer.median);
+        if (plan.streamk)
+            add_row(t, g, M_SPLITK, &split_plan, &splitk, peak, peer.median);
         add_row(t, g, M_CUBLAS, NULL, &peer, peak, peer.median);
         add_row(t, g, M_TUTORIAL, NULL, &tutorial, peak, peer.median);
     }
@@ -202,9 +229,11 @@ static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, d
     return st;
 }
 
-/* Non-square shapes measured after the square ones: tall, wide, deep, odd. */
-static const gemm_shape extra_shapes[] = {
-    {16384, 512, 4096}, {512, 16384, 4096}, {1024, 1024, 16384}, {3001, 2999, 1537}};
+/* Shapes measured after the powers of two: tall, wide, deep, odd, and a
+ * square whose 128-tiles leave a last wave of 12 on 132 SMs. */
+static const gemm_shape extra_shapes[] = {{16384, 512, 4096},  {512, 16384, 4096},
+                                          {1024, 1024, 16384}, {3001, 2999, 1537},
+                                          {1536, 1536, 1536}};
 
 /* The shapes to measure: n x n x n for each log2 size up to 2^15, then the
  * non-square ones unless --sizes or --quick was given. Returns the count. */
@@ -296,7 +325,7 @@ static const gs_summary_spec summary = {
     "matrix-multiply tutorial's 16x16 kernel):",
     shape, "method", NULL, NULL, pair, NULL, summary_columns, GS_COUNT(summary_columns)};
 
-static const char *const ours[] = {"gridsync", UNSPLIT, NULL};
+static const char *const ours[] = {"gridsync", UNSPLIT, SPLITK, NULL};
 static const char *const ours_auto[] = {"gridsync", NULL};
 static const char *const peers[] = {"cublas", TUTORIAL, NULL};
 static const char *const key[] = {"m", "n", "k", "method", NULL};
@@ -315,8 +344,8 @@ extern "C" const gs_bench_suite gs_suite_gemm = {
     "gemm",
     "FP32 matrix multiply, TFLOP/s: gridsync vs cuBLAS SGEMM (pedantic FP32, no TF32) and the "
     "tiled matrix-multiply tutorial's 16x16 kernel, on square shapes (n up to 2^15) and, unless "
-    "--sizes or --quick is given, four non-square ones; where gridsync splits k, its unsplit "
-    "kernel too",
+    "--sizes or --quick is given, four non-square ones and 1536^3; where gridsync splits k or takes "
+    "stream-k, its unsplit kernel too, and where it takes stream-k, its best split",
     "gemm: FP32 C = A B (row-major), TFLOP/s; cuBLAS in pedantic FP32 mode",
     columns, NCOLS,
     {GS_SIZES(sizes_default), GS_SIZES(sizes_quick), GS_SIZES(sizes_full)},
