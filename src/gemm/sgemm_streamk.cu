@@ -2,8 +2,9 @@
  * sgemm_streamk.cu - stream-k FP32 matrix multiply (Osama et al., PPoPP
  * 2023): a persistent grid divides the whole multiply, every tile's every k
  * step, evenly among its blocks, so that no SM idles in a last partial wave.
- * For shapes with fewer tiles of C than resident blocks and a long k
- * (1024 x 1024 x 16384 on 132 SMs: 64 tiles of 128, 264 resident blocks).
+ * For shapes whose tiles of C leave a ragged last wave (1536^3 on 132 SMs:
+ * 144 tiles of 128 for 264 resident blocks; 1.11x cuBLAS against 0.98x for
+ * the best split and 0.69x unsplit, docs/gemm-notes.md).
  *
  * How: the work is a line of tiles x S k steps (S = ceil(k / 8)), tile after
  * tile. The grid is one wave: W = SMs x resident blocks per SM (fewer when
@@ -42,10 +43,11 @@
  * (src/reduce/workspace.h).
  *
  * When: gs_sgemm's plan (src/gemm/sgemm_plan.c) takes it when its cost model
- * predicts it beats the unsplit kernel and every k split: the even division
- * saves the idle SMs of the split's last wave (4 of 132 at 1024 x 1024 x
- * 16384, split 4 ways into 256 blocks). gs_sgemm_with(GS_GEMM_STREAMK) forces
- * it.
+ * predicts it beats the unsplit kernel and every k split. On whole waves it
+ * is 6-7% slower than unsplit (its blocks work at different k, so fewer of
+ * them share the lines of A and B they load), and where a split fills the
+ * waves as well it gains nothing (1024 x 1024 x 16384: 0.86x cuBLAS either
+ * way). gs_sgemm_with(GS_GEMM_STREAMK) forces it.
  */
 #include <limits.h>
 #include <stdint.h>
