@@ -38,23 +38,32 @@ int gs__sgemm_slices(int k, int splits, int *slice_steps)
     return (int)((steps + per - 1) / per);
 }
 
-/* Predicted cost (FMA issue slots of the busiest SM) of `kind` with k cut
- * into `splits` slices. */
+/* The cost model (tuning.h), in FMA issue slots of the busiest SM: its
+ * `per_sm` blocks of `kind`, `resident` of them at a time, each walking
+ * `block_steps` k steps (its prologues included), then one block's fix-up
+ * of a tile from `partials` partial tiles (0: none). */
+static double predicted(const tile_kind *kind, long long per_sm, long long resident,
+                        long long block_steps, long long partials)
+{
+    double warps = (double)resident * (kind->threads / 32);
+    double issue = warps / (warps + GS_TUNE_SGEMM_HALF_WARPS);
+    double area = (double)kind->tile * kind->tile;
+    double main = (double)per_sm * block_steps * area * GS_TUNE_SGEMM_BK / issue;
+    double fixup = partials > 0 ? (partials + 1) * (area * 4.0 * GS_TUNE_SGEMM_FIXUP_FMAS_PER_BYTE +
+                                                    GS_TUNE_SGEMM_FIXUP_ROUND_FMAS)
+                                : 0.0;
+    return main + fixup;
+}
+
+/* Predicted cost of `kind` with k cut into `splits` slices. */
 static double cost(const tile_kind *kind, long long tiles, int k, int splits, int sms)
 {
     int slice_steps = 0;
     int s = gs__sgemm_slices(k, splits, &slice_steps);
     long long blocks = tiles * s, per_sm = (blocks + sms - 1) / sms;
     long long resident = per_sm < kind->per_sm ? per_sm : kind->per_sm;
-    double warps = (double)resident * (kind->threads / 32);
-    double issue = warps / (warps + GS_TUNE_SGEMM_HALF_WARPS);
-    double area = (double)kind->tile * kind->tile;
-    double main = (double)per_sm * (slice_steps + GS_TUNE_SGEMM_PROLOGUE_STEPS) * area *
-                  GS_TUNE_SGEMM_BK / issue;
-    double fixup = s > 1 ? (s + 1) * (area * 4.0 * GS_TUNE_SGEMM_FIXUP_FMAS_PER_BYTE +
-                                      GS_TUNE_SGEMM_FIXUP_ROUND_FMAS)
-                         : 0.0;
-    return main + fixup;
+    return predicted(kind, per_sm, resident, slice_steps + GS_TUNE_SGEMM_PROLOGUE_STEPS,
+                     s > 1 ? s : 0);
 }
 
 /* Predicted cost of `kind` in stream-k: the tiles' steps divided evenly
@@ -70,15 +79,10 @@ static double streamk_cost(const tile_kind *kind, long long tiles, int k, int sm
     long long per_block = (total + blocks - 1) / blocks, per_sm = (blocks + sms - 1) / sms;
     long long meets = (per_block + steps - 2) / steps + 1;         /* tiles a share meets */
     long long sharers = per_block >= steps ? 2 : (steps + per_block - 2) / per_block + 1;
-    double warps = (double)per_sm * (kind->threads / 32);
-    double issue = warps / (warps + GS_TUNE_SGEMM_HALF_WARPS);
-    double area = (double)kind->tile * kind->tile;
-    double main = (double)per_sm * (per_block + GS_TUNE_SGEMM_PROLOGUE_STEPS * meets) * area *
-                  GS_TUNE_SGEMM_BK / issue;
-    double fixup = (sharers + 1) * (area * 4.0 * GS_TUNE_SGEMM_FIXUP_FMAS_PER_BYTE +
-                                    GS_TUNE_SGEMM_FIXUP_ROUND_FMAS);
     *share = per_block;
-    return (main + fixup) * GS_TUNE_SGEMM_STREAMK_PCT / 100.0;
+    return predicted(kind, per_sm, per_sm, per_block + GS_TUNE_SGEMM_PROLOGUE_STEPS * meets,
+                     sharers) *
+           GS_TUNE_SGEMM_STREAMK_PCT / 100.0;
 }
 
 static long long tiles_of(int m, int n, int tile)

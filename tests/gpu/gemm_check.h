@@ -41,8 +41,8 @@ typedef struct shape {
 
 static int checks;
 
-/* Runs the kernel under test on `p` (device pointers), enqueued on stream 0. */
-typedef gs_status (*gemm_launch)(const gs__sgemm_args *p, const void *ctx);
+/* Runs the kernel under test on `p` (device pointers), enqueued on `stream`. */
+typedef gs_status (*gemm_launch)(const gs__sgemm_args *p, const void *ctx, cudaStream_t stream);
 
 /* One case: `label` names the kernel in messages; `pad` extra columns in
  * every leading dimension. Counts one check. */
@@ -69,7 +69,7 @@ static void gemm_check_case(const char *label, gemm_launch run, const void *ctx,
     CUDA_OK(cudaMemcpy(db, b, nb * 4, cudaMemcpyHostToDevice));
     CUDA_OK(cudaMemcpy(dc, c0, nc * 4, cudaMemcpyHostToDevice));
     gs__sgemm_args p = {s.m, s.n, s.k, alpha, da, lda, db, ldb, beta, dc, ldc};
-    GS_OK(run(&p, ctx));
+    GS_OK(run(&p, ctx, 0));
     CUDA_OK(cudaDeviceSynchronize());
     CUDA_OK(cudaMemcpy(c, dc, nc * 4, cudaMemcpyDeviceToHost));
 
@@ -149,16 +149,13 @@ static inline long differing_words(const float *x, const float *y, size_t count)
     return differ;
 }
 
-/* Runs the kernel under test on `p`, enqueued on `stream`. */
-typedef gs_status (*gemm_launch_on)(const gs__sgemm_args *p, const void *ctx, cudaStream_t stream);
-
 /* The same bits every run (one check): `run` on m x n x k runs 6 times;
  * between the runs `other` runs a smaller shape on the same stream (other
  * tiles over the same workspace), and in the last run the same call runs at
  * the same time on a second stream (its own workspace) into its own C, with
  * the same bits too. `label` names the case in messages. */
-static inline void gemm_check_repeatable(const char *label, gemm_launch_on run, const void *ctx,
-                                         shape s, gemm_launch_on other_run,
+static inline void gemm_check_repeatable(const char *label, gemm_launch run, const void *ctx,
+                                         shape s, gemm_launch other_run,
                                          const void *other_ctx)
 {
     size_t na = (size_t)s.m * s.k, nb = (size_t)s.k * s.n, nc = (size_t)s.m * s.n;
@@ -220,7 +217,7 @@ static inline void gemm_check_repeatable(const char *label, gemm_launch_on run, 
  * workspace from the graph's memory, its counters zeroed by a graph node):
  * each of 3 replays gives the direct call's bits on n x n x n. One check
  * (none on a device without memory pools). */
-static inline void gemm_check_graph(const char *label, gemm_launch_on run, const void *ctx, int n)
+static inline void gemm_check_graph(const char *label, gemm_launch run, const void *ctx, int n)
 {
     size_t count = (size_t)n * n;
     float *da, *db, *dc, *direct = (float *)malloc(count * 4), *replay = (float *)malloc(count * 4);

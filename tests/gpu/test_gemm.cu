@@ -20,15 +20,15 @@ enum {
 static const char *const kernel_names[KERNELS] = {"auto",     "tiled16", "fast-64",
                                                   "fast-128", "splitk",  "streamk"};
 
-static gs_status run_kernel(const gs__sgemm_args *p, const void *ctx)
+static gs_status run_kernel(const gs__sgemm_args *p, const void *ctx, cudaStream_t stream)
 {
     const gs_gemm_kernel with[KERNELS] = {GS_GEMM_AUTO, GS_GEMM_TILED16, GS_GEMM_FAST,
                                           GS_GEMM_FAST, GS_GEMM_SPLITK, GS_GEMM_STREAMK};
     const int kernel = *(const int *)ctx;
     if (kernel == KERNEL_FAST64 || kernel == KERNEL_FAST128)
-        return gs__sgemm_fast(p, kernel == KERNEL_FAST64 ? 64 : 128, 0);
+        return gs__sgemm_fast(p, kernel == KERNEL_FAST64 ? 64 : 128, stream);
     return gs_sgemm_with(with[kernel], p->m, p->n, p->k, p->alpha, p->a, p->lda, p->b, p->ldb,
-                         p->beta, p->c, p->ldc, 0);
+                         p->beta, p->c, p->ldc, stream);
 }
 
 static void check_case(int kernel, shape s, int pad, float alpha, float beta)

@@ -15,17 +15,17 @@ typedef struct forced {
     int tile, splits;
 } forced;
 
-static gs_status run_forced(const gs__sgemm_args *p, const void *ctx)
+static gs_status run_forced(const gs__sgemm_args *p, const void *ctx, cudaStream_t stream)
 {
     const forced *f = (const forced *)ctx;
-    return gs__sgemm_splitk(p, f->tile, f->splits, 0);
+    return gs__sgemm_splitk(p, f->tile, f->splits, stream);
 }
 
-static gs_status run_auto(const gs__sgemm_args *p, const void *ctx)
+static gs_status run_auto(const gs__sgemm_args *p, const void *ctx, cudaStream_t stream)
 {
     (void)ctx;
     return gs_sgemm(p->m, p->n, p->k, p->alpha, p->a, p->lda, p->b, p->ldb, p->beta, p->c, p->ldc,
-                    0);
+                    stream);
 }
 
 static void check_forced(int tile, int splits, shape s, int pad, float alpha, float beta)
@@ -82,31 +82,18 @@ static void test_edges(int small)
     }
 }
 
-static gs_status run_forced_on(const gs__sgemm_args *p, const void *ctx, cudaStream_t stream)
-{
-    const forced *f = (const forced *)ctx;
-    return gs__sgemm_splitk(p, f->tile, f->splits, stream);
-}
-
-static gs_status run_auto_on(const gs__sgemm_args *p, const void *ctx, cudaStream_t stream)
-{
-    (void)ctx;
-    return gs_sgemm(p->m, p->n, p->k, p->alpha, p->a, p->lda, p->b, p->ldb, p->beta, p->c, p->ldc,
-                    stream);
-}
-
 /* The same bits every run (gemm_check_repeatable), with another split shape
  * between the runs. */
 static void test_repeatable(void)
 {
     const forced other = {64, 5}, tile128 = {128, 7}, tile64 = {64, 16};
-    gemm_check_repeatable("auto", run_auto_on, NULL, (shape){512, 512, 512}, run_forced_on, &other);
-    gemm_check_repeatable("auto", run_auto_on, NULL, (shape){1024, 1024, 2048}, run_forced_on,
+    gemm_check_repeatable("auto", run_auto, NULL, (shape){512, 512, 512}, run_forced, &other);
+    gemm_check_repeatable("auto", run_auto, NULL, (shape){1024, 1024, 2048}, run_forced,
                           &other);
-    gemm_check_repeatable("split-k 128/7", run_forced_on, &tile128, (shape){300, 260, 3001},
-                          run_forced_on, &other);
-    gemm_check_repeatable("split-k 64/16", run_forced_on, &tile64, (shape){300, 260, 3001},
-                          run_forced_on, &other);
+    gemm_check_repeatable("split-k 128/7", run_forced, &tile128, (shape){300, 260, 3001},
+                          run_forced, &other);
+    gemm_check_repeatable("split-k 64/16", run_forced, &tile64, (shape){300, 260, 3001},
+                          run_forced, &other);
 }
 
 static void test_bad_input(void)
@@ -134,7 +121,7 @@ int main(void)
     test_edges(small);
     if (!small) {
         test_repeatable();
-        gemm_check_graph("auto", run_auto_on, NULL, 512); /* gs_sgemm splits 512^3 */
+        gemm_check_graph("auto", run_auto, NULL, 512); /* gs_sgemm splits 512^3 */
     }
     test_bad_input();
     gemm_check_counted_out();
