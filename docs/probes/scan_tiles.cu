@@ -40,7 +40,10 @@
  * block at barrier A); 4: the next ticket drawn by warp 1's lane 0 right
  * after barrier A, while warp 0 looks back; 5: drawn by thread 0 once its
  * look-back is done, before barrier B; 6: as 2 with one barrier less;
- * 7: as 6, and a grid of exactly one block per tile draws no second ticket.
+ * 7: as 6, and a grid of exactly one block per tile draws no second ticket;
+ * 8: as 7, and a grid of one block per tile takes tile blockIdx.x, no
+ * ticket at all (safe only where every block is co-resident: the cost of
+ * the ticket).
  * Timeouts are not handled (probe). */
 namespace gs { namespace detail {
 template <class Policy, class Op, int Mode>
@@ -59,12 +62,14 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     const unsigned int tid = threadIdx.x, warp = tid >> 5;
     const bool in_aligned = ((unsigned long long)in & 15ull) == 0ull;
     const bool out_aligned = ((unsigned long long)out & 15ull) == 0ull;
-    const bool one_each = Mode == 7 && gridDim.x == a.tiles;
+    const bool one_each = (Mode == 7 || Mode == 8) && gridDim.x == a.tiles;
     const unsigned int last_draw = one_each ? a.tiles - 1u : a.tiles + gridDim.x - 1u;
     const scan_tile_state<T> state = {a.descriptors, a.seq};
     if (tid == 0u) {
-        s_tile = gridDim.x == 1u ? 0u : gs_atom_add_relaxed_gpu(a.counters, 1u);
-        if (gridDim.x > 1u && s_tile == last_draw)
+        s_tile = Mode == 8 && one_each ? blockIdx.x
+                 : gridDim.x == 1u    ? 0u
+                                      : gs_atom_add_relaxed_gpu(a.counters, 1u);
+        if (!(Mode == 8 && one_each) && gridDim.x > 1u && s_tile == last_draw)
             gs_st_relaxed_gpu(a.counters, 0u);
     }
     __syncthreads();
@@ -149,9 +154,9 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
             for (int c = 0; c < Policy::width; ++c)
                 it.x[v][c] = op(base_prefix, it.x[v][c]);
         scan_store(it, out, base, a.n, full, out_aligned);
-        if (Mode == 7 && one_each)
+        if ((Mode == 7 || Mode == 8) && one_each)
             break;
-        if (Mode == 2 || Mode == 6 || Mode == 7) {
+        if (Mode == 2 || Mode == 6 || Mode == 7 || Mode == 8) {
             if (Mode == 2)
                 __syncthreads(); /* everyone read s_prefix */
             if (tid == 0u) {
@@ -290,6 +295,7 @@ int main(int argc, char **argv)
         MODE("128x2 v8 m7 (16K)", 128, 2, 8, 7),
         MODE("256x4 v4 m7 (16K)", 256, 4, 4, 7),
         MODE("256x2 v8 m7 (32K, lib)", 256, 2, 8, 7),
+        MODE("256x2 v8 m8 (32K, blockIdx)", 256, 2, 8, 8),
         MODE("384x2 v8 m7 (48K)", 384, 2, 8, 7),
         MODE("448x2 v8 m7 (56K, lib)", 448, 2, 8, 7),
         MODE("512x1 v8 m7 (64K)", 512, 1, 8, 7),

@@ -36,9 +36,15 @@ enum { ONCHIP_THREADS = 1024, GLOBAL_THREADS = 512, GLOBAL_PER_SM = 4, STEP_X = 
 /* The tagged halo's exchange costs less than a neighbour barrier (0.85-0.98
  * against 1.14-1.49 us in bench sync on H200), so its version spreads the
  * field from fewer cells: one block up to 2^12 cells
- * (1.11 us a step on H200, 256 threads), every SM from 2^13 (2^14 cells on
- * one block: 1.98 us a step; 2^16 on 132 blocks: 1.23). */
+ * (1.11 us a step on H200, 256 threads; 2^14 cells on one block: 1.98).
+ * Above that, one block per TAGGED_CELLS_PER_BLOCK cells (tiles of about
+ * 32 x 32), at most one per SM: a block adds an exchange with its
+ * neighbours, and a smaller tile computes less than that exchange costs.
+ * Measured on H200 (docs/apps-stencil.md, us a step, 16 / 32 / 64 / 132
+ * blocks): 2^14 cells 1.07 / 1.07 / 1.16 / 1.27; 2^16 1.43 / 1.27 / 1.08 /
+ * 1.19; 2^18 2.30 / 1.77 / 1.42 / 1.29. */
 #define TAGGED_ONE_BLOCK_MAX_CELLS (1 << 12)
+#define TAGGED_CELLS_PER_BLOCK 1024
 
 const char *const gs_stencil_method_names[GS_STENCIL_NMETHODS] = {
     "gridsync neighbour", "gridsync tagged halo", "cg grid.sync", "relaunch graph",
@@ -240,6 +246,9 @@ static gs_status plan_persistent(gs_stencil_run *r, int blocks, int mode)
                              : ours(r->method) && cells <= one_block_max
                                  ? 1
                                  : sms;
+        if (!blocks && r->method == GS_STENCIL_TAGGED && cells > one_block_max &&
+            cells / TAGGED_CELLS_PER_BLOCK < want)
+            want = (int)(cells / TAGGED_CELLS_PER_BLOCK);
         GS_TRY(try_onchip(r, want, &fits));
         if (fits && r->method == GS_STENCIL_TAGGED) { /* tag 0, never waited for */
             r->onchip = 1;
