@@ -228,6 +228,22 @@ static gs_status plan_global(gs_stencil_run *r, int blocks, int sms)
     return GS_SUCCESS;
 }
 
+/* The on-chip grid each persistent version takes for `cells` cells unless
+ * told (the rules and their measurements: the comments at
+ * ONE_BLOCK_MAX_CELLS and TAGGED_ONE_BLOCK_MAX_CELLS): grid.sync one block
+ * per SM; the neighbour barrier one block up to ONE_BLOCK_MAX_CELLS, then
+ * one per SM; the tagged halo one block up to TAGGED_ONE_BLOCK_MAX_CELLS,
+ * then one per TAGGED_CELLS_PER_BLOCK cells, at most one per SM. */
+static int onchip_blocks(gs_stencil_method m, long long cells, int sms)
+{
+    if (m != GS_STENCIL_TAGGED)
+        return ours(m) && cells <= ONE_BLOCK_MAX_CELLS ? 1 : sms;
+    if (cells <= TAGGED_ONE_BLOCK_MAX_CELLS)
+        return 1;
+    const long long per_tile = cells / TAGGED_CELLS_PER_BLOCK;
+    return per_tile < sms ? (int)per_tile : sms;
+}
+
 static gs_status plan_persistent(gs_stencil_run *r, int blocks, int mode)
 {
     gs_stencil_field *f = &r->f;
@@ -238,17 +254,8 @@ static gs_status plan_persistent(gs_stencil_run *r, int blocks, int mode)
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     if (mode != GS_STENCIL_GLOBAL) {
-        const long long cells = (long long)f->w * f->h;
-        const long long one_block_max = r->method == GS_STENCIL_TAGGED
-                                            ? TAGGED_ONE_BLOCK_MAX_CELLS
-                                            : ONE_BLOCK_MAX_CELLS;
-        int fits = 0, want = blocks ? blocks
-                             : ours(r->method) && cells <= one_block_max
-                                 ? 1
-                                 : sms;
-        if (!blocks && r->method == GS_STENCIL_TAGGED && cells > one_block_max &&
-            cells / TAGGED_CELLS_PER_BLOCK < want)
-            want = (int)(cells / TAGGED_CELLS_PER_BLOCK);
+        int fits = 0,
+            want = blocks ? blocks : onchip_blocks(r->method, (long long)f->w * f->h, sms);
         GS_TRY(try_onchip(r, want, &fits));
         if (fits && r->method == GS_STENCIL_TAGGED) { /* tag 0, never waited for */
             r->onchip = 1;
