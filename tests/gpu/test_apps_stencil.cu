@@ -110,21 +110,25 @@ static void solve(field_buffers *z, gs_stencil_method method, int blocks, int mo
 
 static void versions(int sms, cudaStream_t stream, unsigned long long seed)
 {
-    static const int fields[][2] = {{1, 1}, {67, 45}, {130, 257}, {1031, 3}, {3, 700},
-                                    {500, 333}};
-    const int grids[] = {0, 1, 2, sms, sms + 1, 2 * sms};
+    static const int all_fields[][2] = {{1, 1}, {67, 45}, {130, 257}, {1031, 3}, {3, 700},
+                                        {500, 333}};
+    static const int quick_fields[][2] = {{67, 45}, {130, 257}, {3, 700}};
+    static const int all_steps[] = {1, 2, 51}, quick_steps[] = {2, 51};
+    const int all_grids[] = {0, 1, 2, sms, sms + 1, 2 * sms}, quick_grids[] = {0, 2, sms + 1};
     /* under a sanitizer (GS_TEST_SANITIZER=1): the odd fields that split
      * both ways and a thin one, 2 and 51 steps, grids of 2 and SMs + 1 and
      * the versions' own; every kernel and path still runs, in a time that
      * racecheck finishes (the whole list took over 520 s there on an H200) */
     const int quick = gs_test_sanitizer();
-    const int nfields = quick ? 3 : (int)(sizeof fields / sizeof fields[0]);
-    const int quick_fields[] = {1, 2, 4}, quick_grids[] = {0, 2, sms + 1};
+    const int(*fields)[2] = quick ? quick_fields : all_fields;
+    const int *steps_list = quick ? quick_steps : all_steps;
+    const int *grids = quick ? quick_grids : all_grids;
+    const int nfields = quick ? GS_COUNT(quick_fields) : GS_COUNT(all_fields);
+    const int nsteps = quick ? GS_COUNT(quick_steps) : GS_COUNT(all_steps);
+    const int ngrids = quick ? GS_COUNT(quick_grids) : GS_COUNT(all_grids);
     for (int fi = 0; fi < nfields; ++fi)
-        for (int steps : {1, 2, 51}) {
-            const auto &fd = fields[quick ? quick_fields[fi] : fi];
-            if (quick && steps == 1)
-                continue;
+        for (int si = 0; si < nsteps; ++si) {
+            const int *fd = fields[fi], steps = steps_list[si];
             field_buffers z;
             field_init(&z, fd[0], fd[1], steps, seed++);
             for (int m = 0; m < GS_STENCIL_NMETHODS; ++m) {
@@ -132,10 +136,9 @@ static void versions(int sms, cudaStream_t stream, unsigned long long seed)
                     solve(&z, (gs_stencil_method)m, 0, GS_STENCIL_AUTO, stream);
                     continue;
                 }
-                for (int gi = 0; gi < (quick ? 3 : (int)(sizeof grids / sizeof grids[0])); ++gi)
+                for (int gi = 0; gi < ngrids; ++gi)
                     for (int mode : {GS_STENCIL_AUTO, GS_STENCIL_ONCHIP, GS_STENCIL_GLOBAL})
-                        solve(&z, (gs_stencil_method)m, quick ? quick_grids[gi] : grids[gi], mode,
-                              stream);
+                        solve(&z, (gs_stencil_method)m, grids[gi], mode, stream);
             }
             field_free(&z);
         }
