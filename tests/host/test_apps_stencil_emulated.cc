@@ -83,6 +83,7 @@ struct emu_neighbour_sync {
  * gs_stencil_barrier_halo; no barrier between steps. */
 struct emu_tagged_halo {
     static constexpr bool step_done_syncs = false;
+    static constexpr bool early_gets = true;
     unsigned long long *words;
     unsigned int tag0;
     void put(size_t at, float v, int s) const
@@ -100,6 +101,15 @@ struct emu_tagged_halo {
         while ((unsigned int)((w = __atomic_load_n(&words[at], __ATOMIC_RELAXED)) >> 32) !=
                tag0 + (unsigned int)s)
             emu::yield(); /* the block's other threads run: a neighbour may wait on their puts */
+        unsigned int bits = (unsigned int)w;
+        memcpy(v, &bits, sizeof bits);
+        return 1;
+    }
+    int try_get(size_t at, int s, float *v) const /* one look */
+    {
+        unsigned long long w = __atomic_load_n(&words[at], __ATOMIC_RELAXED);
+        if ((unsigned int)(w >> 32) != tag0 + (unsigned int)s)
+            return 0;
         unsigned int bits = (unsigned int)w;
         memcpy(v, &bits, sizeof bits);
         return 1;

@@ -227,7 +227,8 @@ GS_STENCIL_HD void gs_stencil_strip_of(int i, int iw, int ih, int bands, int *lx
  * stores: the compiler would otherwise keep each row's loads behind the
  * last row's store (it cannot tell the copies apart), one shared-memory
  * latency a row. */
-GS_STENCIL_HD void gs_stencil_strip(const float *src, float *dst, int S, int ya, int yb)
+GS_STENCIL_HD void gs_stencil_strip(const float *__restrict__ src, float *__restrict__ dst, int S,
+                                     int ya, int yb)
 {
     float up = src[ya * S], c = src[(ya + 1) * S];
     int ly = ya;
@@ -259,12 +260,16 @@ GS_STENCIL_HD void gs_stencil_strip(const float *src, float *dst, int S, int ya,
  * the block's gets (the ring before the step's reads), `step_done` ends
  * every step but the last (the barrier that makes the edges visible; when
  * it is also a block barrier, step_done_syncs, a block without neighbours
- * skips the gets and ring_done).
- * The tagged exchange of apps_stencil_kernels.cu has the same members.
+ * skips the gets and ring_done). With a barrier the gets can only follow
+ * it (early_gets false).
+ * The tagged exchange of apps_stencil_kernels.cu has the same members, and
+ * early_gets: each value carries its step, so the next step's ring is read
+ * while this step's interior is computed (try_get: one look, no wait).
  */
 template <class Sync>
 struct gs_stencil_barrier_halo {
     static constexpr bool step_done_syncs = true; /* the block too: no ring, no block barrier */
+    static constexpr bool early_gets = false;
     float *halo;
     Sync sync;
     __device__ __forceinline__ void put(size_t at, float v, int) const { halo[at] = v; }
@@ -273,45 +278,173 @@ struct gs_stencil_barrier_halo {
         *v = halo[at];
         return 1;
     }
+    __device__ __forceinline__ int try_get(size_t, int, float *) const { return 0; } /* unused */
     __device__ __forceinline__ void ring_done(int) const { __syncthreads(); }
     __device__ __forceinline__ void step_done() const { sync(); }
 };
+
+/* The ring a block reads each step: the facing edges of its face
+ * neighbours, north, south, west and east (`side`: the cells on each side,
+ * 0 where the tile has no neighbour), numbered one side after another.
+ * Ring cell j as step s reads it: its word in the halo (the parity of step
+ * s - 1's edges), its place in a copy of the tile (row stride S), and the
+ * rank of the block that writes it. */
+GS_STENCIL_HD void gs_stencil_ring_cell(const gs_stencil_field &f, const gs_stencil_tile &t,
+                                        int bx, int by, const int side[4], int j, int s,
+                                        size_t *at, int *off, int *from)
+{
+    const int tw = t.x1 - t.x0, th = t.y1 - t.y0, S = f.tile_w + 2;
+    const size_t rows = 2u * (size_t)f.gy * (size_t)f.w; /* one parity's rows */
+    const size_t rp = (size_t)(s & 1) * rows;
+    const size_t cp = 2u * rows + (size_t)(s & 1) * 2u * (size_t)f.gx * (size_t)f.h;
+    if (j < side[0]) { /* north: the bottom row of the tile above */
+        *at = rp + (size_t)(2 * (by - 1) + 1) * f.w + t.x0 + j;
+        *off = j + 1;
+        *from = (by - 1) * f.gx + bx;
+    } else if ((j -= side[0]) < side[1]) { /* south: the top row of the tile below */
+        *at = rp + (size_t)(2 * (by + 1)) * f.w + t.x0 + j;
+        *off = (th + 1) * S + j + 1;
+        *from = (by + 1) * f.gx + bx;
+    } else if ((j -= side[1]) < side[2]) { /* west: the right column of the tile left */
+        *at = cp + (size_t)(2 * (bx - 1) + 1) * f.h + t.y0 + j;
+        *off = (j + 1) * S;
+        *from = by * f.gx + bx - 1;
+    } else { /* east: the left column of the tile right */
+        j -= side[2];
+        *at = cp + (size_t)(2 * (bx + 1)) * f.h + t.y0 + j;
+        *off = (j + 1) * S + tw + 1;
+        *from = by * f.gx + bx + 1;
+    }
+}
+
+/* Early gets (tagged): how many threads of a block of nt poll a ring of
+ * `ring` cells while the others compute an interior of `interior` cells.
+ * Whole warps, at most half the block (one thread when it has one): one
+ * poller a ring cell, or one per two, or per four, the most pollers that
+ * leave at most GS_STENCIL_INTERIOR_PER_THREAD interior cells to each other
+ * thread, else one per four. Why (H200, us a step, one / two / four cells
+ * a poller, 256 threads): tiles of 32 x 32 (2^16 cells on 64 blocks) 0.88
+ * / 0.92 / 1.00, where the polls' own latency is the step's; tiles of
+ * 45 x 44 (2^18 on 132 blocks) 1.16 / 1.09 / 1.04, where the interior is
+ * (14 / 11 / 9 cells a thread). */
+#define GS_STENCIL_INTERIOR_PER_THREAD 8
+GS_STENCIL_HD int gs_stencil_pollers(int ring, int interior, int nt)
+{
+    if (ring <= 0)
+        return 0;
+    const int most = nt / 2 > 0 ? nt / 2 : 1;
+    int pollers = most;
+    for (int per = 1; per <= 4; per *= 2) {
+        pollers = ((ring + per - 1) / per + 31) / 32 * 32;
+        pollers = pollers < most ? pollers : most;
+        const int others = nt > pollers ? nt - pollers : nt;
+        if (interior <= GS_STENCIL_INTERIOR_PER_THREAD * others)
+            break;
+    }
+    return pollers;
+}
+
+/* Fast looks at a poller's words before its watched gets. */
+#define GS_STENCIL_POLL_ROUNDS 8
+
+/* A poller's share of the ring of step s (early gets): cells p, p + pollers,
+ * ..., four at a time with their loads in flight together (try_get), then
+ * the watched get for any still missing; stored into `copy`. Returns 1
+ * when a get gave up (the watchdog): the block must leave. */
+template <class Halo>
+__device__ __forceinline__ int gs_stencil_poll_ring(const gs_stencil_field &f,
+                                                    const gs_stencil_tile &t, int bx, int by,
+                                                    const int side[4], int ring, int p,
+                                                    int pollers, int s, float *copy,
+                                                    const Halo &halo)
+{
+    for (int j0 = p; j0 < ring; j0 += 4 * pollers) {
+        size_t at[4];
+        int off[4], from[4];
+        float v[4];
+        unsigned int pending = 0u;
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            at[k] = 0u;
+            off[k] = from[k] = 0;
+            v[k] = 0.0f;
+            if (j0 + k * pollers < ring) {
+                gs_stencil_ring_cell(f, t, bx, by, side, j0 + k * pollers, s, &at[k], &off[k],
+                                     &from[k]);
+                pending |= 1u << k;
+            } else { /* a valid word, looked at and ignored */
+                at[k] = at[0];
+            }
+        }
+        for (int round = 0; pending != 0u && round < GS_STENCIL_POLL_ROUNDS; ++round) {
+            float got[4];
+            int in[4];
+#pragma unroll
+            for (int k = 0; k < 4; ++k) /* every look unconditional: four loads in flight */
+                in[k] = halo.try_get(at[k], s, &got[k]);
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                if ((pending >> k & 1u) && in[k]) {
+                    v[k] = got[k];
+                    pending &= ~(1u << k);
+                }
+        }
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+            if ((pending >> k & 1u) && !halo.get(at[k], s, from[k], &v[k]))
+                return 1;
+#pragma unroll
+        for (int k = 0; k < 4; ++k)
+            if (j0 + k * pollers < ring)
+                copy[off[k]] = v[k];
+    }
+    return 0;
+}
 
 /*
  * The persistent kernel, tile on chip (sizes whose tiles fit in shared
  * memory: up to 2^21 cells on an H200).
  * How: the block keeps its tile, with a one-cell ring, in shared memory in
  * two copies (cur, nxt) for the whole run; only the tile's four edges go
- * through global memory. Each step: read the neighbours' edges of the last
- * step into cur's ring, compute nxt from cur: first the tile's edge cells,
- * written to the halo of the step's parity as they are computed, then the
- * interior (each thread walks a column strip, the cells above and at it in
- * registers: three shared loads a cell, no branch); end the step
- * (halo.step_done), swap. `smem` holds 2 * (tile_h + 2) * (tile_w + 2)
- * floats.
- * Why correct, halo behind a barrier (gs_stencil_barrier_halo): the ring
- * read at step s + 1 (parity (s+1) & 1) was written by the face neighbours
- * at step s before their (s+1)-th sync, which this block's (s+1)-th sync
- * waits for (release/acquire at GPU scope, then a block barrier before the
- * reads). The edges of step s + 2 go to the same parity; a neighbour writes
- * them only after its (s+2)-th sync returns, which needs this block's
- * (s+2)-th call, made after its reads of step s + 1: one barrier a step and
- * two halo parities suffice (a block is at most one step ahead of its
- * neighbours).
- * Why correct, tagged halo (no barrier; step_done does nothing): each edge
- * cell travels with its step's tag in one 8-byte word (gridsync/tagged.cuh),
- * and get polls until the tag is the step's: it reads that step's value.
+ * through global memory. Each step computes nxt from cur: first the tile's
+ * edge cells, written to the halo of the step's parity as they are
+ * computed, then the interior (each thread walks a column strip, the cells
+ * above and at it in registers: three shared loads a cell, no branch).
+ * The ring of the next step (the neighbours' edges of this one) comes in
+ * one of two ways:
+ *   - behind a barrier (gs_stencil_barrier_halo): the step ends with
+ *     halo.step_done, and the next one starts by reading its ring into cur
+ *     (every thread) and a block barrier;
+ *   - tagged (early_gets): the last `pollers` threads of the block read it
+ *     into nxt's ring while the others compute the interior, so the trip of
+ *     the neighbours' edges and the poll's round trip overlap the interior;
+ *     a block barrier ends the step.
+ * Then swap. `smem` holds 2 * (tile_h + 2) * (tile_w + 2) floats.
+ * Why correct, halo behind a barrier: the ring read at step s + 1 (parity
+ * (s+1) & 1) was written by the face neighbours at step s before their
+ * (s+1)-th sync, which this block's (s+1)-th sync waits for
+ * (release/acquire at GPU scope, then a block barrier before the reads).
+ * The edges of step s + 2 go to the same parity; a neighbour writes them
+ * only after its (s+2)-th sync returns, which needs this block's (s+2)-th
+ * call, made after its reads of step s + 1: one barrier a step and two halo
+ * parities suffice (a block is at most one step ahead of its neighbours).
+ * Why correct, tagged halo (no barrier between blocks): each edge cell
+ * travels with its step's tag in one 8-byte word (gridsync/tagged.cuh),
+ * and a get polls until the tag is the step's: it reads that step's value.
  * The edge of step s + 2 that overwrites the word is computed from the
  * reader's edge of step s + 1, which the reader computed from the value of
  * step s it read (the facing edges share their cells' coordinates): the
  * no-thin-air axiom keeps that read from seeing the later store.
- * Within the block (both): the block barrier after the gets (ring_done)
- * orders the ring's stores before the step's reads, and the previous
- * step's writes to nxt (now cur) before this step's reads; a step's ring
- * goes to cur's ring cells, which the previous step never read or wrote,
- * and its nxt is the copy the previous step read, which every thread
- * finished reading before that block barrier. The ring outside the field
- * is zero in both copies and never written.
+ * Within the block: the block barrier before a step's reads (ring_done
+ * after the gets, or ending the last step) orders the ring's stores and the
+ * last step's writes to nxt (now cur) before them. The ring goes to ring
+ * cells no step reads from that copy until then: behind a barrier into
+ * cur's, which the last step never touched; tagged into nxt's, which this
+ * step does not read (it reads cur) and whose last reads, at the step
+ * before, every thread finished before this step's first block barrier.
+ * The interior and edges write nxt, the copy the last step read, which
+ * every thread finished reading before that barrier too. The ring outside
+ * the field is zero in both copies and never written.
  * When: a field that fits in the SMs' shared memory; a step costs its
  * edges and one exchange with the neighbours, not a pass over memory.
  */
@@ -335,50 +468,30 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
         nxt[ly * S + lx] = 0.0f;
     }
     __syncthreads();
-    /* the edge cells, then the interior (iw x ih) in column strips: `bands`
-     * strips per column when the block has more threads than the interior
-     * has columns */
-    const int perimeter = gs_stencil_perimeter(tw, th);
+    const int side[4] = {north ? tw : 0, south ? tw : 0, west ? th : 0, east ? th : 0};
+    const int ring = side[0] + side[1] + side[2] + side[3];
     const int iw = tw > 2 ? tw - 2 : 0, ih = th > 2 ? th - 2 : 0;
-    const int bands = iw > 0 && nt / iw > 0 ? nt / iw : 1, items = iw * bands;
-    int strip_lx = 0, strip_ya = 0, strip_yb = 0;
-    if (tid < items)
+    const int pollers = Halo::early_gets ? gs_stencil_pollers(ring, iw * ih, nt) : 0;
+    const int nc = nt > pollers ? nt - pollers : nt; /* the interior's threads */
+    /* the edge cells, then the interior (iw x ih) in column strips: `bands`
+     * strips per column when the interior's threads outnumber its columns */
+    const int perimeter = gs_stencil_perimeter(tw, th);
+    const int bands = iw > 0 && nc / iw > 0 ? nc / iw : 1, items = iw * bands;
+    int strip_lx = 0, strip_ya = 0, strip_yb = 0, edge_lx = 0, edge_ly = 0;
+    if (tid < items && tid < nc)
         gs_stencil_strip_of(tid, iw, ih, bands, &strip_lx, &strip_ya, &strip_yb);
+    if (tid < perimeter)
+        gs_stencil_perimeter_cell(tid, tw, th, &edge_lx, &edge_ly);
     for (int s = 0; s < f.steps; ++s) {
-        if (s > 0 && (north || south || west || east || !Halo::step_done_syncs)) {
-            const size_t rp = (size_t)(s & 1) * rows_per_parity;
-            const size_t cp = cols + (size_t)(s & 1) * cols_per_parity;
+        if (!Halo::early_gets && s > 0 && (ring > 0 || !Halo::step_done_syncs)) {
             int gave_up = 0;
-            for (int i = tid; i < 2 * (tw + th); i += nt) {
+            for (int j = tid; j < ring; j += nt) {
+                size_t at;
+                int off, from;
                 float v = 0.0f;
-                if (i < tw) {
-                    if (north) {
-                        gave_up |= !halo.get(rp + (size_t)(2 * (by - 1) + 1) * f.w + t.x0 + i, s,
-                                             (by - 1) * f.gx + bx, &v);
-                        cur[i + 1] = v;
-                    }
-                } else if (i < 2 * tw) {
-                    int x = i - tw;
-                    if (south) {
-                        gave_up |= !halo.get(rp + (size_t)(2 * (by + 1)) * f.w + t.x0 + x, s,
-                                             (by + 1) * f.gx + bx, &v);
-                        cur[(th + 1) * S + x + 1] = v;
-                    }
-                } else if (i < 2 * tw + th) {
-                    int y = i - 2 * tw;
-                    if (west) {
-                        gave_up |= !halo.get(cp + (size_t)(2 * (bx - 1) + 1) * f.h + t.y0 + y, s,
-                                             by * f.gx + bx - 1, &v);
-                        cur[(y + 1) * S] = v;
-                    }
-                } else {
-                    int y = i - 2 * tw - th;
-                    if (east) {
-                        gave_up |= !halo.get(cp + (size_t)(2 * (bx + 1)) * f.h + t.y0 + y, s,
-                                             by * f.gx + bx + 1, &v);
-                        cur[(y + 1) * S + tw + 1] = v;
-                    }
-                }
+                gs_stencil_ring_cell(f, t, bx, by, side, j, s, &at, &off, &from);
+                gave_up |= !halo.get(at, s, from, &v);
+                cur[off] = v;
             }
             halo.ring_done(gave_up); /* the ring before the step's reads */
         }
@@ -387,8 +500,9 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
         /* the tile's edge cells first, so that they are on their way to the
          * neighbours while the interior is computed */
         for (int i = tid; i < perimeter; i += nt) {
-            int lx, ly;
-            gs_stencil_perimeter_cell(i, tw, th, &lx, &ly);
+            int lx = edge_lx, ly = edge_ly;
+            if (i != tid)
+                gs_stencil_perimeter_cell(i, tw, th, &lx, &ly);
             const float *p = cur + (ly + 1) * S + lx + 1;
             const float v = gs_stencil_cell(p[0], p[-S], p[S], p[-1], p[1]);
             nxt[(ly + 1) * S + lx + 1] = v;
@@ -403,16 +517,23 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
         }
         /* the interior: column strips (the first strip's place computed
          * once, before the steps: no division a step) */
-        for (int i = tid; i < items; i += nt) {
+        for (int i = tid; tid < nc && i < items; i += nc) {
             int lx = strip_lx, ya = strip_ya, yb = strip_yb;
             if (i != tid)
                 gs_stencil_strip_of(i, iw, ih, bands, &lx, &ya, &yb);
             gs_stencil_strip(cur + lx + 1, nxt + lx + 1, S, ya, yb);
         }
-        if (s + 1 < f.steps)
+        if (Halo::early_gets) {
+            int gave_up = 0; /* the next step's ring, into nxt's */
+            if (tid >= nt - pollers && s + 1 < f.steps)
+                gave_up = gs_stencil_poll_ring(f, t, bx, by, side, ring, tid - (nt - pollers),
+                                               pollers, s + 1, nxt, halo);
+            halo.ring_done(gave_up); /* also: nxt, complete, before it is read */
+        } else if (s + 1 < f.steps) {
             halo.step_done();
-        else
+        } else {
             __syncthreads(); /* nxt, complete, before it is written out */
+        }
         float *swap = cur;
         cur = nxt;
         nxt = swap;

@@ -73,6 +73,7 @@ struct grid_sync {
  * between steps. Why that is correct: at gs_stencil_onchip_body. */
 struct tagged_halo {
     static constexpr bool step_done_syncs = false;
+    static constexpr bool early_gets = true;
     gs_tagged_word *words;
     const gs_grid_barrier *bar;
     unsigned int tag0;
@@ -83,6 +84,14 @@ struct tagged_halo {
     __device__ __forceinline__ int get(size_t at, int s, int from, float *v) const
     {
         return gs_tagged_get_f32(bar, words + at, tag0 + (unsigned int)s, (unsigned int)from, v);
+    }
+    __device__ __forceinline__ int try_get(size_t at, int s, float *v) const
+    {
+        const unsigned long long w = gs_ld_relaxed_gpu_u64(words + at);
+        if ((unsigned int)(w >> 32) != tag0 + (unsigned int)s)
+            return 0;
+        *v = __uint_as_float((unsigned int)w);
+        return 1;
     }
     __device__ __forceinline__ void ring_done(int gave_up) const { gs_block_leave_if(gave_up); }
     __device__ __forceinline__ void step_done() const {}
