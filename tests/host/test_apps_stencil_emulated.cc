@@ -9,7 +9,9 @@
  *
  * The tagged halo (gridsync/tagged.cuh) is emulated the same way: 64-bit
  * words of value and tag, stored and polled atomically, stale tags from an
- * "earlier launch" in them at the start.
+ * "earlier launch" in them at the start; its early gets (the block's last
+ * threads polling the next step's ring during the interior) run as on the
+ * GPU.
  *
  * Checked: the bodies (tile on chip with either halo, field in global memory:
  * there, blocks owning several interleaved row groups around a ring) on odd

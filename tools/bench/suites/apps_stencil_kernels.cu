@@ -41,8 +41,8 @@ enum { ONCHIP_THREADS = 1024, GLOBAL_THREADS = 512, GLOBAL_PER_SM = 4, STEP_X = 
  * 32 x 32), at most one per SM: a block adds an exchange with its
  * neighbours, and a smaller tile computes less than that exchange costs.
  * Measured on H200 (docs/apps-stencil.md, us a step, 16 / 32 / 64 / 132
- * blocks): 2^14 cells 1.07 / 1.07 / 1.16 / 1.27; 2^16 1.43 / 1.27 / 1.08 /
- * 1.19; 2^18 2.30 / 1.77 / 1.42 / 1.29. */
+ * blocks, before the early gets): 2^14 cells 1.07 / 1.07 / 1.16 / 1.27;
+ * 2^16 1.43 / 1.27 / 1.08 / 1.19; 2^18 2.30 / 1.77 / 1.42 / 1.29. */
 #define TAGGED_ONE_BLOCK_MAX_CELLS (1 << 12)
 #define TAGGED_CELLS_PER_BLOCK 1024
 
@@ -69,8 +69,10 @@ struct grid_sync {
 };
 
 /* The on-chip body's edges in tagged words (gridsync/tagged.cuh): a
- * neighbour's edge of step s - 1 is read by polling for its tag; nothing
- * between steps. Why that is correct: at gs_stencil_onchip_body. */
+ * neighbour's edge of step s - 1 is read by polling for its tag, early (the
+ * body's pollers, during step s - 1's interior; try_get: one look, so that
+ * a poller's loads are in flight together); nothing between steps. Why that
+ * is correct: at gs_stencil_onchip_body. */
 struct tagged_halo {
     static constexpr bool step_done_syncs = false;
     static constexpr bool early_gets = true;
