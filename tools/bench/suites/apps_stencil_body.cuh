@@ -222,11 +222,10 @@ GS_STENCIL_HD void gs_stencil_strip_of(int i, int iw, int ih, int bands, int *lx
 
 /* Rows [ya, yb) of one column of a tile with a one-cell ring (row stride
  * S): src and dst point at the column in the two copies, which never
- * overlap. The cells above and at the current one stay in registers (three
- * shared loads a cell), and four rows' loads are issued before their
- * stores: the compiler would otherwise keep each row's loads behind the
- * last row's store (it cannot tell the copies apart), one shared-memory
- * latency a row. */
+ * overlap (__restrict__ tells the compiler so). The cells above and at the
+ * current one stay in registers (three shared loads a cell), and four rows'
+ * loads are issued before their stores: a row's loads behind the last
+ * row's store would cost one shared-memory latency a row. */
 GS_STENCIL_HD void gs_stencil_strip(const float *__restrict__ src, float *__restrict__ dst, int S,
                                      int ya, int yb)
 {
