@@ -84,7 +84,6 @@ struct emu_neighbour_sync {
  * store so that neighbours wait. The same members as
  * gs_stencil_barrier_halo; no barrier between steps. */
 struct emu_tagged_halo {
-    static constexpr bool step_done_syncs = false;
     static constexpr bool early_gets = true;
     unsigned long long *words;
     unsigned int tag0;

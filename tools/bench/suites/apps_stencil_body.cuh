@@ -64,6 +64,21 @@ GS_STENCIL_HD size_t gs_stencil_halo_floats(int w, int h, int gx, int gy)
     return 2u * 2u * ((size_t)gy * (size_t)w + (size_t)gx * (size_t)h);
 }
 
+/* Where a tile's edge lies in that halo, for parity p: the first cell of
+ * tile row by's top (bottom = 0) or bottom row (1), of tile column bx's left
+ * (right = 0) or right column (1). Step s writes parity (s + 1) & 1, and
+ * step s reads, as its ring, parity s & 1 (what step s - 1 wrote). */
+GS_STENCIL_HD size_t gs_stencil_halo_row(const gs_stencil_field &f, int p, int by, int bottom)
+{
+    return (size_t)p * 2u * (size_t)f.gy * (size_t)f.w + (size_t)(2 * by + bottom) * (size_t)f.w;
+}
+
+GS_STENCIL_HD size_t gs_stencil_halo_col(const gs_stencil_field &f, int p, int bx, int right)
+{
+    return 4u * (size_t)f.gy * (size_t)f.w + (size_t)p * 2u * (size_t)f.gx * (size_t)f.h +
+           (size_t)(2 * bx + right) * (size_t)f.h;
+}
+
 /* Step s reads *src and writes *dst: u0 first, then a and b in turn, the
  * last step into out. */
 GS_STENCIL_HD void gs_stencil_buffers(const gs_stencil_field &f, int s, const float **src,
@@ -257,17 +272,16 @@ GS_STENCIL_HD void gs_stencil_strip(const float *__restrict__ src, float *__rest
  * barrier orders. `put` writes an edge cell of step s (parity (s+1) & 1),
  * `get` reads one of step s - 1 at the start of step s, `ring_done` follows
  * the block's gets (the ring before the step's reads), `step_done` ends
- * every step but the last (the barrier that makes the edges visible; when
- * it is also a block barrier, step_done_syncs, a block without neighbours
- * skips the gets and ring_done). With a barrier the gets can only follow
- * it (early_gets false).
+ * every step but the last (the barrier that makes the edges visible, and
+ * a block barrier too: a block without neighbours skips the gets and
+ * ring_done). With a barrier the gets can only follow it (early_gets
+ * false).
  * The tagged exchange of apps_stencil_kernels.cu has the same members, and
  * early_gets: each value carries its step, so the next step's ring is read
  * while this step's interior is computed (try_get: one look, no wait).
  */
 template <class Sync>
 struct gs_stencil_barrier_halo {
-    static constexpr bool step_done_syncs = true; /* the block too: no ring, no block barrier */
     static constexpr bool early_gets = false;
     float *halo;
     Sync sync;
@@ -277,7 +291,6 @@ struct gs_stencil_barrier_halo {
         *v = halo[at];
         return 1;
     }
-    __device__ __forceinline__ int try_get(size_t, int, float *) const { return 0; } /* unused */
     __device__ __forceinline__ void ring_done(int) const { __syncthreads(); }
     __device__ __forceinline__ void step_done() const { sync(); }
 };
@@ -292,25 +305,22 @@ GS_STENCIL_HD void gs_stencil_ring_cell(const gs_stencil_field &f, const gs_sten
                                         int bx, int by, const int side[4], int j, int s,
                                         size_t *at, int *off, int *from)
 {
-    const int tw = t.x1 - t.x0, th = t.y1 - t.y0, S = f.tile_w + 2;
-    const size_t rows = 2u * (size_t)f.gy * (size_t)f.w; /* one parity's rows */
-    const size_t rp = (size_t)(s & 1) * rows;
-    const size_t cp = 2u * rows + (size_t)(s & 1) * 2u * (size_t)f.gx * (size_t)f.h;
+    const int tw = t.x1 - t.x0, th = t.y1 - t.y0, S = f.tile_w + 2, p = s & 1;
     if (j < side[0]) { /* north: the bottom row of the tile above */
-        *at = rp + (size_t)(2 * (by - 1) + 1) * f.w + t.x0 + j;
+        *at = gs_stencil_halo_row(f, p, by - 1, 1) + t.x0 + j;
         *off = j + 1;
         *from = (by - 1) * f.gx + bx;
     } else if ((j -= side[0]) < side[1]) { /* south: the top row of the tile below */
-        *at = rp + (size_t)(2 * (by + 1)) * f.w + t.x0 + j;
+        *at = gs_stencil_halo_row(f, p, by + 1, 0) + t.x0 + j;
         *off = (th + 1) * S + j + 1;
         *from = (by + 1) * f.gx + bx;
     } else if ((j -= side[1]) < side[2]) { /* west: the right column of the tile left */
-        *at = cp + (size_t)(2 * (bx - 1) + 1) * f.h + t.y0 + j;
+        *at = gs_stencil_halo_col(f, p, bx - 1, 1) + t.y0 + j;
         *off = (j + 1) * S;
         *from = by * f.gx + bx - 1;
     } else { /* east: the left column of the tile right */
         j -= side[2];
-        *at = cp + (size_t)(2 * (bx + 1)) * f.h + t.y0 + j;
+        *at = gs_stencil_halo_col(f, p, bx + 1, 0) + t.y0 + j;
         *off = (j + 1) * S + tw + 1;
         *from = by * f.gx + bx + 1;
     }
@@ -455,9 +465,6 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
     const int tw = t.x1 - t.x0, th = t.y1 - t.y0, S = f.tile_w + 2;
     const int tid = (int)threadIdx.x, nt = (int)blockDim.x;
     const bool north = by > 0, south = by + 1 < f.gy, west = bx > 0, east = bx + 1 < f.gx;
-    const size_t rows_per_parity = 2u * (size_t)f.gy * (size_t)f.w;
-    const size_t cols_per_parity = 2u * (size_t)f.gx * (size_t)f.h;
-    const size_t cols = 2u * rows_per_parity; /* the columns follow both parities' rows */
     float *cur = smem, *nxt = smem + (size_t)(f.tile_h + 2) * (size_t)S;
 
     for (int i = tid; i < (th + 2) * (tw + 2); i += nt) { /* tile and ring from u0 */
@@ -482,7 +489,7 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
     if (tid < perimeter)
         gs_stencil_perimeter_cell(tid, tw, th, &edge_lx, &edge_ly);
     for (int s = 0; s < f.steps; ++s) {
-        if (!Halo::early_gets && s > 0 && (ring > 0 || !Halo::step_done_syncs)) {
+        if (!Halo::early_gets && s > 0 && ring > 0) {
             int gave_up = 0;
             for (int j = tid; j < ring; j += nt) {
                 size_t at;
@@ -494,8 +501,7 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
             }
             halo.ring_done(gave_up); /* the ring before the step's reads */
         }
-        const size_t wr = (size_t)((s + 1) & 1) * rows_per_parity;
-        const size_t wc = cols + (size_t)((s + 1) & 1) * cols_per_parity;
+        const int wp = (s + 1) & 1; /* the parity this step's edges go to */
         /* the tile's edge cells first, so that they are on their way to the
          * neighbours while the interior is computed */
         for (int i = tid; i < perimeter; i += nt) {
@@ -506,13 +512,13 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
             const float v = gs_stencil_cell(p[0], p[-S], p[S], p[-1], p[1]);
             nxt[(ly + 1) * S + lx + 1] = v;
             if (ly == 0 && north)
-                halo.put(wr + (size_t)(2 * by) * f.w + t.x0 + lx, v, s);
+                halo.put(gs_stencil_halo_row(f, wp, by, 0) + t.x0 + lx, v, s);
             if (ly == th - 1 && south)
-                halo.put(wr + (size_t)(2 * by + 1) * f.w + t.x0 + lx, v, s);
+                halo.put(gs_stencil_halo_row(f, wp, by, 1) + t.x0 + lx, v, s);
             if (lx == 0 && west)
-                halo.put(wc + (size_t)(2 * bx) * f.h + t.y0 + ly, v, s);
+                halo.put(gs_stencil_halo_col(f, wp, bx, 0) + t.y0 + ly, v, s);
             if (lx == tw - 1 && east)
-                halo.put(wc + (size_t)(2 * bx + 1) * f.h + t.y0 + ly, v, s);
+                halo.put(gs_stencil_halo_col(f, wp, bx, 1) + t.y0 + ly, v, s);
         }
         /* the interior: column strips (the first strip's place computed
          * once, before the steps: no division a step) */
@@ -522,7 +528,7 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
                 gs_stencil_strip_of(i, iw, ih, bands, &lx, &ya, &yb);
             gs_stencil_strip(cur + lx + 1, nxt + lx + 1, S, ya, yb);
         }
-        if (Halo::early_gets) {
+        if constexpr (Halo::early_gets) {
             int gave_up = 0; /* the next step's ring, into nxt's */
             if (tid >= nt - pollers && s + 1 < f.steps)
                 gave_up = gs_stencil_poll_ring(f, t, bx, by, side, ring, tid - (nt - pollers),

@@ -74,7 +74,6 @@ struct grid_sync {
  * a poller's loads are in flight together); nothing between steps. Why that
  * is correct: at gs_stencil_onchip_body. */
 struct tagged_halo {
-    static constexpr bool step_done_syncs = false;
     static constexpr bool early_gets = true;
     gs_tagged_word *words;
     const gs_grid_barrier *bar;
