@@ -369,17 +369,17 @@ __device__ __forceinline__ int gs_stencil_poll_ring(const gs_stencil_field &f,
 {
     for (int j0 = p; j0 < ring; j0 += 4 * pollers) {
         size_t at[4];
-        int off[4], from[4];
+        int off[4], from; /* the writer: only for a watched get, looked up then */
         float v[4];
         unsigned int pending = 0u;
 #pragma unroll
         for (int k = 0; k < 4; ++k) {
             at[k] = 0u;
-            off[k] = from[k] = 0;
+            off[k] = 0;
             v[k] = 0.0f;
             if (j0 + k * pollers < ring) {
                 gs_stencil_ring_cell(f, t, bx, by, side, j0 + k * pollers, s, &at[k], &off[k],
-                                     &from[k]);
+                                     &from);
                 pending |= 1u << k;
             } else { /* a valid word, looked at and ignored */
                 at[k] = at[0];
@@ -400,8 +400,12 @@ __device__ __forceinline__ int gs_stencil_poll_ring(const gs_stencil_field &f,
         }
 #pragma unroll
         for (int k = 0; k < 4; ++k)
-            if ((pending >> k & 1u) && !halo.get(at[k], s, from[k], &v[k]))
-                return 1;
+            if (pending >> k & 1u) {
+                gs_stencil_ring_cell(f, t, bx, by, side, j0 + k * pollers, s, &at[k], &off[k],
+                                     &from);
+                if (!halo.get(at[k], s, from, &v[k]))
+                    return 1;
+            }
 #pragma unroll
         for (int k = 0; k < 4; ++k)
             if (j0 + k * pollers < ring)
@@ -501,7 +505,9 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
             }
             halo.ring_done(gave_up); /* the ring before the step's reads */
         }
-        const int wp = (s + 1) & 1; /* the parity this step's edges go to */
+        /* the parity this step's edges go to: its rows and columns */
+        const size_t wr = gs_stencil_halo_row(f, (s + 1) & 1, 0, 0);
+        const size_t wc = gs_stencil_halo_col(f, (s + 1) & 1, 0, 0);
         /* the tile's edge cells first, so that they are on their way to the
          * neighbours while the interior is computed */
         for (int i = tid; i < perimeter; i += nt) {
@@ -512,13 +518,13 @@ __device__ __forceinline__ void gs_stencil_onchip_body(const gs_stencil_field &f
             const float v = gs_stencil_cell(p[0], p[-S], p[S], p[-1], p[1]);
             nxt[(ly + 1) * S + lx + 1] = v;
             if (ly == 0 && north)
-                halo.put(gs_stencil_halo_row(f, wp, by, 0) + t.x0 + lx, v, s);
+                halo.put(wr + (size_t)(2 * by) * f.w + t.x0 + lx, v, s);
             if (ly == th - 1 && south)
-                halo.put(gs_stencil_halo_row(f, wp, by, 1) + t.x0 + lx, v, s);
+                halo.put(wr + (size_t)(2 * by + 1) * f.w + t.x0 + lx, v, s);
             if (lx == 0 && west)
-                halo.put(gs_stencil_halo_col(f, wp, bx, 0) + t.y0 + ly, v, s);
+                halo.put(wc + (size_t)(2 * bx) * f.h + t.y0 + ly, v, s);
             if (lx == tw - 1 && east)
-                halo.put(gs_stencil_halo_col(f, wp, bx, 1) + t.y0 + ly, v, s);
+                halo.put(wc + (size_t)(2 * bx + 1) * f.h + t.y0 + ly, v, s);
         }
         /* the interior: column strips (the first strip's place computed
          * once, before the steps: no division a step) */
