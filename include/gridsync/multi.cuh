@@ -6,7 +6,7 @@
  * GPUs before it releases the others. (1) Thread 0 of every block adds to
  * the GPU's arrival counter (flip's scheme: the top bit flips at the last
  * arrival) with atom.acq_rel. (2) The block whose add flips it is the last
- * to arrive: its thread 0 issues fence.acq_rel.sys and writes the meeting's
+ * to arrive: its thread 0 issues fence.release.sys and writes the meeting's
  * epoch into its slot of every other GPU's arrival words (peer memory) with
  * relaxed system-scope stores, a release pattern, then polls its own arrival
  * words with ld.acquire.sys until every other GPU's slot holds the epoch,
@@ -49,22 +49,28 @@ static __device__ __forceinline__ void gs_multi_sync(gs_multi_view *v)
 {
     const unsigned int n = gs__grid_blocks();
     int give_up = 0;
+    const int leader = gs__thread_rank() == 0u;
+    gs__multi_plan p = {0u, 0u, 0, 0, 0, (unsigned int *)0};
     v->grid.count += 1u;
+    if (leader)
+        p = gs__multi_plan_meeting(v);
     __syncthreads(); /* the block's writes happen-before thread 0's release */
-    if (gs__thread_rank() == 0u) {
-        unsigned int *s = v->state;
-        gs__multi_epoch_once(v, s);
+    if (leader) {
         /* the view is this thread's copy in local memory: written only
          * after the release (a store ahead of a fence makes it wait) */
-        const unsigned int epoch = v->epoch + 1u;
+        unsigned int *s = v->state;
         const unsigned int rank = gs__block_rank();
         if (n == 1u || gs__multi_arrive(s, n, rank))
-            gs__multi_exchange(v, epoch, n > 1u);
+            gs__multi_exchange(v, p, n > 1u);
         else
-            give_up = gs__multi_wait_local(v, epoch, rank);
-        v->epoch = epoch;
+            give_up = gs__multi_wait_local(v, p.epoch, rank);
+        v->epoch = p.epoch;
     }
-    if (__syncthreads_or(give_up)) /* thread 0's acquire before the block's reads */
+    /* thread 0's acquire before the block's reads; on one block nobody can
+     * give up, and a plain barrier is cheaper than the reduction's */
+    if (n == 1u)
+        __syncthreads();
+    else if (__syncthreads_or(give_up))
         asm volatile("exit;");
 }
 

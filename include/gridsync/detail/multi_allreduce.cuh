@@ -57,11 +57,11 @@ static __device__ __noinline__ T multi_wait_values(gs_multi_view *v, unsigned in
 
 /* Thread 0 of the GPU's last block, with `mine`, the GPU's partial: the
  * exchange of gs__multi_exchange, with the partial in the stores. One
- * fence.acq_rel.sys, then into this GPU's slot of every other GPU's set for
+ * fence.release.sys, then into this GPU's slot of every other GPU's set for
  * this meeting one st.relaxed.sys.v2.u64 of {epoch : low 32 bits, epoch :
  * high 32 bits} (one u64 for a 4-byte value). The slot words are the flag:
  * the meeting's arrival words (GS_MULTI_ARRIVALS) are not written, and
- * nothing is loaded or stored ahead of the fence but the block's own
+ * nothing is stored ahead of the fence but the block's own
  * writes (as gs__multi_exchange). Then the wait, out of line. */
 template <class T, class Op>
 static __device__ __forceinline__ T multi_exchange_value(gs_multi_view *v, unsigned int epoch,
@@ -70,11 +70,12 @@ static __device__ __forceinline__ T multi_exchange_value(gs_multi_view *v, unsig
     if (!(v->flags & GS_MULTI_VIEW_BROKEN)) {
         const unsigned long long tag = (unsigned long long)epoch << 32;
         const unsigned long long u = multi_payload<T>::bits(mine);
+        const int size = v->size, rank = v->rank;
         const unsigned int slot = GS_MULTI_VALUES + (epoch & 1u) * GS_MULTI_VALUE_SET_WORDS +
-                                  GS_MULTI_VALUE_SLOT_WORDS * (unsigned int)v->rank;
-        gs_fence_acq_rel_sys();
-        for (int j = 0; j < v->size; ++j) {
-            if (j == v->rank)
+                                  GS_MULTI_VALUE_SLOT_WORDS * (unsigned int)rank;
+        gs_fence_release_sys();
+        for (int j = 0; j < size; ++j) {
+            if (j == rank)
                 continue;
             unsigned long long *p = (unsigned long long *)(gs__multi_peer_state(v, j) + slot);
             if (sizeof(T) == 8u)
@@ -86,53 +87,70 @@ static __device__ __forceinline__ T multi_exchange_value(gs_multi_view *v, unsig
     return multi_wait_values(v, epoch, mine, op, local_waiters);
 }
 
-/* The wait of multi_exchange_value: acquire polls of every other GPU's slot
- * in this GPU's set for the meeting until each carries `epoch` (in both
- * words), folding the partials in rank order as it goes, so that the pass
- * that finds none missing has the result: op(...op(op(p0, p1), p2)..., p_last),
- * the same operations on the same values on every GPU. Then the result for
- * the local blocks (GS_MULTI_RESULT) and the release of the epoch word
- * (gs__multi_release_local), which orders the result's store before any
- * local block's load of it. Time-out and abort as gs__multi_wait_peers; a
- * broken meeting (this one or an earlier one of the launch) returns `mine`,
- * this GPU's own partial, and the local blocks get the same. */
+/* The GPUs (a bitmask) whose slot in `set` does not carry `epoch` in both
+ * words, for the record of a broken meeting. */
+static __device__ __forceinline__ unsigned int missing_slots(const unsigned long long *set,
+                                                             int size, int rank,
+                                                             unsigned int epoch)
+{
+    unsigned int missing = 0;
+    for (int j = 0; j < size; ++j) {
+        unsigned long long lo, hi;
+        if (j == rank)
+            continue;
+        gs_ld_acquire_sys_v2_u64(set + 2 * j, &lo, &hi);
+        if ((unsigned int)(lo >> 32) != epoch || (unsigned int)(hi >> 32) != epoch)
+            missing |= 1u << j;
+    }
+    return missing;
+}
+
+/* The wait of multi_exchange_value: the other GPUs' slots in this GPU's set
+ * for the meeting in rank order, each polled (acquire) until it carries
+ * `epoch` (in both words), and folded as it comes in: op(...op(op(p0, p1),
+ * p2)..., p_last), the same operations on the same values on every GPU.
+ * Then the result for the local blocks (GS_MULTI_RESULT) and the release of
+ * the epoch word (gs__multi_release_local), which orders the result's store
+ * before any local block's load of it. Time-out and abort as
+ * gs__multi_wait_peers; a broken meeting (this one or an earlier one of the
+ * launch) returns `mine`, this GPU's own partial, and the local blocks get
+ * the same. */
 template <class T, class Op>
 static __device__ __noinline__ T multi_wait_values(gs_multi_view *v, unsigned int epoch, T mine,
                                                    Op op, int local_waiters)
 {
     unsigned int *s = v->state;
     const unsigned long long *set = multi_value_set(s, epoch);
+    const int size = v->size, rank = v->rank; /* in registers, as gs__multi_wait_peers */
     unsigned int broken = (v->flags & GS_MULTI_VIEW_BROKEN) != 0u;
-    T result = mine;
+    T acc = mine;
     gs__multi_epoch_early(s, epoch, local_waiters, broken);
     unsigned long long deadline = 0;
-    for (unsigned int spins = 1; !broken; ++spins) {
-        unsigned int missing = 0;
-        T acc = mine;
-        for (int j = 0; j < v->size; ++j) {
-            T x = mine;
-            if (j != v->rank) {
-                unsigned long long lo, hi;
+    for (int j = 0; j < size && !broken; ++j) {
+        T x = mine;
+        if (j != rank) {
+            unsigned long long lo, hi;
+            for (unsigned int spins = 1;; ++spins) {
                 if (sizeof(T) == 8u) {
                     gs_ld_acquire_sys_v2_u64(set + 2 * j, &lo, &hi);
                 } else {
                     lo = gs_ld_acquire_sys_u64(set + 2 * j);
                     hi = lo;
                 }
-                if ((unsigned int)(lo >> 32) != epoch || (unsigned int)(hi >> 32) != epoch)
-                    missing |= 1u << j;
-                x = multi_payload<T>::value((lo & 0xffffffffull) | hi << 32);
+                if ((unsigned int)(lo >> 32) == epoch && (unsigned int)(hi >> 32) == epoch)
+                    break;
+                unsigned int aborted;
+                if ((spins & 63u) != 0u || !gs__multi_called_off(v, &deadline, &aborted))
+                    continue;
+                gs__multi_record_break(v, epoch, missing_slots(set, size, rank, epoch), aborted);
+                broken = 1u;
+                break;
             }
-            acc = j == 0 ? x : op(acc, x);
+            x = multi_payload<T>::value((lo & 0xffffffffull) | hi << 32);
         }
-        if (!missing) {
-            result = acc;
-            break;
-        }
-        if ((spins & 63u) != 0u)
-            continue;
-        broken = gs__multi_called_off(v, epoch, missing, &deadline);
+        acc = j == 0 ? x : op(acc, x);
     }
+    const T result = broken ? mine : acc;
     if (local_waiters)
         *(T *)(s + GS_MULTI_RESULT) = result;
     gs__multi_release_local(s, epoch, local_waiters, broken);
@@ -163,7 +181,7 @@ static __device__ __noinline__ T multi_wait_values(gs_multi_view *v, unsigned in
  *   the adds form one release sequence, so the last arriver's acquiring add
  *   sees every slot, and its block reads them after thread 0's acquire
  *   (bar.sync orders them after it). (2) Across GPUs the slot words are the
- *   flags of gs_multi_sync's release pattern (fence.acq_rel.sys, then
+ *   flags of gs_multi_sync's release pattern (fence.release.sys, then
  *   strong system-scope stores), so a GPU that acquires a peer's words for
  *   this epoch sees everything that peer's grid wrote before the meeting,
  *   as the barrier does; the partial itself rides in the words, each word

@@ -105,23 +105,30 @@ GS_DEVICE int gs__multi_wait_local(gs_multi_view *v, unsigned int epoch, unsigne
 /* Every 64 polls of a cross-GPU wait: has the host called the meeting off
  * (a rank's launch failed), or is the deadline past (a time-out of 0 is
  * off; the deadline starts at the first look)? If so the view is marked
- * broken and the state records the meeting, the GPUs still `missing` and
- * whether it was called off; returns 1. */
-GS_DEVICE unsigned int gs__multi_called_off(gs_multi_view *v, unsigned int epoch,
-                                            unsigned int missing, unsigned long long *deadline)
+ * broken, *aborted says which, and 1 is returned; the caller records the
+ * meeting with gs__multi_record_break. */
+GS_DEVICE unsigned int gs__multi_called_off(gs_multi_view *v, unsigned long long *deadline,
+                                            unsigned int *aborted)
 {
-    unsigned int *s = v->state;
-    unsigned int aborted = gs_ld_acquire_sys(v->abort) != 0u;
+    *aborted = gs_ld_acquire_sys(v->abort) != 0u;
     unsigned long long now = gs_globaltimer_ns();
     if (!*deadline)
         *deadline = v->timeout_ns ? now + v->timeout_ns : ~0ull;
-    if (!aborted && now < *deadline)
+    if (!*aborted && now < *deadline)
         return 0u;
     v->flags |= GS_MULTI_VIEW_BROKEN;
+    return 1u;
+}
+
+/* The state's record of a broken meeting: its epoch, the GPUs still
+ * `missing` (a bitmask of ranks) and whether the host called it off. */
+GS_DEVICE void gs__multi_record_break(gs_multi_view *v, unsigned int epoch, unsigned int missing,
+                                      unsigned int aborted)
+{
+    unsigned int *s = v->state;
     gs_st_relaxed_gpu(s + GS_MULTI_REC_EPOCH, epoch);
     gs_st_relaxed_gpu(s + GS_MULTI_REC_MISSING, missing);
     gs_st_relaxed_gpu(s + GS_MULTI_REC_ABORTED, aborted);
-    return 1u;
 }
 
 /* The last arriver's store of {epoch, broken} into the GPU's epoch word,
@@ -147,59 +154,111 @@ GS_DEVICE void gs__multi_release_local(unsigned int *s, unsigned int epoch, int 
                               (unsigned long long)broken << 32 | epoch);
 }
 
+/* What thread 0's part of a meeting needs from the view, read before the
+ * block barrier that precedes its arrival: the view is in local memory,
+ * and loads there overlap the barrier instead of delaying the fence (a
+ * meeting of one block per GPU took 0.1 us longer with them after it). The
+ * epoch is read once per launch (gs__multi_epoch_once); `first` is the
+ * lowest other rank, whose slot the exchange stores into first (2 GPUs:
+ * the only one). */
+struct gs__multi_plan {
+    unsigned int epoch;       /* this meeting's */
+    unsigned int broken;      /* a meeting of this launch broke: no cross-GPU step */
+    int rank, size, first;    /* the view's, and the first peer (size when there is none) */
+    unsigned int *first_slot; /* this GPU's slot on the first peer */
+};
+
+GS_DEVICE gs__multi_plan gs__multi_plan_meeting(gs_multi_view *v)
+{
+    gs__multi_epoch_once(v, v->state);
+    gs__multi_plan p;
+    p.epoch = v->epoch + 1u;
+    p.broken = (v->flags & GS_MULTI_VIEW_BROKEN) != 0u;
+    p.rank = v->rank;
+    p.size = v->size;
+    p.first = p.rank == 0 ? 1 : 0;
+    p.first_slot = p.first < p.size ? v->peer_arrivals[p.first] + p.rank : (unsigned int *)0;
+    return p;
+}
+
 /* Thread 0 of the GPU's last block to arrive: the cross-GPU exchange for
- * meeting `epoch`, then the release of the local blocks.
- * One release pattern (fence.acq_rel.sys, then relaxed system-scope stores
+ * meeting `p.epoch`, then the release of the local blocks.
+ * One release pattern (fence.release.sys, then relaxed system-scope stores
  * into every peer's slot), then acquire polls of the peers' slots. A system
- * fence is the expensive part, so there is exactly one, before the stores;
- * an ld.acquire needs none (an acquire fence after relaxed polls cost as much
- * as a second release: 2.8 us per meeting against NCCL's 1.4 us,
- * docs/multi-gpu.md). No slot for this GPU itself.
- * Nothing is loaded or stored ahead of the fence (the fence waits for every
- * access before it: a store of the epoch there, or the register spills of a
- * call, cost a round trip each), so the fence and the stores are inline and
- * only the wait is a call (out of line: the rest of the grid never pays its
- * registers). */
+ * fence is the expensive part (~900 SM clocks on H200 even with nothing
+ * pending), so there is exactly one, before the stores; an ld.acquire needs
+ * none (an acquire fence after relaxed polls cost as much as a second
+ * release: 2.8 us per meeting against NCCL's 1.4 us, docs/multi-gpu.md).
+ * No slot for this GPU itself. The fence is release-only: fence.acq_rel.sys
+ * would also invalidate the SM's L1, which nothing here needs.
+ * Nothing is stored ahead of the fence (the fence waits for every access
+ * before it to complete: a store of the epoch there, or the register spills
+ * of a call, cost a round trip each), so the fence and the stores are inline
+ * and only the wait is a call (out of line: the rest of the grid never pays
+ * its registers). */
 static __device__ __noinline__ void gs__multi_wait_peers(gs_multi_view *v, unsigned int epoch,
                                                          int local_waiters);
 
-static __device__ __forceinline__ void gs__multi_exchange(gs_multi_view *v, unsigned int epoch,
+static __device__ __forceinline__ void gs__multi_exchange(gs_multi_view *v, gs__multi_plan p,
                                                           int local_waiters)
 {
-    if (!(v->flags & GS_MULTI_VIEW_BROKEN)) {
-        gs_fence_acq_rel_sys();
-        for (int j = 0; j < v->size; ++j)
-            if (j != v->rank)
-                gs_st_relaxed_sys(v->peer_arrivals[j] + v->rank, epoch);
+    if (!p.broken) {
+        gs_fence_release_sys();
+        if (p.first_slot)
+            gs_st_relaxed_sys(p.first_slot, p.epoch);
+        for (int j = p.first + 1; j < p.size; ++j)
+            if (j != p.rank)
+                gs_st_relaxed_sys(v->peer_arrivals[j] + p.rank, p.epoch);
     }
-    gs__multi_wait_peers(v, epoch, local_waiters);
+    gs__multi_wait_peers(v, p.epoch, local_waiters);
+}
+
+/* The ranks other than `rank` whose arrival word has not reached `epoch`
+ * (a bitmask), for the record of a broken meeting. */
+GS_DEVICE unsigned int gs__multi_missing(const unsigned int *arrivals, int size, int rank,
+                                         unsigned int epoch)
+{
+    unsigned int missing = 0;
+    for (int j = 0; j < size; ++j)
+        if (j != rank && (int)(gs_ld_acquire_sys(arrivals + j) - epoch) < 0)
+            missing |= 1u << j;
+    return missing;
 }
 
 /* The wait of gs__multi_exchange, with {epoch, broken} stored into the
  * GPU's epoch word around it (gs__multi_epoch_early and
- * gs__multi_release_local). After a broken meeting the
- * cross-GPU step is skipped: the launch's remaining meetings are local
- * barriers only, so the kernel ends promptly and gs_multi_barrier_check
- * reports the break. */
+ * gs__multi_release_local): the peers one after another, each polled until
+ * its word reaches the epoch (a peer already there costs one load), so
+ * the loop that waits is a load, a compare and a branch (a pass over every
+ * peer per poll, with a bitmask of the missing ones, added 0.1 us to a
+ * meeting of one block per GPU). After a broken meeting the cross-GPU step
+ * is skipped: the launch's remaining meetings are local barriers only, so
+ * the kernel ends promptly and gs_multi_barrier_check reports the break. */
 static __device__ __noinline__ void gs__multi_wait_peers(gs_multi_view *v, unsigned int epoch,
                                                          int local_waiters)
 {
     unsigned int *s = v->state;
+    const unsigned int *arrivals = s + GS_MULTI_ARRIVALS;
+    /* in registers: the loop reads nothing from the view */
+    const int size = v->size, rank = v->rank;
     unsigned int broken = (v->flags & GS_MULTI_VIEW_BROKEN) != 0u;
     gs__multi_epoch_early(s, epoch, local_waiters, broken);
     unsigned long long deadline = 0;
-    /* from 1: the first look at the abort word (host memory, a PCIe round
-     * trip) and the clock comes after 64 polls, never on a prompt meeting */
-    for (unsigned int spins = 1; !broken; ++spins) {
-        unsigned int missing = 0;
-        for (int j = 0; j < v->size; ++j)
-            if (j != v->rank && (int)(gs_ld_acquire_sys(s + GS_MULTI_ARRIVALS + j) - epoch) < 0)
-                missing |= 1u << j;
-        if (!missing)
-            break;
-        if ((spins & 63u) != 0u)
+    for (int j = 0; j < size && !broken; ++j) {
+        if (j == rank)
             continue;
-        broken = gs__multi_called_off(v, epoch, missing, &deadline);
+        /* from 1: the first look at the abort word (host memory, a PCIe
+         * round trip) and the clock comes after 64 polls, never on a
+         * prompt meeting */
+        for (unsigned int spins = 1; (int)(gs_ld_acquire_sys(arrivals + j) - epoch) < 0; ++spins) {
+            unsigned int aborted;
+            if ((spins & 63u) != 0u || !gs__multi_called_off(v, &deadline, &aborted))
+                continue;
+            gs__multi_record_break(v, epoch, gs__multi_missing(arrivals, size, rank, epoch),
+                                   aborted);
+            broken = 1u;
+            break;
+        }
     }
     gs__multi_release_local(s, epoch, local_waiters, broken);
 }
