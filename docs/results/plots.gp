@@ -12,7 +12,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.14184483039193835:17.878627793696896]
+set yrange [0.17343831435568854:17.892816172296641]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -59,7 +59,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.20676994609426538:11.561846952788313]
+set yrange [0.21907812362744172:11.579755464172052]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -105,7 +105,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.043000001460313797:9.8923263549804688]
+set yrange [0.042869998142123222:7.6989181518554695]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -150,7 +150,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.068879998289048672:5.8342655181884773]
+set yrange [0.06876000203192234:5.5054080963134773]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -195,7 +195,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0.30801357035572136:12.617923799885933]
+set yrange [0.30726390999731029:12.616792342002682]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -210,6 +210,7 @@ plot 'sync-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0
      'sync-speedup-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
      'sync-speedup-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#3182bd' title columnheader(1), \
      'sync-speedup-256.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#74c476' title columnheader(1), \
+     'sync-speedup-256.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'sync-speedup-256.dat' index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
      'sync-speedup-256.dat' index 9 using 1:(NaN):xtic(2) notitle
@@ -245,19 +246,22 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.27941679350922438:7.2223663077232745]
+set yrange [0.27863762486747118:7.1593862043064123]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
 set ytics ('0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4)
 plot 'sync-speedup-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
+     'sync-speedup-1024.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'sync-speedup-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'sync-speedup-1024.dat' index 2 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
      'sync-speedup-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
      'sync-speedup-1024.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#3182bd' title columnheader(1), \
      'sync-speedup-1024.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#74c476' title columnheader(1), \
+     'sync-speedup-1024.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'sync-speedup-1024.dat' index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
      'sync-speedup-1024.dat' index 9 using 1:(NaN):xtic(2) notitle
@@ -293,7 +297,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step (log scale)'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0.066280001774430275:9.4402557373046871]
+set yrange [0.066220001317560673:9.4322685241699205]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -340,7 +344,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.12071999721229076:5.6041473388671879]
+set yrange [0.12187999673187733:5.6021503448486332]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -387,17 +391,19 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0:5.693142223358155]
+set yrange [0:5.6897281169891363]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
 plot 'sync-split-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
+     'sync-split-256.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
      'sync-split-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'sync-split-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
      'sync-split-256.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
      'sync-split-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
+     'sync-split-256.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 6 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
@@ -431,12 +437,13 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0:4.1461025238037115]
+set yrange [0:4.1408927202224737]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
 plot 'sync-split-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
      'sync-split-1024.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'sync-split-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'sync-split-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
      'sync-split-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
@@ -475,7 +482,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.6163550889941161]
+set yrange [0:2.7019961605645006]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -516,7 +523,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.4364520512521008]
+set yrange [0:2.7802822805700043]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -555,7 +562,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.8682916420855942]
+set yrange [0:2.7497478752471496]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -594,7 +601,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'microseconds per call'
 set xrange [819.20000000000005:5242880]
-set yrange [0:14.336960166692736]
+set yrange [0:14.030720293521885]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -678,7 +685,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements per vector (float32)'
 set ylabel 'speedup over cublas'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:3.1081657826840687]
+set yrange [0:2.4830916799502143]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -718,7 +725,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements per vector (float32)'
 set ylabel 'microseconds per call'
 set xrange [819.20000000000005:5242880]
-set yrange [0:266.29326820373535]
+set yrange [0:259.06849145889282]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -800,7 +807,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.803030176368674]
+set yrange [0:3.7800180193393391]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -839,7 +846,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.8588808470297233]
+set yrange [0:2.7372265552632267]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -919,7 +926,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'm x n x k'
 set ylabel 'throughput relative to cuBLAS'
 set xrange [-0.59999999999999998:9.5999999999999996]
-set yrange [0:1.2311305301522693]
+set yrange [0:1.2321368066751694]
 set xtics scale 0
 set xtics rotate by 25 right
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
@@ -964,7 +971,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'square size n (m = n = k)'
 set ylabel 'TFLOP/s (FP32)'
 set xrange [409.60000000000002:10240]
-set yrange [0:56.257683339319883]
+set yrange [0:56.457578197527688]
 set logscale x 2
 set xtics ('2^9' 512, '2^10' 1024, '1536' 1536, '2^11' 2048, '2^12' 4096, '2^13' 8192)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1006,7 +1013,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [819.20000000000005:20971520]
-set yrange [1.4023437688592821:1644.53125]
+set yrange [1.4056640793569386:1637.2224807739258]
 set logscale x 2
 set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1048,7 +1055,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [3276.8000000000002:83886080]
-set yrange [0.51373999565839767:387.76640892028809]
+set yrange [0.51125999540090561:379.9936056137085]
 set logscale x 2
 set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1091,7 +1098,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [838860.80000000005:1342177280]
-set yrange [3.4330202286978473:22.362591681581069]
+set yrange [3.4330829581557691:22.337091966379987]
 set logscale x 2
 set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1133,7 +1140,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [819.20000000000005:20971520]
-set yrange [0:9.9210802553079436]
+set yrange [0:9.899969709047431]
 set logscale x 2
 set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1174,7 +1181,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [3276.8000000000002:83886080]
-set yrange [0:2.3643868008683189]
+set yrange [0:2.3624659444841218]
 set logscale x 2
 set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1216,7 +1223,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [838860.80000000005:1342177280]
-set yrange [0:2.0954570717570093]
+set yrange [0:2.0900960245447138]
 set logscale x 2
 set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1257,7 +1264,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [819.20000000000005:20971520]
-set yrange [0:4.7850306423282412]
+set yrange [0:4.7753176564368278]
 set logscale x 2
 set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1298,7 +1305,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [3276.8000000000002:83886080]
-set yrange [0:2.6010823457103363]
+set yrange [0:2.5998434862177153]
 set logscale x 2
 set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1340,7 +1347,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [838860.80000000005:1342177280]
-set yrange [0:2.7854262159747987]
+set yrange [0:2.7862963916131491]
 set logscale x 2
 set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1381,7 +1388,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'method (blocks per GPU)'
 set ylabel 'microseconds per barrier'
 set xrange [-0.59999999999999998:10.6]
-set yrange [0:77.636867000015286]
+set yrange [0:64.801747999933923]
 set xtics scale 0
 set xtics rotate by 25 right
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
@@ -1423,7 +1430,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'method'
 set ylabel 'GB/s read, all GPUs'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0:8818.8395989887686]
+set yrange [0:8759.0966367407455]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'

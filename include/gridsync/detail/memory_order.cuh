@@ -99,8 +99,6 @@ GS_DEVICE unsigned int gs_ld_acquire_sys(const unsigned int *p)
     return v;
 }
 
-GS_DEVICE void gs_fence_acq_rel_sys(void) { asm volatile("fence.acq_rel.sys;" ::: "memory"); }
-
 /* fence.release.sys: before relaxed stores it completes a release pattern,
  * as fence.acq_rel.sys does, without the acquire half, which on sm_90 is an
  * invalidation of the SM's whole L1 (CCTL.IVALL): the loads after it, the
