@@ -156,8 +156,8 @@ GS_DEVICE void gs__multi_release_local(unsigned int *s, unsigned int epoch, int 
 
 /* What thread 0's part of a meeting needs from the view, read before the
  * block barrier that precedes its arrival: the view is in local memory,
- * and loads there overlap the barrier instead of delaying the fence (a
- * meeting of one block per GPU took 0.1 us longer with them after it). The
+ * and loads there overlap the barrier instead of delaying the fence (about
+ * 40 SM clocks a meeting with them after it, one block per GPU). The
  * epoch is read once per launch (gs__multi_epoch_once); `first` is the
  * lowest other rank, whose slot the exchange stores into first (2 GPUs:
  * the only one). */
@@ -229,9 +229,10 @@ GS_DEVICE unsigned int gs__multi_missing(const unsigned int *arrivals, int size,
  * GPU's epoch word around it (gs__multi_epoch_early and
  * gs__multi_release_local): the peers one after another, each polled until
  * its word reaches the epoch (a peer already there costs one load), so
- * the loop that waits is a load, a compare and a branch (a pass over every
- * peer per poll, with a bitmask of the missing ones, added 0.1 us to a
- * meeting of one block per GPU). After a broken meeting the cross-GPU step
+ * the loop that waits is a load, a compare and a branch and, every 64
+ * polls, the watchdog's test (a pass over every peer per poll, with a
+ * bitmask of the missing ones, made a meeting of one block per GPU slower:
+ * docs/multi-gpu.md). After a broken meeting the cross-GPU step
  * is skipped: the launch's remaining meetings are local barriers only, so
  * the kernel ends promptly and gs_multi_barrier_check reports the break. */
 static __device__ __noinline__ void gs__multi_wait_peers(gs_multi_view *v, unsigned int epoch,
