@@ -108,10 +108,9 @@ int main(int argc, char **argv)
     unsigned epoch[2][2] = {{0, 0}, {0, 0}}; // [memory][fence]
     const char *names[] = {"raw, release.sys, cudaMalloc", "raw, acq_rel.sys, cudaMalloc", "raw, release.sys, VMM",
                            "raw, acq_rel.sys, VMM", "gs_multi_sync (library)"};
-    const int nvariants = 5;
+    const int nvariants = (int)(sizeof names / sizeof names[0]);
     for (int round = 0; round < 2; ++round)
     for (int variant = 0; variant < nvariants; ++variant) {
-        if (variant == 1 || variant == 3) continue;
         std::vector<double> us;
         clocks h[2];
         for (int s = 0; s < samples + 1; ++s) {
