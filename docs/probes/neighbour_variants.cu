@@ -1,5 +1,8 @@
 // probe: 1-D neighbour barrier variants, no watchdog (spins bounded by a
-// count), per-step latency with the sync suite's exchange workload.
+// count), per-step latency with the sync suite's exchange workload. PAD is
+// the slot stride in 4-byte words: 1 packs 8 blocks' slots in one 32-byte
+// sector (the bench's layout before 2026-11-22), 8 gives each block its own
+// sector, 32 its own line.
 // nvcc -O3 -arch=sm_90 -I include docs/probes/neighbour_variants.cu -o nv && ./nv
 #include <cstdio>
 #include <gridsync/detail/memory_order.cuh>
@@ -27,16 +30,16 @@ __device__ __forceinline__ void st_release64(unsigned long long *p, unsigned lon
 // V2 V0 without the data store (floor)
 // V3 V0 with __nanosleep(64) between polls
 // V4 thread 0 polls both neighbours (two loads in flight)
-template <int V>
+template <int V, int PAD>
 __global__ void k(unsigned long long *epochs, unsigned *slots, unsigned *errors, int iters)
 {
     const unsigned n = gridDim.x, b = blockIdx.x, tid = threadIdx.x;
     const unsigned partner = b > 0 ? b - 1 : (n > 1 ? 1 : 0);
     unsigned bad = 0, prev = 0;
     for (int it = 0; it < iters; ++it) {
-        unsigned *buf = slots + (it & 1) * n;
+        unsigned *buf = slots + (it & 1) * n * PAD;
         if (V != 2 && tid == blockDim.x - 1)
-            buf[b] = val(it, b);
+            buf[b * PAD] = val(it, b);
         __syncthreads();
         const unsigned long long e = it + 1ull;
         if (tid == 0)
@@ -66,22 +69,22 @@ __global__ void k(unsigned long long *epochs, unsigned *slots, unsigned *errors,
         __syncthreads();
         if (V != 2 && tid == 0) {
             if (it > 0) bad += prev != val(it - 1, partner);
-            prev = buf[partner];
+            prev = buf[partner * PAD];
         }
     }
     if (tid == 0 && bad) atomicAdd(errors, bad);
 }
 
-template <int V> float run(int blocks, int iters, unsigned long long *epochs, unsigned *slots, unsigned *errors)
+template <int V, int PAD = 1> float run(int blocks, int iters, unsigned long long *epochs, unsigned *slots, unsigned *errors)
 {
     cudaMemset(epochs, 0, 2048 * 16 * 8);
     cudaEvent_t a, z;
     cudaEventCreate(&a); cudaEventCreate(&z);
     void *args[] = {&epochs, &slots, &errors, &iters};
-    cudaLaunchCooperativeKernel((void *)k<V>, blocks, 256, args, 0, 0);
+    cudaLaunchCooperativeKernel((void *)k<V, PAD>, blocks, 256, args, 0, 0);
     cudaMemset(epochs, 0, 2048 * 16 * 8);
     cudaEventRecord(a);
-    cudaLaunchCooperativeKernel((void *)k<V>, blocks, 256, args, 0, 0);
+    cudaLaunchCooperativeKernel((void *)k<V, PAD>, blocks, 256, args, 0, 0);
     cudaEventRecord(z);
     cudaError_t err = cudaEventSynchronize(z);
     float ms = 0;
@@ -93,13 +96,13 @@ template <int V> float run(int blocks, int iters, unsigned long long *epochs, un
 int main()
 {
     unsigned long long *epochs; unsigned *slots, *errors;
-    cudaMalloc(&epochs, 2048 * 16 * 8); cudaMalloc(&slots, 2 * 2048 * 4); cudaMalloc(&errors, 4);
+    cudaMalloc(&epochs, 2048 * 16 * 8); cudaMalloc(&slots, 2 * 2048 * 4 * 32); cudaMalloc(&errors, 4);
     cudaMemset(errors, 0, 4);
     int sms = 0, per = 0;
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k<0>, 256, 0);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k<0,1>, 256, 0);
     int sizes[] = {2, sms, 2 * sms, 4 * sms, per * sms};
-    const char *names[] = {"acquire each", "relaxed+final acq", "no data (floor)", "nanosleep64", "one thread both"};
+    const char *names[] = {"acquire each", "relaxed+final acq", "no data (floor)", "nanosleep64", "one thread both", "acq each, slot per line", "relaxed+final, slot per line", "acq each, slot per 32B"};
     printf("blocks");
     for (auto nm : names) printf(" | %s", nm);
     printf("\n");
@@ -113,6 +116,9 @@ int main()
             printf(" %.3f", run<2>(s, iters, epochs, slots, errors));
             printf(" %.3f", run<3>(s, iters, epochs, slots, errors));
             printf(" %.3f", run<4>(s, iters, epochs, slots, errors));
+            printf(" %.3f", run<0, 32>(s, iters, epochs, slots, errors));
+            printf(" %.3f", run<1, 32>(s, iters, epochs, slots, errors));
+            printf(" %.3f", run<0, 8>(s, iters, epochs, slots, errors));
         }
         printf("\n");
     }

@@ -118,7 +118,7 @@ static __device__ __forceinline__ void neighbour_sync(gs_grid_barrier *b, const 
             give_up = 1;
         } else if (r != rank) {
             give_up = gs__wait_on(b, rank, epochs + r * (GS_LINE_WORDS / 2u),
-                                  GS__UNTIL_REACHED64 | GS__ACQUIRE_EACH, e, 0u, 0u, r);
+                                  GS__UNTIL_REACHED64, e, 0u, 0u, r);
         }
     }
     if (__syncthreads_or(give_up)) /* the waiters' acquires before the block's reads */

@@ -12,7 +12,12 @@
  * connects it to (a neighbour, a subset member, the next block) and checks
  * it at the next step (so that the load's round trip overlaps the next
  * step, as a program's independent work would). A wrong value counts as
- * an error. Time per step = kernel time / steps.
+ * an error. Time per step = kernel time / steps. Each block's slot is a
+ * 32-byte sector of its own (the unit in which L2 keeps memory), as a
+ * program's per-block data would be: packed 4-byte slots put the stores of
+ * 8 blocks in one sector, which on H200 cost the exchanges up to 0.3 us a
+ * step (tagged exchange, neighbour barrier, graph relaunch;
+ * docs/scoped-sync.md).
  * Split-phase rows put W microseconds of independent work (every thread
  * spins on clock64) between arrive and wait; "work alone" is the same step
  * with no synchronization (the slot write, the work, thread 0's load of the
@@ -44,6 +49,14 @@ enum prim {
     K_GRAPH, K_WORK, K_SPLIT, K_CG_SPLIT, K_TAGGED_1D
 };
 enum { SUBSET_SIZE = 8 };
+enum { SLOT_BYTES = 32 }; /* a slot a sector: see the workload above */
+
+/* Block b's slot for step `it` (two sets: even and odd steps). */
+template <class T>
+static __device__ __forceinline__ T *slot(T *slots, int it, unsigned int n, unsigned int b)
+{
+    return slots + ((size_t)(it & 1) * n + b) * (SLOT_BYTES / sizeof(T));
+}
 
 static __device__ __forceinline__ unsigned int step_value(int it, unsigned int block)
 {
@@ -90,15 +103,14 @@ static __device__ __forceinline__ int tagged_step(const gs_grid_barrier *bar,
 {
     int gave_up = 0;
     if (threadIdx.x == 0u) {
-        gs_tagged_word *set = words + (size_t)(it & 1) * n;
-        gs_tagged_put_u32(set + b, step_value(it, b) + *carry, tag);
+        gs_tagged_put_u32(slot(words, it, n, b), step_value(it, b) + *carry, tag);
         unsigned int off = 0u;
         for (int k = 0; k < 2 && !gave_up; ++k) {
             const unsigned int o = k == 0 ? b - 1u : b + 1u;
             unsigned int got = 0u;
             if ((k == 0 && b == 0u) || (k == 1 && b + 1u >= n))
                 continue;
-            gave_up = !gs_tagged_get_u32(bar, set + o, tag, o, &got);
+            gave_up = !gs_tagged_get_u32(bar, slot(words, it, n, o), tag, o, &got);
             off += got - step_value(it, o);
             *bad += !gave_up && got != step_value(it, o);
         }
@@ -136,14 +148,13 @@ static __global__ void sync_kernel(gs_grid_barrier bar, unsigned int *slots,
     unsigned int bad = 0u, seen = 0u, expected = 0u, unchecked = 0u;
     (void)tag0;
     for (int it = 0; it < iters; ++it) {
-        unsigned int *buf = slots + (unsigned int)(it & 1) * n;
         /* last step's check: its load had a step to arrive */
         if constexpr (P == K_WORK)
             unchecked += seen;
         else
             bad += seen != expected;
         if (t == nt - 1u)
-            buf[b] = step_value(it, b);
+            *slot(slots, it, n, b) = step_value(it, b);
         if constexpr (P == K_NEIGHBOUR_1D) {
             gs_neighbour_sync_1d(&bar, 0u);
         } else if constexpr (P == K_NEIGHBOUR_2D) {
@@ -175,7 +186,7 @@ static __global__ void sync_kernel(gs_grid_barrier bar, unsigned int *slots,
             grid.barrier_wait(std::move(token));
         }
         if (t == 0u) {
-            seen = buf[o];
+            seen = *slot(slots, it, n, o);
             expected = step_value(it, o);
         }
     }
@@ -189,9 +200,9 @@ static __global__ void relaunch_step(unsigned int *slots, unsigned int *errors, 
 {
     const unsigned int n = gridDim.x, b = blockIdx.x, o = b + 1u == n ? 0u : b + 1u;
     if (threadIdx.x == blockDim.x - 1u)
-        slots[(unsigned int)(it & 1) * n + b] = step_value(it, b);
+        *slot(slots, it, n, b) = step_value(it, b);
     if (threadIdx.x == 0u && it > 0 &&
-        slots[(unsigned int)((it - 1) & 1) * n + o] != step_value(it - 1, o))
+        *slot(slots, it - 1, n, o) != step_value(it - 1, o))
         atomicAdd(errors, 1u);
 }
 
@@ -484,7 +495,7 @@ static gs_status run_sync(const gs_bench_params *o, gs_table *table)
     unsigned int *members = (unsigned int *)malloc(most * sizeof *members);
     cudaError_t err = members ? cudaSuccess : cudaErrorMemoryAllocation;
     if (err == cudaSuccess)
-        err = cudaMalloc((void **)&base.slots, base.slots_bytes = 2 * most * sizeof(gs_tagged_word));
+        err = cudaMalloc((void **)&base.slots, base.slots_bytes = 2 * most * SLOT_BYTES);
     if (err == cudaSuccess)
         err = cudaMalloc((void **)&base.members, most * sizeof(unsigned int));
     if (err == cudaSuccess)
