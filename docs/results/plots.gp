@@ -12,7 +12,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.17343831435568854:17.892816172296641]
+set yrange [0.21706414096502594:17.92676337675119]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -22,9 +22,11 @@ plot 'barrier-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs soli
      'barrier-speedup-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'barrier-speedup-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
+     'barrier-speedup-256.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'barrier-speedup-256.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
+     'barrier-speedup-256.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 6 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
      'barrier-speedup-256.dat' index 7 using 1:(NaN):xtic(2) notitle
 unset key
@@ -59,7 +61,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.21907812362744172:11.579755464172052]
+set yrange [0.21527450202171411:11.565133644184096]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -105,7 +107,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.042869998142123222:7.6989181518554695]
+set yrange [0.042820000089704997:7.7125122070312493]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -150,7 +152,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.06876000203192234:5.5054080963134773]
+set yrange [0.068919998593628407:5.6086273193359375]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -195,7 +197,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0.30726390999731029:12.616792342002682]
+set yrange [0.30336910088157704:10.68690387265857]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -205,10 +207,11 @@ plot 'sync-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0
      'sync-speedup-256.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
      'sync-speedup-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
-     'sync-speedup-256.dat' index 2 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
      'sync-speedup-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
+     'sync-speedup-256.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#3182bd' title columnheader(1), \
+     'sync-speedup-256.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#74c476' title columnheader(1), \
      'sync-speedup-256.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
@@ -246,7 +249,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.27863762486747118:7.1593862043064123]
+set yrange [0.29503563703335889:6.9966039957526451]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -256,12 +259,10 @@ plot 'sync-speedup-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 
      'sync-speedup-1024.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
      'sync-speedup-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
-     'sync-speedup-1024.dat' index 2 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
      'sync-speedup-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
      'sync-speedup-1024.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#3182bd' title columnheader(1), \
      'sync-speedup-1024.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#74c476' title columnheader(1), \
-     'sync-speedup-1024.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'sync-speedup-1024.dat' index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
      'sync-speedup-1024.dat' index 9 using 1:(NaN):xtic(2) notitle
@@ -297,7 +298,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step (log scale)'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0.066220001317560673:9.4322685241699205]
+set yrange [0.080019999295473099:9.2576255798339844]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -344,7 +345,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.12187999673187733:5.6021503448486332]
+set yrange [0.12780000455677509:5.4082561492919927]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -391,7 +392,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0:5.6897281169891363]
+set yrange [0:5.6648768424987797]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
@@ -399,8 +400,8 @@ plot 'sync-split-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9
      'sync-split-256.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
      'sync-split-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'sync-split-256.dat' index 2 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
-     'sync-split-256.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
      'sync-split-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
      'sync-split-256.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
@@ -437,13 +438,12 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0:4.1408927202224737]
+set yrange [0:4.0992512702941895]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
 plot 'sync-split-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
      'sync-split-1024.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
-     'sync-split-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'sync-split-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
      'sync-split-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
@@ -482,7 +482,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.7019961605645006]
+set yrange [0:3.2027805574617716]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -523,7 +523,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.7802822805700043]
+set yrange [0:3.207235175789362]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -562,7 +562,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.7497478752471496]
+set yrange [0:2.709279185768509]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -601,7 +601,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'microseconds per call'
 set xrange [819.20000000000005:5242880]
-set yrange [0:14.030720293521885]
+set yrange [0:13.889919221401215]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -685,7 +685,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements per vector (float32)'
 set ylabel 'speedup over cublas'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.4830916799502143]
+set yrange [0:2.836895735802146]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -725,7 +725,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements per vector (float32)'
 set ylabel 'microseconds per call'
 set xrange [819.20000000000005:5242880]
-set yrange [0:259.06849145889282]
+set yrange [0:256.82097196578979]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -807,7 +807,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:3.7800180193393391]
+set yrange [0:3.3022472081132568]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -846,7 +846,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.7372265552632267]
+set yrange [0:2.8636083547417801]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -926,7 +926,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'm x n x k'
 set ylabel 'throughput relative to cuBLAS'
 set xrange [-0.59999999999999998:9.5999999999999996]
-set yrange [0:1.2321368066751694]
+set yrange [0:1.2280241987186806]
 set xtics scale 0
 set xtics rotate by 25 right
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
@@ -971,7 +971,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'square size n (m = n = k)'
 set ylabel 'TFLOP/s (FP32)'
 set xrange [409.60000000000002:10240]
-set yrange [0:56.457578197527688]
+set yrange [0:56.496733084820214]
 set logscale x 2
 set xtics ('2^9' 512, '2^10' 1024, '1536' 1536, '2^11' 2048, '2^12' 4096, '2^13' 8192)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1013,7 +1013,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [819.20000000000005:20971520]
-set yrange [1.4056640793569386:1637.2224807739258]
+set yrange [1.4137109974399205:1637.4496459960938]
 set logscale x 2
 set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1055,7 +1055,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [3276.8000000000002:83886080]
-set yrange [0.51125999540090561:379.9936056137085]
+set yrange [0.51343999803066254:379.45280075073242]
 set logscale x 2
 set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1098,7 +1098,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [838860.80000000005:1342177280]
-set yrange [3.4330829581557691:22.337091966379987]
+set yrange [3.4358999538869366:22.429203036429829]
 set logscale x 2
 set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1140,7 +1140,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [819.20000000000005:20971520]
-set yrange [0:9.899969709047431]
+set yrange [0:9.8557755738888151]
 set logscale x 2
 set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1181,7 +1181,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [3276.8000000000002:83886080]
-set yrange [0:2.3624659444841218]
+set yrange [0:2.3603199340963239]
 set logscale x 2
 set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1223,7 +1223,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [838860.80000000005:1342177280]
-set yrange [0:2.0900960245447138]
+set yrange [0:2.0910293856457178]
 set logscale x 2
 set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1264,7 +1264,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [819.20000000000005:20971520]
-set yrange [0:4.7753176564368278]
+set yrange [0:4.7595949252636256]
 set logscale x 2
 set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1305,7 +1305,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [3276.8000000000002:83886080]
-set yrange [0:2.5998434862177153]
+set yrange [0:2.5581684376258385]
 set logscale x 2
 set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1347,7 +1347,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [838860.80000000005:1342177280]
-set yrange [0:2.7862963916131491]
+set yrange [0:2.7981372701911251]
 set logscale x 2
 set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1388,7 +1388,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'method (blocks per GPU)'
 set ylabel 'microseconds per barrier'
 set xrange [-0.59999999999999998:10.6]
-set yrange [0:64.801747999933923]
+set yrange [0:64.900210099995093]
 set xtics scale 0
 set xtics rotate by 25 right
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
@@ -1430,7 +1430,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'method'
 set ylabel 'GB/s read, all GPUs'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0:8759.0966367407455]
+set yrange [0:8903.0634260053394]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
