@@ -28,16 +28,18 @@
  *   for even and odd steps, are therefore enough for halos.
  * How: each block has an epoch on its own L2 line. A call adds one to the
  *   block's epoch, publishes it (a block barrier, then thread 0's
- *   st.release), and thread k polls neighbour k's epoch (relaxed loads)
+ *   fence.release and a relaxed store of the epoch: a release pattern, with
+ *   nothing that waits for the caller's loads in flight ahead of the
+ *   fence), and thread k polls neighbour k's epoch (relaxed loads)
  *   until it has reached the block's own, then reads it once more with
  *   ld.acquire; a block barrier ends the call. Nothing is shared by more
  *   than a block and its neighbours: no counter every block queues on, so
  *   the time per step does not grow with the grid.
- * Why correct: the neighbour's release of epoch e follows its writes
- *   (block barrier, cumulativity); the closing ld.acquire reads e or a
- *   later value of that block's epoch, each written by a release that
- *   follows those writes, so it synchronizes with it; the closing block
- *   barrier orders it before the block's reads.
+ * Why correct: the neighbour's release of epoch e (its fence and store)
+ *   follows its writes (block barrier, cumulativity); the closing
+ *   ld.acquire reads e or a later value of that block's epoch, each
+ *   written by a release that follows those writes, so it synchronizes
+ *   with it; the closing block barrier orders it before the block's reads.
  *   Reuse with no reset: an epoch is 64-bit, the launch's generation
  *   above the call's number. At its first call each block takes the
  *   generation from the state's launch word with one atomic add (which

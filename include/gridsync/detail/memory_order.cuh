@@ -99,19 +99,26 @@ GS_DEVICE unsigned int gs_ld_acquire_sys(const unsigned int *p)
     return v;
 }
 
-/* fence.release.sys: before relaxed stores it completes a release pattern,
- * as fence.acq_rel.sys does, without the acquire half, which on sm_90 is an
- * invalidation of the SM's whole L1 (CCTL.IVALL): the loads after it, the
- * caller's local memory included, then go to L2. PTX ISA 8.6 (CUDA 12.8)
- * on sm_90; elsewhere fence.acq_rel.sys, which is stronger. */
-GS_DEVICE void gs_fence_release_sys(void)
-{
+/* fence.release (PTX ISA 8.6, CUDA 12.8, on sm_90): before relaxed stores
+ * it completes a release pattern, as fence.acq_rel does, without the
+ * acquire half, which on sm_90 is an invalidation of the SM's whole L1
+ * (CCTL.IVALL): the loads after it, the caller's local memory included,
+ * then go to L2. Elsewhere fence.acq_rel, which is stronger. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDACC_VER_MAJOR__) &&           \
     (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
-    asm volatile("fence.release.sys;" ::: "memory");
+#define GS__FENCE_RELEASE(scope) asm volatile("fence.release." scope ";" ::: "memory")
 #else
-    asm volatile("fence.acq_rel.sys;" ::: "memory");
+#define GS__FENCE_RELEASE(scope) asm volatile("fence.acq_rel." scope ";" ::: "memory")
 #endif
+
+GS_DEVICE void gs_fence_release_sys(void)
+{
+    GS__FENCE_RELEASE("sys");
+}
+
+GS_DEVICE void gs_fence_release_gpu(void)
+{
+    GS__FENCE_RELEASE("gpu");
 }
 
 /* 64-bit and paired 64-bit words at system scope (the multi-GPU

@@ -69,7 +69,15 @@ struct neighbours_list {
  * the block that completes the count (the grid's last to start) moves the
  * generation on for the next launch and zeroes the count. Every block of a
  * launch therefore gets the same generation, later than any epoch an earlier
- * launch left in the state, whatever its grid size. */
+ * launch left in the state, whatever its grid size.
+ * The release is a fence and then a relaxed store of the epoch, and nothing
+ * between the call's entry and that fence branches: ptxas makes a branch
+ * wait for the loads the calling thread still has in flight, so a load
+ * issued just before the call (a prefetch, last step's check) would be
+ * waited for by itself before the fence, which waits for it anyway, and the
+ * two waits would add up (0.14-0.20 us a step on H200; docs/scoped-sync.md,
+ * "What the library's step costs"). The checks and the first call's
+ * generation therefore come after the fence. */
 template <class Neighbours>
 static __device__ __forceinline__ void neighbour_sync(gs_grid_barrier *b, const Neighbours &nb)
 {
@@ -77,35 +85,37 @@ static __device__ __forceinline__ void neighbour_sync(gs_grid_barrier *b, const 
     const unsigned int n = gs__grid_blocks(), rank = gs__block_rank();
     const unsigned int tid = gs__thread_rank(), nt = gs__block_threads();
     unsigned long long *epochs = (unsigned long long *)(b->state + GS_W_EPOCHS(b->capacity));
+    const bool publishes = tid == 0u && n > 1u; /* one block: no neighbour, no epoch */
     int give_up = 0;
     b->count += 1u;
+    __syncthreads(); /* the block's writes happen-before thread 0's fence */
+    if (publishes)
+        gs_fence_release_gpu(); /* the release: this fence, then the epoch's store */
     if (n > b->capacity)
         gs__leave_oversized(b->state, b->count, b->method);
-    if (n == 1u) { /* no neighbour, no epoch */
-        __syncthreads();
+    if (n == 1u) /* no neighbour: the block barrier was the whole call */
         return;
-    }
-    if (!b->epoch_known && tid == 0u) {
-        unsigned long long *word = (unsigned long long *)(b->state + GS_W_NEIGHBOUR_GEN);
-        unsigned long long old = gs_atom_add_relaxed_gpu_u64(word, 1ull);
-        unsigned int started = (unsigned int)old;
-        if (started + 1u == n) /* the last to start: the next launch's generation */
-            (void)gs_atom_add_relaxed_gpu_u64(word, (1ull << 32) - n);
-        if (started >= n) { /* a launch before this one did not call it from every block */
-            gs__raise_misuse(b->state, b->count, b->method, GS_MISUSE_NEIGHBOUR_LAUNCH,
-                             started + 1u, n, 0u, 0u);
-            give_up = 1;
+    if (!b->epoch_known) { /* the launch's first call (the same in every thread) */
+        if (tid == 0u) {
+            unsigned long long *word = (unsigned long long *)(b->state + GS_W_NEIGHBOUR_GEN);
+            unsigned long long old = gs_atom_add_relaxed_gpu_u64(word, 1ull);
+            unsigned int started = (unsigned int)old;
+            if (started + 1u == n) /* the last to start: the next launch's generation */
+                (void)gs_atom_add_relaxed_gpu_u64(word, (1ull << 32) - n);
+            if (started >= n) { /* a launch before this one did not call it from every block */
+                gs__raise_misuse(b->state, b->count, b->method, GS_MISUSE_NEIGHBOUR_LAUNCH,
+                                 started + 1u, n, 0u, 0u);
+                give_up = 1;
+            }
+            launch_base = old & 0xffffffff00000000ull;
         }
-        launch_base = old & 0xffffffff00000000ull;
-    }
-    __syncthreads(); /* the block's writes happen-before thread 0's release; launch_base */
-    if (!b->epoch_known) {
+        __syncthreads(); /* launch_base */
         b->epoch = launch_base;
         b->epoch_known = 1u;
     }
     const unsigned long long e = ++b->epoch;
-    if (tid == 0u && !give_up)
-        gs_st_release_gpu_u64(epochs + rank * (GS_LINE_WORDS / 2u), e);
+    if (publishes && !give_up)
+        gs_st_relaxed_gpu_u64(epochs + rank * (GS_LINE_WORDS / 2u), e);
     /* No look at the watchdog's flag on arrival (every block reading one
      * line each step costs the grid-wide traffic this barrier avoids): a
      * block that starts after a time-out meets neighbours that did arrive,
