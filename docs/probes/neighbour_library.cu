@@ -9,8 +9,9 @@
 //   V0   hand-written: st.release, relaxed polls by threads 0 and 1, one
 //        closing ld.acquire, __syncthreads
 //   V1   the library; V2 the library, load checked at once
-//   1xx  a copy of the library's function with parts switched on by the
-//        bits of xx (nsync<F> below); 100 = none of them
+//   1xx  a copy of the library's function as it was before a3cd500
+//        (st.release, the checks ahead of the block barrier) with parts
+//        switched on by the bits of xx (nsync<F> below); 100 = none of them
 //   50-53 the same with the launch's first call out of line (odd: closing
 //        __syncthreads_or; 52-53 load checked at once)
 // Findings (H200): docs/scoped-sync.md, "What the library's step costs".
@@ -75,7 +76,7 @@ __device__ __forceinline__ void nsync_new(gs_grid_barrier *b)
     }
 }
 
-// A copy of gs::detail::neighbour_sync with its parts switched on by bits:
+// A copy of gs::detail::neighbour_sync before a3cd500, its parts switched on by bits:
 // 1 launch generation (atomic at the first call, shared base), 2 count and
 // capacity checks, 4 gs__wait_on (else a hand loop), 8 __syncthreads_or +
 // exit (else __syncthreads), 16 the for-k loop over nb.rank (else tid < 2),

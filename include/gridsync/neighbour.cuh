@@ -28,9 +28,10 @@
  *   for even and odd steps, are therefore enough for halos.
  * How: each block has an epoch on its own L2 line. A call adds one to the
  *   block's epoch, publishes it (a block barrier, then thread 0's
- *   fence.release and a relaxed store of the epoch: a release pattern, with
- *   nothing that waits for the caller's loads in flight ahead of the
- *   fence), and thread k polls neighbour k's epoch (relaxed loads)
+ *   release: on sm_90 a fence.release with nothing ahead of it that waits
+ *   for the caller's loads in flight, then a relaxed store of the epoch;
+ *   elsewhere an st.release), and thread k polls neighbour k's epoch
+ *   (relaxed loads)
  *   until it has reached the block's own, then reads it once more with
  *   ld.acquire; a block barrier ends the call. Nothing is shared by more
  *   than a block and its neighbours: no counter every block queues on, so

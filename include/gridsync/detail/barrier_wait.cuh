@@ -17,8 +17,10 @@
 /* What a wait waits for; each call site passes a constant, so the switch in
  * gs__wait_done folds away in the fast path. By default polls are relaxed
  * loads and, once the condition holds, one ld.acquire of the same word
- * completes the acquire (it reads the value seen or a later one of the same
- * release sequence). With GS__ACQUIRE_EACH every poll is an ld.acquire, as in
+ * completes the acquire (it reads the value seen or a later one: of the
+ * same release sequence for a counter, or, for a word only its owner
+ * writes, such as a neighbour's epoch, one stored by a later release of
+ * that owner). With GS__ACQUIRE_EACH every poll is an ld.acquire, as in
  * grid.sync: slower polls, which on a full grid keep the counter's L2 line
  * less congested (2.2 against 3.3 us at 1056 blocks on H200). A fence.acq_rel
  * after a relaxed loop measured ~20% slower than either. */

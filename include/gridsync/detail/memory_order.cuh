@@ -106,19 +106,42 @@ GS_DEVICE unsigned int gs_ld_acquire_sys(const unsigned int *p)
  * then go to L2. Elsewhere fence.acq_rel, which is stronger. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDACC_VER_MAJOR__) &&           \
     (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
-#define GS__FENCE_RELEASE(scope) asm volatile("fence.release." scope ";" ::: "memory")
+#define GS__HAS_FENCE_RELEASE 1
 #else
-#define GS__FENCE_RELEASE(scope) asm volatile("fence.acq_rel." scope ";" ::: "memory")
+#define GS__HAS_FENCE_RELEASE 0
 #endif
 
 GS_DEVICE void gs_fence_release_sys(void)
 {
-    GS__FENCE_RELEASE("sys");
+#if GS__HAS_FENCE_RELEASE
+    asm volatile("fence.release.sys;" ::: "memory");
+#else
+    asm volatile("fence.acq_rel.sys;" ::: "memory");
+#endif
 }
 
-GS_DEVICE void gs_fence_release_gpu(void)
+/* A release at GPU scope in two halves, for code that must place the
+ * release's wait early but can store the flag only later:
+ * gs_release_fence_gpu() where the release should wait for the block's
+ * writes, then gs_release_store_gpu_u64() of the flag. With fence.release
+ * the first half is that fence and the second a relaxed store (a release
+ * pattern). Without it the only stand-alone fence is fence.acq_rel, whose
+ * acquire half also invalidates L1, so the first half is empty and the
+ * second an st.release. */
+GS_DEVICE void gs_release_fence_gpu(void)
 {
-    GS__FENCE_RELEASE("gpu");
+#if GS__HAS_FENCE_RELEASE
+    asm volatile("fence.release.gpu;" ::: "memory");
+#endif
+}
+
+GS_DEVICE void gs_release_store_gpu_u64(unsigned long long *p, unsigned long long v)
+{
+#if GS__HAS_FENCE_RELEASE
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#else
+    asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+#endif
 }
 
 /* 64-bit and paired 64-bit words at system scope (the multi-GPU
@@ -264,5 +287,7 @@ GS_DEVICE unsigned long long gs_globaltimer_ns(void)
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     return t;
 }
+
+#undef GS__HAS_FENCE_RELEASE
 
 #endif /* GRIDSYNC_DETAIL_MEMORY_ORDER_CUH */

@@ -70,14 +70,19 @@ struct neighbours_list {
  * generation on for the next launch and zeroes the count. Every block of a
  * launch therefore gets the same generation, later than any epoch an earlier
  * launch left in the state, whatever its grid size.
- * The release is a fence and then a relaxed store of the epoch, and nothing
- * between the call's entry and that fence branches: ptxas makes a branch
- * wait for the loads the calling thread still has in flight, so a load
- * issued just before the call (a prefetch, last step's check) would be
- * waited for by itself before the fence, which waits for it anyway, and the
- * two waits would add up (0.14-0.20 us a step on H200; docs/scoped-sync.md,
- * "What the library's step costs"). The checks and the first call's
- * generation therefore come after the fence. */
+ * The release is in two halves (gs_release_fence_gpu, then the epoch's
+ * gs_release_store_gpu_u64), and nothing between the call's entry and the
+ * fence branches: ptxas makes a branch wait for the loads the calling
+ * thread still has in flight, so a load issued just before the call (a
+ * prefetch, last step's check) would be waited for by itself before the
+ * fence, which waits for it anyway, and the two waits would add up
+ * (0.14-0.20 us a step on H200; docs/scoped-sync.md, "What the library's
+ * step costs"). The checks and the first call's generation therefore come
+ * after the fence. (Where PTX has no fence.release, the fence half is empty
+ * and the store is an st.release after the checks, as before.)
+ * epoch_known is the same in every thread of the block: each calls with
+ * its own copy of the same view, the same number of times (the contract),
+ * so the block barrier inside the first call's branch is met by all. */
 template <class Neighbours>
 static __device__ __forceinline__ void neighbour_sync(gs_grid_barrier *b, const Neighbours &nb)
 {
@@ -90,7 +95,7 @@ static __device__ __forceinline__ void neighbour_sync(gs_grid_barrier *b, const 
     b->count += 1u;
     __syncthreads(); /* the block's writes happen-before thread 0's fence */
     if (publishes)
-        gs_fence_release_gpu(); /* the release: this fence, then the epoch's store */
+        gs_release_fence_gpu(); /* the release: this fence, then the epoch's store */
     if (n > b->capacity)
         gs__leave_oversized(b->state, b->count, b->method);
     if (n == 1u) /* no neighbour: the block barrier was the whole call */
@@ -115,7 +120,7 @@ static __device__ __forceinline__ void neighbour_sync(gs_grid_barrier *b, const 
     }
     const unsigned long long e = ++b->epoch;
     if (publishes && !give_up)
-        gs_st_relaxed_gpu_u64(epochs + rank * (GS_LINE_WORDS / 2u), e);
+        gs_release_store_gpu_u64(epochs + rank * (GS_LINE_WORDS / 2u), e);
     /* No look at the watchdog's flag on arrival (every block reading one
      * line each step costs the grid-wide traffic this barrier avoids): a
      * block that starts after a time-out meets neighbours that did arrive,
