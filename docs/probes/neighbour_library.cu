@@ -12,8 +12,7 @@
 //   1xx  a copy of the library's function as it was before a3cd500
 //        (st.release, the checks ahead of the block barrier) with parts
 //        switched on by the bits of xx (nsync<F> below); 100 = none of them
-//   50-53 the same with the launch's first call out of line (odd: closing
-//        __syncthreads_or; 52-53 load checked at once)
+//   51   the launch's first call (generation, capacity check) out of line
 // Findings (H200): docs/scoped-sync.md, "What the library's step costs".
 // Build against the library:
 //   nvcc -O3 -arch=sm_90 -I include docs/probes/neighbour_library.cu -L build -lgridsync
@@ -22,6 +21,13 @@
 #include <cstdio>
 
 enum { STRIDE = 8 };
+
+// A hand-written wait: relaxed polls of a neighbour's epoch, one closing ld.acquire.
+static __device__ __forceinline__ void hand_wait(const unsigned long long *p, unsigned long long e)
+{
+    for (unsigned s = 0; s < (1u << 26) && (long long)(gs_ld_relaxed_gpu_u64(p) - e) < 0; ++s) {}
+    (void)gs_ld_acquire_gpu_u64(p);
+}
 
 // The launch's generation, as the library takes it (thread 0, first call).
 static __device__ __forceinline__ unsigned long long take_generation(gs_grid_barrier *b, unsigned int n)
@@ -47,7 +53,6 @@ static __device__ __noinline__ unsigned long long first_call(gs_grid_barrier *b,
     return base;
 }
 
-template <int OR>
 __device__ __forceinline__ void nsync_new(gs_grid_barrier *b)
 {
     gs::detail::neighbours_1d nb = {false};
@@ -69,86 +74,51 @@ __device__ __forceinline__ void nsync_new(gs_grid_barrier *b)
         if (r != rank)
             give_up = gs__wait_on(b, rank, epochs + r * (GS_LINE_WORDS / 2u), GS__UNTIL_REACHED64, e, 0u, 0u, r);
     }
-    if (OR) {
-        if (__syncthreads_or(give_up)) asm volatile("exit;");
-    } else {
-        __syncthreads();
-    }
+    if (__syncthreads_or(give_up))
+        asm volatile("exit;");
 }
 
 // A copy of gs::detail::neighbour_sync before a3cd500, its parts switched on by bits:
 // 1 launch generation (atomic at the first call, shared base), 2 count and
 // capacity checks, 4 gs__wait_on (else a hand loop), 8 __syncthreads_or +
 // exit (else __syncthreads), 16 the for-k loop over nb.rank (else tid < 2),
-// 32 / 64 the checks / the generation after the leading block barrier,
-// 128 a never-taken call, 256 a never-taken early return, 512 a
-// never-taken exit, 1024 the view's count, 2048 clock64 stamps of the step's
-// parts (block 1, thread 0; printed to stderr), 4096 the slot checked at once.
-__device__ unsigned long long g_seg[8];
+// 512 a never-taken exit; 4096 (read by the kernel) the slot checked at once.
 template <int F>
 __device__ __forceinline__ void nsync(gs_grid_barrier *b)
 {
-    long long t0 = clock64();
     __shared__ unsigned long long launch_base;
     gs::detail::neighbours_1d nb = {false};
     const unsigned int n = gs__grid_blocks(), rank = gs__block_rank();
     const unsigned int tid = gs__thread_rank(), nt = gs__block_threads();
     unsigned long long *epochs = (unsigned long long *)(b->state + GS_W_EPOCHS(b->capacity));
     int give_up = 0;
-    if (F & 128) { /* a never-taken call */
-        if (n > 100000u)
-            gs__leave_oversized(b->state, b->count, b->method);
-    }
-    if (F & 256) { /* a never-taken early return with a block barrier */
-        if (n == 12345u) { __syncthreads(); return; }
-    }
     if (F & 512) { /* a never-taken exit */
         if (n > 100000u) asm volatile("exit;");
     }
-    if (F & 1024) /* the view's count */
-        b->count += 1u;
-    if ((F & 2) && !(F & 32)) {
+    if (F & 2) {
         b->count += 1u;
         if (n > b->capacity)
             gs__leave_oversized(b->state, b->count, b->method);
         if (n == 1u) { __syncthreads(); return; }
     }
-    if ((F & 1) && !(F & 64) && !b->epoch_known && tid == 0u)
+    if ((F & 1) && !b->epoch_known && tid == 0u)
         launch_base = take_generation(b, n);
     __syncthreads();
-    if (F & 32) { /* the checks after the leading block barrier */
-        b->count += 1u;
-        if (n > b->capacity)
-            gs__leave_oversized(b->state, b->count, b->method);
-        if (n == 1u) return;
-    }
-    if ((F & 64) && !b->epoch_known) { /* the generation after it, with a barrier of its own */
-        if (tid == 0u)
-            launch_base = take_generation(b, n);
-        __syncthreads();
-        b->epoch = launch_base;
-        b->epoch_known = 1u;
-    }
-    if ((F & 1) && !(F & 64) && !b->epoch_known) {
+    if ((F & 1) && !b->epoch_known) {
         b->epoch = launch_base;
         b->epoch_known = 1u;
     }
     const unsigned long long e = ++b->epoch;
-    long long t1 = clock64();
     if (tid == 0u && !give_up)
         gs_st_release_gpu_u64(epochs + rank * (GS_LINE_WORDS / 2u), e);
-    long long t2 = clock64();
     if (F & 16) {
         for (unsigned int k = tid; k < nb.count() && !give_up; k += nt) {
             unsigned int r = nb.rank(k, rank, n);
             if (r != rank) {
                 if (F & 4)
                     give_up = gs__wait_on(b, rank, epochs + r * (GS_LINE_WORDS / 2u), GS__UNTIL_REACHED64, e, 0u, 0u, r);
-                else {
-                    const unsigned long long *p = epochs + r * 16;
-                    for (unsigned s = 0; s < (1u << 26) && (long long)(gs_ld_relaxed_gpu_u64(p) - e) < 0; ++s) {}
-                    (void)gs_ld_acquire_gpu_u64(p);
-                }
+                else
+                    hand_wait(epochs + r * 16, e);
             }
         }
     } else if (tid < 2) {
@@ -157,21 +127,14 @@ __device__ __forceinline__ void nsync(gs_grid_barrier *b)
             const unsigned long long *p = epochs + r * 16;
             if (F & 4)
                 give_up = gs__wait_on(b, rank, p, GS__UNTIL_REACHED64, e, 0u, 0u, r);
-            else {
-                for (unsigned s = 0; s < (1u << 26) && (long long)(gs_ld_relaxed_gpu_u64(p) - e) < 0; ++s) {}
-                (void)gs_ld_acquire_gpu_u64(p);
-            }
+            else
+                hand_wait(p, e);
         }
     }
-    long long t3 = clock64();
     if (F & 8) {
         if (__syncthreads_or(give_up)) asm volatile("exit;");
     } else {
         __syncthreads();
-    }
-    long long t4 = clock64();
-    if ((F & 2048) && tid == 0 && rank == 1) {
-        g_seg[0] += t1 - t0; g_seg[1] += t2 - t1; g_seg[2] += t3 - t2; g_seg[3] += t4 - t3;
     }
 }
 
@@ -191,8 +154,8 @@ __global__ void k(gs_grid_barrier bar, unsigned long long *epochs_arg, unsigned 
             buf[b * STRIDE] = val(it, b);
         if (V == 1 || V == 2) {
             gs_neighbour_sync_1d(&bar, 0u);
-        } else if (V == 50 || V == 51 || V == 52 || V == 53) {
-            if (V & 1) nsync_new<1>(&bar); else nsync_new<0>(&bar);
+        } else if (V == 51) {
+            nsync_new(&bar);
         } else if (V >= 100) {
             nsync<V - 100>(&bar);
         } else {
@@ -202,16 +165,13 @@ __global__ void k(gs_grid_barrier bar, unsigned long long *epochs_arg, unsigned 
                 gs_st_release_gpu_u64(epochs + b * 16, e);
             if (tid < 2) {
                 unsigned r = tid == 0 ? (b > 0 ? b - 1 : b) : (b + 1 < n ? b + 1 : b);
-                if (r != b) {
-                    const unsigned long long *p = epochs + r * 16;
-                    for (unsigned s = 0; s < (1u << 26) && (long long)(gs_ld_relaxed_gpu_u64(p) - e) < 0; ++s) {}
-                    (void)gs_ld_acquire_gpu_u64(p);
-                }
+                if (r != b)
+                    hand_wait(epochs + r * 16, e);
             }
             __syncthreads();
         }
         if (tid == 0) {
-            if ((V >= 100 && ((V - 100) & 4096)) || V == 52 || V == 53 || V == 2) { /* the check at once: no load left in flight */
+            if ((V >= 100 && ((V - 100) & 4096)) || V == 2) { /* the check at once: no load left in flight */
                 bad += *(volatile unsigned *)&buf[partner * STRIDE] != val(it, partner);
             } else {
                 if (it > 0) bad += prev != val(it - 1, partner);
@@ -249,14 +209,6 @@ template <int V> float run(int blocks, int iters, unsigned long long *epochs, un
     GK(gs_barrier_check(bar, 0));
     float ms = 0;
     cudaEventElapsedTime(&ms, a, z);
-    if (V >= 2048 + 100) {
-        unsigned long long seg[8];
-        cudaMemcpyFromSymbol(seg, g_seg, sizeof seg);
-        fprintf(stderr, "F=%d blocks %d: to-release %.0f release %.0f poll %.0f closing-bar %.0f clocks/step (2 launches)\n", V - 100, blocks,
-                seg[0] / (2.0 * iters), seg[1] / (2.0 * iters), seg[2] / (2.0 * iters), seg[3] / (2.0 * iters));
-        unsigned long long z8[8] = {};
-        cudaMemcpyToSymbol(g_seg, z8, sizeof z8);
-    }
     gs_barrier_destroy(bar);
     return ms * 1000.f / iters;
 }

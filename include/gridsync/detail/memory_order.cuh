@@ -120,30 +120,6 @@ GS_DEVICE void gs_fence_release_sys(void)
 #endif
 }
 
-/* A release at GPU scope in two halves, for code that must place the
- * release's wait early but can store the flag only later:
- * gs_release_fence_gpu() where the release should wait for the block's
- * writes, then gs_release_store_gpu_u64() of the flag. With fence.release
- * the first half is that fence and the second a relaxed store (a release
- * pattern). Without it the only stand-alone fence is fence.acq_rel, whose
- * acquire half also invalidates L1, so the first half is empty and the
- * second an st.release. */
-GS_DEVICE void gs_release_fence_gpu(void)
-{
-#if GS__HAS_FENCE_RELEASE
-    asm volatile("fence.release.gpu;" ::: "memory");
-#endif
-}
-
-GS_DEVICE void gs_release_store_gpu_u64(unsigned long long *p, unsigned long long v)
-{
-#if GS__HAS_FENCE_RELEASE
-    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-#else
-    asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-#endif
-}
-
 /* 64-bit and paired 64-bit words at system scope (the multi-GPU
  * all-reduce's slots, which carry a tag beside their value): an aligned
  * 64-bit access is single-copy atomic; PTX models a v2 access as one access
@@ -185,6 +161,30 @@ GS_DEVICE void gs_st_release_gpu(unsigned int *p, unsigned int v)
 GS_DEVICE void gs_st_release_gpu_u64(unsigned long long *p, unsigned long long v)
 {
     asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+/* A release at GPU scope in two halves, for code that must place the
+ * release's wait early but can store the flag only later:
+ * gs_release_fence_gpu() where the release should wait for the block's
+ * writes, then gs_release_store_gpu_u64() of the flag. With fence.release
+ * the first half is that fence and the second a relaxed store (a release
+ * pattern). Without it the only stand-alone fence is fence.acq_rel, whose
+ * acquire half also invalidates L1, so the first half is empty and the
+ * second an st.release. */
+GS_DEVICE void gs_release_fence_gpu(void)
+{
+#if GS__HAS_FENCE_RELEASE
+    asm volatile("fence.release.gpu;" ::: "memory");
+#endif
+}
+
+GS_DEVICE void gs_release_store_gpu_u64(unsigned long long *p, unsigned long long v)
+{
+#if GS__HAS_FENCE_RELEASE
+    gs_st_relaxed_gpu_u64(p, v);
+#else
+    gs_st_release_gpu_u64(p, v);
+#endif
 }
 
 GS_DEVICE unsigned long long gs_atom_add_relaxed_gpu_u64(unsigned long long *p,
