@@ -24,14 +24,14 @@ template <int BM, int BN, int THREADS, int MIN_BLOCKS>
 static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     sgemm_fast(gs__sgemm_args p, int vector_ok)
 {
-    __shared__ __align__(16) float smem[2 * GS_SGEMM_BK * (BM + 4 + BN)];
+    __shared__ __align__(16) float smem[GS_SGEMM_SMEM_FLOATS(BM, BN, 0)];
     const int steps = (p.k + GS_SGEMM_BK - 1) / GS_SGEMM_BK;
     float acc[8][8];
     if (interior(&p, vector_ok, BM, BN, blockIdx.y, blockIdx.x)) {
-        sgemm_mainloop(&p, smem, BM, BN, THREADS, 0, blockIdx.y, blockIdx.x, 0, steps, acc);
+        sgemm_mainloop(&p, smem, BM, BN, THREADS, 0, 0, blockIdx.y, blockIdx.x, 0, steps, acc);
         sgemm_store_c(&p, acc, BM, BN, 0, blockIdx.y, blockIdx.x);
     } else {
-        sgemm_mainloop(&p, smem, BM, BN, THREADS, 1, blockIdx.y, blockIdx.x, 0, steps, acc);
+        sgemm_mainloop(&p, smem, BM, BN, THREADS, 1, 0, blockIdx.y, blockIdx.x, 0, steps, acc);
         sgemm_store_c(&p, acc, BM, BN, 1, blockIdx.y, blockIdx.x);
     }
 }

@@ -4,7 +4,8 @@
  * would leave most SMs idle or thinly occupied.
  *
  * How: the grid is tiles x S. Block (tile, s) runs the tile's main loop
- * (sgemm_tile.cuh) over k slice s only: k steps s * L .. s * L + L - 1 (L =
+ * (sgemm_tile.cuh; its copy path, whose deeper prefetch pays on long
+ * slices) over k slice s only: k steps s * L .. s * L + L - 1 (L =
  * slice_steps; the host cuts k so that no slice is empty), then stores its
  * partial tile into the workspace, in a layout owned by thread (vector q of
  * thread t at [tile][s][q][t]: a warp stores 512 contiguous bytes), and
@@ -65,7 +66,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     sgemm_splitk(gs__sgemm_args p, int vector_ok, splitk_state s)
 {
     static_assert(BM * BN / 4 / THREADS == GS_SGEMM_PARTIAL_VECTORS, "the register tile is 8 x 8");
-    __shared__ __align__(16) float smem[2 * GS_SGEMM_BK * (BM + 4 + BN)];
+    __shared__ __align__(16) float smem[GS_SGEMM_SMEM_FLOATS(BM, BN, 1)];
     __shared__ int last;
     const int slice = blockIdx.z;
     const unsigned int tile = blockIdx.y * gridDim.x + blockIdx.x;
@@ -75,9 +76,9 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     const int inside = interior(&p, vector_ok, BM, BN, blockIdx.y, blockIdx.x);
     float acc[8][8];
     if (inside)
-        sgemm_mainloop(&p, smem, BM, BN, THREADS, 0, blockIdx.y, blockIdx.x, k_begin, steps, acc);
+        sgemm_mainloop(&p, smem, BM, BN, THREADS, 0, 1, blockIdx.y, blockIdx.x, k_begin, steps, acc);
     else
-        sgemm_mainloop(&p, smem, BM, BN, THREADS, 1, blockIdx.y, blockIdx.x, k_begin, steps, acc);
+        sgemm_mainloop(&p, smem, BM, BN, THREADS, 1, 1, blockIdx.y, blockIdx.x, k_begin, steps, acc);
 
     const size_t tile_vectors = (size_t)GS_SGEMM_PARTIAL_VECTORS * THREADS;
     float4 *slots = s.partials + (size_t)tile * s.splits * tile_vectors;

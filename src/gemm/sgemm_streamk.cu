@@ -9,7 +9,8 @@
  * How: the work is a line of tiles x S k steps (S = ceil(k / 8)), tile after
  * tile. The grid is one wave: W = SMs x resident blocks per SM (fewer when
  * the line is shorter). Block w takes the steps w * T / W .. (w + 1) * T / W
- * - 1 of the line (T its length) and walks them tile by tile: a segment is
+ * - 1 of the line (T its length) and walks them tile by tile (the main
+ * loop's copy path, sgemm_tile.cuh): a segment is
  * the part of its range inside one tile. A segment that is the whole tile
  * stores alpha * acc + beta * C at once. Any other segment is a partial
  * tile: it goes into the workspace, at slot 2w when it is the block's first
@@ -96,7 +97,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     sgemm_streamk(gs__sgemm_args p, int vector_ok, streamk_state s)
 {
     static_assert(BM * BN / 4 / THREADS == GS_SGEMM_PARTIAL_VECTORS, "the register tile is 8 x 8");
-    __shared__ __align__(16) float smem[2 * GS_SGEMM_BK * (BM + 4 + BN)];
+    __shared__ __align__(16) float smem[GS_SGEMM_SMEM_FLOATS(BM, BN, 1)];
     __shared__ int last;
     const size_t tile_vectors = (size_t)GS_SGEMM_PARTIAL_VECTORS * THREADS;
     const unsigned long long w = blockIdx.x, steps = (unsigned long long)s.steps;
@@ -112,9 +113,9 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         __syncthreads(); /* the last segment's shared-memory reads -> this one's stores */
         float acc[8][8];
         if (inside)
-            sgemm_mainloop(&p, smem, BM, BN, THREADS, 0, tm, tn, k_begin, n_steps, acc);
+            sgemm_mainloop(&p, smem, BM, BN, THREADS, 0, 1, tm, tn, k_begin, n_steps, acc);
         else
-            sgemm_mainloop(&p, smem, BM, BN, THREADS, 1, tm, tn, k_begin, n_steps, acc);
+            sgemm_mainloop(&p, smem, BM, BN, THREADS, 1, 1, tm, tn, k_begin, n_steps, acc);
         pos = seg_end;
 
         if (n_steps != s.steps) { /* a partial tile: store it, arrive, maybe fix up */

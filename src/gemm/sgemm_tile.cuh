@@ -1,7 +1,8 @@
 /*
  * sgemm_tile.cuh - the register-tiled block tile shared by the FP32 matrix
  * multiply kernels (sgemm_fast.cu: one block per tile of C; sgemm_splitk.cu:
- * one block per tile and k slice). Library-internal.
+ * one block per tile and k slice; sgemm_streamk.cu: ranges of k steps).
+ * Library-internal.
  *
  * How: a block computes a BM x BN tile of C (128x128 with 256 threads, or
  * 64x64 with 64 threads when 128-tiles would leave SMs idle); each thread
@@ -17,11 +18,22 @@
  * those 4 vectors are read one k ahead into a second register set, so the
  * FMAs never wait on shared memory, not even right after the barrier.
  *
+ * The copy path (split-k and stream-k kernels, interior tiles, sm_80+):
+ * the same FMAs and shared reads, but the tiles go from global to shared
+ * memory with cp.async (no registers, no transposing stores: A's copies are
+ * 4 bytes each and land transposed) through GS_SGEMM_STAGES buffers, so a
+ * step's loads are issued two steps before it where the register path
+ * issues them one step before. Measured on H200 (docs/gemm-notes.md): 2-4%
+ * faster where blocks walk a long k slice and miss L2 more (1024 x 1024 x
+ * 16384 split 4 ways: 0.87x -> 0.89-0.90x cuBLAS), no faster on the large
+ * squares, where the unsplit kernel keeps the register path.
+ *
  * Why correct: one barrier per step, at its end. It orders (1) this step's
  * stores into the other buffer before the next step's reads of it, and (2)
  * this step's reads of the current buffer before step t+1 stores tile t+2
  * into it. Before the loop, one barrier orders the first tile's stores
- * before its reads. No other shared memory is touched.
+ * before its reads. No other shared memory is touched. (The copy path's
+ * argument is at sgemm_mainloop_async.)
  *
  * Edges: a block whose tile lies inside C, with k a multiple of 8 and every
  * pointer and leading dimension 16-byte aligned, runs the vector path with no
@@ -52,6 +64,20 @@
 #ifndef GS_SGEMM_WARP_TILED
 #define GS_SGEMM_WARP_TILED GS_TUNE_SGEMM_WARP_TILED
 #endif
+#ifndef GS_SGEMM_STAGES
+#define GS_SGEMM_STAGES GS_TUNE_SGEMM_STAGES
+#endif
+/* Whether this compilation has the copy path (cp.async exists from sm_80;
+ * GS_SGEMM_STAGES 0 turns it off), and the shared memory a kernel declares:
+ * `copy` (a kernel that takes the copy path for its interior tiles) gets
+ * the stages, the others the register path's two buffers. */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && GS_SGEMM_STAGES >= 2
+#define GS_SGEMM_ASYNC 1
+#else
+#define GS_SGEMM_ASYNC 0
+#endif
+#define GS_SGEMM_SMEM_FLOATS(bm, bn, copy)                                                         \
+    ((GS_SGEMM_ASYNC && (copy) ? GS_SGEMM_STAGES : 2) * GS_SGEMM_BK * ((bm) + 4 + (bn)))
 
 /* Load this thread's share of A's tile at k0 (`loads` 16-byte pieces) into
  * registers: piece l is row (idx / 2), columns (idx % 2) * 4 .. + 3 of the
@@ -153,19 +179,193 @@ static __device__ __forceinline__ void thread_coords(int bn, int *tx, int *ty)
 #endif
 }
 
+/* ------------------------------------------- the copy path (sm_80+) */
+
+/* 4 or 16 bytes from global to shared memory without registers (the
+ * 16-byte copy skips L1: B's lines are used once per block). A thread sees
+ * its copies after cp_async_wait, the block after that and a barrier. */
+template <int bytes>
+static __device__ __forceinline__ void cp_async(float *dst, const float *src)
+{
+    static_assert(bytes == 4 || bytes == 16, "cp_async copies 4 or 16 bytes");
+#if GS_SGEMM_ASYNC
+    const unsigned int to = (unsigned int)__cvta_generic_to_shared(dst);
+    if constexpr (bytes == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(src) : "memory");
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(to), "l"(src) : "memory");
+#endif
+}
+
+/* Close the group of copies issued since the last commit (possibly none). */
+static __device__ __forceinline__ void cp_async_commit()
+{
+#if GS_SGEMM_ASYNC
+    asm volatile("cp.async.commit_group;" ::: "memory");
+#endif
+}
+
+/* Wait until at most `pending` of this thread's groups are incomplete. */
+template <int pending>
+static __device__ __forceinline__ void cp_async_wait()
+{
+#if GS_SGEMM_ASYNC
+    asm volatile("cp.async.wait_group %0;" ::"n"(pending) : "memory");
+#endif
+}
+
+/* Where a thread's copies come from, advanced one k step at a time. A:
+ * thread t copies column k = t % BK of rows t / BK + c * threads / BK, 4
+ * bytes each, so one warp instruction reads whole 32-byte sectors of 32 / BK
+ * rows, and the copy lands transposed (row stride bm + 4: 32 banks, as in
+ * store_tiles). B: 16-byte pieces, 512 contiguous bytes per warp
+ * instruction. */
+struct copy_source {
+    const float *a, *b;  /* this thread's first element of A and of B */
+    long long a_rows;    /* elements between its rows of A */
+    long long b_rows;    /* elements between its rows of B */
+    long long b_step;    /* elements of B per k step */
+};
+
+static __device__ __forceinline__ copy_source copy_source_at(const gs__sgemm_args *p, int m0,
+                                                             int n0, int k0, int bn, int threads)
+{
+    copy_source c;
+    const int rows_step = threads / GS_SGEMM_BK;
+    c.a = p->a + (long long)(m0 + (int)threadIdx.x / GS_SGEMM_BK) * p->lda + k0 +
+          (int)threadIdx.x % GS_SGEMM_BK;
+    c.a_rows = (long long)rows_step * p->lda;
+    c.b = p->b + (long long)(k0 + (int)threadIdx.x / (bn / 4)) * p->ldb + n0 +
+          ((int)threadIdx.x % (bn / 4)) * 4;
+    c.b_rows = (long long)(threads / (bn / 4)) * p->ldb;
+    c.b_step = (long long)GS_SGEMM_BK * p->ldb;
+    return c;
+}
+
+/* Issue the copies of the source's step into one buffer (A transposed with
+ * row stride bm + 4, then B), and advance the source to the next step.
+ * Interior tiles only. */
+static __device__ __forceinline__ void copy_tiles_async(float *as, copy_source &src, int bm,
+                                                        int bn, int threads)
+{
+    const int stride = bm + 4, rows_step = threads / GS_SGEMM_BK;
+    const int k = threadIdx.x % GS_SGEMM_BK, row = threadIdx.x / GS_SGEMM_BK;
+#pragma unroll
+    for (int c = 0; c < bm * GS_SGEMM_BK / threads; ++c)
+        cp_async<4>(&as[k * stride + row + c * rows_step], src.a + c * src.a_rows);
+    float *bs = as + GS_SGEMM_BK * stride;
+#pragma unroll
+    for (int l = 0; l < bn * GS_SGEMM_BK / 4 / threads; ++l) {
+        const int idx = threadIdx.x + l * threads;
+        cp_async<16>(&bs[(idx / (bn / 4)) * bn + (idx % (bn / 4)) * 4], src.b + l * src.b_rows);
+    }
+    src.a += GS_SGEMM_BK;
+    src.b += src.b_step;
+}
+
+/* The FMAs of one k: fragments f (A's 8 values, B's 8) into acc. */
+static __device__ __forceinline__ void fma_fragment(const float4 *f, float (&acc)[8][8])
+{
+    const float av[8] = {f[0].x, f[0].y, f[0].z, f[0].w, f[1].x, f[1].y, f[1].z, f[1].w};
+    const float bv[8] = {f[2].x, f[2].y, f[2].z, f[2].w, f[3].x, f[3].y, f[3].z, f[3].w};
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+            acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+}
+
+/* The main loop of an interior tile on sm_80+ (see sgemm_mainloop for the
+ * contract). GS_SGEMM_STAGES buffers in a ring: the copies of step t + S
+ * are issued right after step t's barrier into step t's buffer, so every
+ * load has S - 1 steps (about 2.8 us with 3 stages on H200) to arrive,
+ * where the register path gives it one.
+ *
+ * Why correct: at the barrier of step t (during its last k), each thread
+ * has waited for its own copies of step t + 1 (groups are committed one a
+ * step, empty ones included, so S + t groups are out and all but the S - 2
+ * newest, steps t + 2 .., are complete), so after the barrier the whole
+ * tile of step t + 1 is visible to the block. The copies issued after it
+ * overwrite step t's buffer, whose last reads (the fragments of its last k)
+ * every thread made before the barrier. No copy is issued past the last
+ * step, so none is pending when the loop ends. (After the last step's
+ * barrier the fragments of a step that does not exist are read from the
+ * next buffer, as the register path reloads its own tile: never used.) */
+static __device__ __forceinline__ void sgemm_mainloop_async(const gs__sgemm_args *p, float *smem,
+                                                            int bm, int bn, int threads,
+                                                            unsigned int tile_m,
+                                                            unsigned int tile_n, int k_begin,
+                                                            int steps, float (&acc)[8][8])
+{
+    constexpr int S = GS_SGEMM_STAGES;
+    const int bk = GS_SGEMM_BK, buffer = bk * (bm + 4) + bk * bn;
+    int tx, ty;
+    thread_coords(bn, &tx, &ty);
+    copy_source src = copy_source_at(p, tile_m * bm, tile_n * bn, k_begin, bn, threads);
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+            acc[i][j] = 0.0f;
+#pragma unroll
+    for (int s = 0; s < S; ++s) {
+        if (s < steps)
+            copy_tiles_async(smem + s * buffer, src, bm, bn, threads);
+        cp_async_commit();
+    }
+    cp_async_wait<S - 1>();
+    __syncthreads(); /* the first step's tiles */
+    float4 frag[2][4];
+    load_fragment(frag[0], smem, 0, bm, bn, tx, ty);
+    /* S steps per loop trip, so that each step's buffer is a constant and
+     * the shared addresses fold into the instructions' offsets (as the
+     * register path's two steps a trip do) */
+    for (int t = 0; t < steps; t += S) {
+#pragma unroll
+        for (int cur = 0; cur < S; ++cur) {
+            if (t + cur >= steps)
+                break;
+            const float *a = smem + cur * buffer;
+#pragma unroll
+            for (int k = 0; k < bk; ++k) {
+                if (k + 1 < bk) {
+                    load_fragment(frag[(k + 1) & 1], a, k + 1, bm, bn, tx, ty);
+                } else {
+                    cp_async_wait<S - 2>();
+                    __syncthreads(); /* step t + cur + 1's tiles in; this step's buffer read */
+                    if (t + cur + S < steps)
+                        copy_tiles_async(smem + cur * buffer, src, bm, bn, threads);
+                    cp_async_commit();
+                    load_fragment(frag[0], smem + (cur + 1 == S ? 0 : cur + 1) * buffer, 0, bm,
+                                  bn, tx, ty);
+                }
+                fma_fragment(frag[k & 1], acc);
+            }
+        }
+    }
+}
+
 /* The products of block tile (tile_m, tile_n) (C rows tile_m * bm.., columns
  * tile_n * bn..) over `steps` k steps from k_begin (a multiple of BK) into
- * acc (zeroed here); `bm`, `bn`, `threads` and `guarded` are constants
- * at each call site, so each call compiles to its own specialised code.
- * Its last barrier comes after its last shared-memory store; it then only
- * reads shared memory, so a caller that touches no shared memory after it
- * needs no barrier. */
+ * acc (zeroed here); `bm`, `bn`, `threads`, `guarded` and `copy` are
+ * constants at each call site, so each call compiles to its own specialised
+ * code. `copy`: an interior tile takes the copy path where there is one
+ * (smem then holds GS_SGEMM_SMEM_FLOATS(bm, bn, 1) floats); otherwise the
+ * register path below (two buffers). Its last barrier comes after its last
+ * shared-memory store; it then only reads shared memory, so a caller that
+ * touches no shared memory after it needs no barrier. */
 static __device__ __forceinline__ void sgemm_mainloop(const gs__sgemm_args *p, float *smem,
                                                       int bm, int bn, int threads, int guarded,
-                                                      unsigned int tile_m, unsigned int tile_n,
-                                                      int k_begin, int steps,
+                                                      int copy, unsigned int tile_m,
+                                                      unsigned int tile_n, int k_begin, int steps,
                                                       float (&acc)[8][8])
 {
+#if GS_SGEMM_ASYNC
+    if (copy && !guarded) {
+        sgemm_mainloop_async(p, smem, bm, bn, threads, tile_m, tile_n, k_begin, steps, acc);
+        return;
+    }
+#endif
     const int bk = GS_SGEMM_BK, as_size = bk * (bm + 4), bs_size = bk * bn;
     const int loads_a = bm * bk / 4 / threads, loads_b = bn * bk / 4 / threads;
     int tx, ty;
@@ -221,14 +421,7 @@ static __device__ __forceinline__ void sgemm_mainloop(const gs__sgemm_args *p, f
                 __syncthreads();
                 load_fragment(frag[0], other, 0, bm, bn, tx, ty);
             }
-            const float4 *f = frag[k & 1];
-            float av[8] = {f[0].x, f[0].y, f[0].z, f[0].w, f[1].x, f[1].y, f[1].z, f[1].w};
-            float bv[8] = {f[2].x, f[2].y, f[2].z, f[2].w, f[3].x, f[3].y, f[3].z, f[3].w};
-#pragma unroll
-            for (int i = 0; i < 8; ++i)
-#pragma unroll
-                for (int j = 0; j < 8; ++j)
-                    acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
+            fma_fragment(frag[k & 1], acc);
         }
     }
 }
