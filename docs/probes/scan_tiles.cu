@@ -292,6 +292,9 @@ int main(int argc, char **argv)
     /* `scan_tiles latency`: the tile sizes around one wave, at 2^14 - 2^20
      * floats (which tile the latency range should use) */
     const row latency_rows[] = {
+        MODE("128x8 v2 m7 (4K)", 128, 8, 2, 7),
+        MODE("128x4 v4 m7 (8K)", 128, 4, 4, 7),
+        MODE("256x4 v2 m7 (8K)", 256, 4, 2, 7),
         MODE("128x2 v8 m7 (16K)", 128, 2, 8, 7),
         MODE("256x4 v4 m7 (16K)", 256, 4, 4, 7),
         MODE("256x2 v8 m7 (32K, lib)", 256, 2, 8, 7),
@@ -323,7 +326,7 @@ int main(int argc, char **argv)
     printf("%d SMs\n%-10s %8s %9s %8s", g_sms, "n", "copyGB/s", "cub us", "cubGB/s");
     for (const row *rp = rows_begin; rp != rows_end; ++rp) printf(" | %s", rp->name);
     printf("\n");
-    const std::vector<int> sizes = latency ? std::vector<int>{14, 15, 16, 17, 18, 19, 20}
+    const std::vector<int> sizes = latency ? std::vector<int>{12, 14, 15, 16, 17, 18, 19, 20}
                                            : std::vector<int>{16, 19, 22, 25, 28, 30};
     for (int lg : sizes) {
         long long n = 1ll << lg;

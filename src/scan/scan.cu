@@ -29,29 +29,39 @@
 
 namespace {
 
-/* An operator: its name and its kernels per element type (gs_dtype's
- * order), [0] with the latency tile, [1] with the bandwidth tile. */
+/* An operator: its name and its kernels per tiling (scan_tiling_kind) and
+ * element type (gs_dtype's order). */
 struct scan_op_entry {
     const char *name;
-    const void *kernels[2][GS_DTYPE_COUNT];
+    const void *kernels[gs::detail::scan_tilings][GS_DTYPE_COUNT];
 };
 
-template <class Op, bool Large>
+template <class Op, int Tiling>
 const void *kernel_of()
 {
     typedef typename Op::value_type T;
     static_assert(2 * sizeof(T) / 4 * 8 <= GS_SCAN_TILE_BYTES, "a tile's descriptors fit");
-    return (const void *)gs::detail::single_pass_scan_kernel<gs::detail::scan_policy<T, Large>, Op>;
+    return (const void *)gs::detail::single_pass_scan_kernel<gs::detail::scan_policy<T, Tiling>, Op>;
+}
+
+/* The kernels of one tiling, per element type. */
+template <template <class> class Op, int Tiling>
+void kernels_of(const void *(&row)[GS_DTYPE_COUNT])
+{
+    row[GS_FLOAT32] = kernel_of<Op<float>, Tiling>();
+    row[GS_FLOAT64] = kernel_of<Op<double>, Tiling>();
+    row[GS_INT32] = kernel_of<Op<int>, Tiling>();
+    row[GS_INT64] = kernel_of<Op<long long>, Tiling>();
 }
 
 template <template <class> class Op>
 scan_op_entry entry(const char *name)
 {
-    return {name,
-            {{kernel_of<Op<float>, false>(), kernel_of<Op<double>, false>(),
-              kernel_of<Op<int>, false>(), kernel_of<Op<long long>, false>()},
-             {kernel_of<Op<float>, true>(), kernel_of<Op<double>, true>(),
-              kernel_of<Op<int>, true>(), kernel_of<Op<long long>, true>()}}};
+    scan_op_entry e = {name, {}};
+    kernels_of<Op, gs::detail::scan_short>(e.kernels[gs::detail::scan_short]);
+    kernels_of<Op, gs::detail::scan_latency>(e.kernels[gs::detail::scan_latency]);
+    kernels_of<Op, gs::detail::scan_bandwidth>(e.kernels[gs::detail::scan_bandwidth]);
+    return e;
 }
 
 /* In the order of gs_scan_op. */
@@ -62,22 +72,30 @@ const scan_op_entry ops[] = {
 };
 static_assert(sizeof ops / sizeof ops[0] == GS_SCAN_OP_COUNT, "one entry per gs_scan_op");
 
-/* How n elements of `type` are tiled: the bandwidth tile or the latency
- * one (gridsync/detail/single_pass_scan.cuh decides, from n and the type
+/* How n elements of `type` are tiled: which tiling
+ * (gridsync/detail/single_pass_scan.cuh decides, from n and the type
  * alone), its elements and its kernel's threads. */
 struct scan_tiling {
-    bool large;
+    int kind; /* gs::detail::scan_tiling_kind */
     long long tile_items;
     int threads;
 };
 
+template <class T, int Tiling>
+scan_tiling tiling_as()
+{
+    typedef gs::detail::scan_policy<T, Tiling> policy;
+    return {Tiling, policy::tile_items, policy::threads};
+}
+
 template <class T>
 scan_tiling tiling_of(long long n)
 {
-    using gs::detail::scan_policy;
-    if (gs::detail::scan_is_large<T>(n))
-        return {true, scan_policy<T, true>::tile_items, scan_policy<T, true>::threads};
-    return {false, scan_policy<T>::tile_items, scan_policy<T>::threads};
+    switch (gs::detail::scan_tiling_of<T>(n)) {
+    case gs::detail::scan_short: return tiling_as<T, gs::detail::scan_short>();
+    case gs::detail::scan_latency: return tiling_as<T, gs::detail::scan_latency>();
+    default: return tiling_as<T, gs::detail::scan_bandwidth>();
+    }
 }
 
 scan_tiling tiling_for(gs_dtype type, long long n)
@@ -241,7 +259,7 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     int dev = 0, capturing = 0;
     gs__kernel_shape shape;
     const scan_tiling tiling = tiling_for(type, n);
-    const void *kernel = ops[op].kernels[tiling.large][type];
+    const void *kernel = ops[op].kernels[tiling.kind][type];
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_TRY(gs__kernel_shape_get(dev, kernel, tiling.threads, &shape));
     if ((unsigned long long)n > shape.total_bytes / gs_dtype_size(type))

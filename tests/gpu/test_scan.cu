@@ -85,7 +85,7 @@ template <class T> static T lowest_of()
 }
 
 /* Elements per tile of the library's kernel for n elements of T (the
- * latency tile, or the bandwidth tile for long arrays). */
+ * short, latency or bandwidth tile, by the length). */
 template <class T> static long long tile_of(long long n = 0)
 {
     return gs::detail::scan_tile_items<T>(n);
@@ -838,21 +838,26 @@ int main(void)
     buffers_make(&b, big + 16);
     int checks = 0;
 
-    /* lengths around tiles and look-back windows (64 tiles with the
-     * default tuning), then large ones; layouts from index 5 on. Then,
-     * unless quick, around the bandwidth tile's start (`from`, 8 MiB), its
-     * tiles and windows; layouts for the last one. */
+    /* lengths around the short tiles, the latency tiling's start
+     * (`latency_from`, past 512 KiB), its tiles and look-back windows (64
+     * tiles with the default tuning), then large ones; layouts from index 5
+     * on. Then, unless quick, around the bandwidth tile's start (`from`,
+     * 8 MiB), its tiles and windows; layouts for the last one. */
     for (int t = 0; t < GS_DTYPE_COUNT; ++t) {
         const bool four = t == GS_FLOAT32 || t == GS_INT32;
-        const long long tile = four ? tile_of<float>() : tile_of<double>();
+        const long long short_tile = four ? tile_of<float>(1) : tile_of<double>(1);
+        const long long latency_from = GS_TUNE_SCAN_SHORT_TO_BYTES / (four ? 4 : 8);
+        const long long tile =
+            four ? tile_of<float>(latency_from + 1) : tile_of<double>(latency_from + 1);
         const long long from = GS_TUNE_SCAN_LARGE_FROM_BYTES / (four ? 4 : 8);
         const long long big_tile = four ? tile_of<float>(from + 1) : tile_of<double>(from + 1);
-        const long long lengths[] = {0, 1, 2, 31, 33, 1000, tile - 1, tile, tile + 1,
-                                     2 * tile + 3, 64 * tile - 1, 64 * tile + 1, 130 * tile + 7,
+        const long long lengths[] = {0, 1, 2, 31, 33, 1000, short_tile - 1, short_tile,
+                                     2 * short_tile + 3, latency_from, latency_from + 1,
+                                     64 * tile - 1, 64 * tile + 1, 130 * tile + 7,
                                      (1ll << 20) + 7};
         const long long long_lengths[] = {from, from + 1, (from / big_tile + 1) * big_tile,
                                           from + 64 * big_tile + 1, from + 130 * big_tile + 7};
-        const int nlen = quick ? 9 : (int)(sizeof lengths / sizeof lengths[0]);
+        const int nlen = quick ? 11 : (int)(sizeof lengths / sizeof lengths[0]);
         const int nlong = quick ? 0 : (int)(sizeof long_lengths / sizeof long_lengths[0]);
         switch (t) {
         case GS_FLOAT32:

@@ -180,10 +180,13 @@ template <class T> static void check_type(const char *name)
         }
     /* far behind: a hundred and fifty tiles, two blocks resident of eight */
     check_one<small, gs::sum<T>>(name, 150 * tile + 3, false, 8, 2, 0, 3, false);
+    typedef gs::detail::scan_policy<T, gs::detail::scan_short> short_tiles;
+    check_one<short_tiles, gs::sum<T>>(name, 5 * short_tiles::tile_items + 9, true, 3, 2, 1, 0,
+                                       false);
     typedef gs::detail::scan_policy<T> lib;
     check_one<lib, gs::sum<T>>(name, 3 * lib::tile_items + 77, true, 3, 2, 1, 1, false);
     check_one<lib, gs::max<T>>(name, 2 * lib::tile_items, false, 2, 2, 0, 0, true);
-    typedef gs::detail::scan_policy<T, true> bandwidth;
+    typedef gs::detail::scan_policy<T, gs::detail::scan_bandwidth> bandwidth;
     check_one<bandwidth, gs::sum<T>>(name, 3 * bandwidth::tile_items + 5, false, 2, 2, 0, 1, false);
 }
 

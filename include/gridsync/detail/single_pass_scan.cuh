@@ -10,10 +10,9 @@
  * has the design, and will have the measurements.
  *
  * How: a grid of at most one wave of persistent blocks. A tile is
- * policy::tile_items consecutive elements (32 KiB with the latency tuning:
- * 8192 floats, 4096 doubles; 56 KiB with the bandwidth tuning that lengths
- * past 8 MiB take, tuning.h); tile t covers [t T, t T + T), whoever
- * processes it. A block takes tiles from the ticket (an atomic counter in
+ * policy::tile_items consecutive elements (16 KiB for lengths up to
+ * 512 KiB, 32 KiB up to 8 MiB, 56 KiB past it: tuning.h); tile t covers
+ * [t T, t T + T), whoever processes it. A block takes tiles from the ticket (an atomic counter in
  * the workspace) until they run out, drawing its next ticket only after
  * storing its tile (below: why not earlier); a grid of one block per tile
  * draws one ticket per block and no more. For each tile:
@@ -86,16 +85,30 @@
 namespace gs {
 namespace detail {
 
-/* The scan's tuning (tuning.h) for elements of type T: the latency tile
- * (Large = false), or the bandwidth tile for lengths past
- * GS_TUNE_SCAN_LARGE_FROM_BYTES (scan_is_large). */
-template <class T, bool Large = false>
+/* The scan's three tilings (tuning.h), chosen by the length in bytes. */
+enum scan_tiling_kind {
+    scan_short = 0,     /* up to GS_TUNE_SCAN_SHORT_TO_BYTES: 16 KiB tiles, 4 blocks a SM */
+    scan_latency = 1,   /* up to GS_TUNE_SCAN_LARGE_FROM_BYTES: 32 KiB tiles */
+    scan_bandwidth = 2, /* past it: 56 KiB tiles */
+    scan_tilings = 3
+};
+
+/* The scan's tuning (tuning.h) for elements of type T and one tiling. */
+template <class T, int Tiling = scan_latency>
 struct scan_policy {
-    static constexpr int threads = Large ? GS_TUNE_SCAN_LARGE_THREADS : GS_TUNE_SCAN_THREADS;
+    static_assert(Tiling == scan_short || Tiling == scan_latency || Tiling == scan_bandwidth,
+                  "a scan tiling: scan_short, scan_latency or scan_bandwidth");
+    static constexpr int threads = Tiling == scan_short     ? GS_TUNE_SCAN_SHORT_THREADS
+                                   : Tiling == scan_latency ? GS_TUNE_SCAN_THREADS
+                                                            : GS_TUNE_SCAN_LARGE_THREADS;
     static constexpr int min_blocks = /* per SM */
-        Large ? GS_TUNE_SCAN_LARGE_MIN_BLOCKS : GS_TUNE_SCAN_MIN_BLOCKS;
+        Tiling == scan_short     ? GS_TUNE_SCAN_SHORT_MIN_BLOCKS
+        : Tiling == scan_latency ? GS_TUNE_SCAN_MIN_BLOCKS
+                                 : GS_TUNE_SCAN_LARGE_MIN_BLOCKS;
     static constexpr int width = (int)(16 / sizeof(T)); /* elements per 16-byte vector */
-    static constexpr int vectors = Large ? GS_TUNE_SCAN_LARGE_VECTORS : GS_TUNE_SCAN_VECTORS;
+    static constexpr int vectors = Tiling == scan_short     ? GS_TUNE_SCAN_SHORT_VECTORS
+                                   : Tiling == scan_latency ? GS_TUNE_SCAN_VECTORS
+                                                            : GS_TUNE_SCAN_LARGE_VECTORS;
     static constexpr int warp_items = 32 * width * vectors;
     static constexpr int tile_items = threads * width * vectors;
     static constexpr int lookback = GS_TUNE_SCAN_LOOKBACK_PER_LANE;
@@ -110,20 +123,24 @@ struct scan_policy {
     static_assert(threads / 32 + vectors + 8 <= 32, "a tile's operation depth stays within 32");
 };
 
-/* Whether n elements of T take the bandwidth tile. A function of n and the
- * type alone, never of the GPU: the tile layout, and with it the rounding
- * of a floating sum, must not depend on where the scan runs. */
+/* The tiling of n elements of T. A function of n and the type alone, never
+ * of the GPU: the tile layout, and with it the rounding of a floating sum,
+ * must not depend on where the scan runs. */
 template <class T>
-__host__ __device__ constexpr bool scan_is_large(long long n)
+__host__ __device__ constexpr int scan_tiling_of(long long n)
 {
-    return n > (long long)(GS_TUNE_SCAN_LARGE_FROM_BYTES / sizeof(T));
+    return n > (long long)(GS_TUNE_SCAN_LARGE_FROM_BYTES / sizeof(T))   ? scan_bandwidth
+           : n > (long long)(GS_TUNE_SCAN_SHORT_TO_BYTES / sizeof(T)) ? scan_latency
+                                                                      : scan_short;
 }
 
 /* Elements per tile for n elements of T. */
 template <class T>
 __host__ __device__ constexpr long long scan_tile_items(long long n)
 {
-    return scan_is_large<T>(n) ? scan_policy<T, true>::tile_items : scan_policy<T>::tile_items;
+    return scan_tiling_of<T>(n) == scan_bandwidth ? scan_policy<T, scan_bandwidth>::tile_items
+           : scan_tiling_of<T>(n) == scan_latency ? scan_policy<T, scan_latency>::tile_items
+                                                  : scan_policy<T, scan_short>::tile_items;
 }
 
 /* The kernel's arguments (one struct, the same for every element type:

@@ -58,16 +58,27 @@
 
 /* ------------------------------------------------------ single-pass scan
  * Measured on H200 against CUB DeviceScan (docs/probes/scan_tiles.cu,
- * docs/scan-notes.md). Two tunings, chosen by the length in bytes alone (so
- * that a floating scan gives the same bits on every GPU): the latency tile
- * while one wave of blocks covers the array (each block one tile), the
- * bandwidth tile past that. */
+ * docs/scan-notes.md). Three tilings, chosen by the length in bytes alone (so
+ * that a floating scan gives the same bits on every GPU): the short tile for
+ * arrays of a few tiles, the latency tile while one wave of blocks covers
+ * the array (each block one tile), the bandwidth tile past that. */
+
+/* The short tile: 256 x 4 vectors = 16 KiB, 4 blocks per SM, for lengths of
+ * at most SHORT_TO_BYTES (512 KiB: 32 tiles). Twice as many blocks share the
+ * loads and stores of a short array as with the latency tile: on H200, a
+ * host whose launches take 3.5 us, 3.62-3.79 against 4.00-4.01 us at 2^15
+ * floats, 3.65-3.68 against 4.02-4.05 at 2^16, 3.88-3.91 against 4.14 at
+ * 2^17; 4.51 against 4.42 at 2^18 and 5.52 against 5.14 at 2^19, where the
+ * latency tile stays. */
+#define GS_TUNE_SCAN_SHORT_THREADS 256
+#define GS_TUNE_SCAN_SHORT_MIN_BLOCKS 4
+#define GS_TUNE_SCAN_SHORT_VECTORS 4
+#define GS_TUNE_SCAN_SHORT_TO_BYTES (512ll << 10)
 
 /* The latency tile: threads per block (a multiple of 32), blocks per SM
  * the kernel is compiled for (__launch_bounds__: 2 x 256 threads leaves
  * 128 registers a thread), 16-byte vectors per thread: 8 = 128 bytes in
- * flight per thread, a tile of 32 KiB (8192 floats). 256 x 4 with 4
- * vectors (16 KiB) was 5% faster at 2^16 floats and 7% slower at 2^19. */
+ * flight per thread, a tile of 32 KiB (8192 floats). */
 #define GS_TUNE_SCAN_THREADS 256
 #define GS_TUNE_SCAN_MIN_BLOCKS 2
 #define GS_TUNE_SCAN_VECTORS 8
