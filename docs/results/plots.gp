@@ -12,7 +12,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.22377391365879107:18.342029324929282]
+set yrange [0.19677739212294781:17.764158421008258]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -22,6 +22,7 @@ plot 'barrier-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs soli
      'barrier-speedup-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'barrier-speedup-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
+     'barrier-speedup-256.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'barrier-speedup-256.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
@@ -59,7 +60,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.24982553479509767:11.734532917534558]
+set yrange [0.20083069853426913:11.556037734650378]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -105,7 +106,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.042469999752938747:7.6658432006835939]
+set yrange [0.043190000578761101:7.6807426452636722]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -150,7 +151,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.068890000693500042:5.0254848480224616]
+set yrange [0.068899998441338539:6.4026115417480485]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -195,7 +196,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0.30599011435066398:10.797050586807716]
+set yrange [0.30451356392422357:10.636187307102007]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -205,11 +206,11 @@ plot 'sync-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0
      'sync-speedup-256.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
      'sync-speedup-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
-     'sync-speedup-256.dat' index 2 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
      'sync-speedup-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
      'sync-speedup-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#3182bd' title columnheader(1), \
      'sync-speedup-256.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#74c476' title columnheader(1), \
+     'sync-speedup-256.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'sync-speedup-256.dat' index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
      'sync-speedup-256.dat' index 9 using 1:(NaN):xtic(2) notitle
@@ -245,7 +246,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.29096117526309528:7.0939759996209091]
+set yrange [0.29637113090967859:6.9812925759684674]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -257,7 +258,6 @@ plot 'sync-speedup-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 
      'sync-speedup-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
      'sync-speedup-1024.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#3182bd' title columnheader(1), \
      'sync-speedup-1024.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#74c476' title columnheader(1), \
-     'sync-speedup-1024.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'sync-speedup-1024.dat' index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
      'sync-speedup-1024.dat' index 9 using 1:(NaN):xtic(2) notitle
@@ -293,7 +293,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step (log scale)'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0.080019999295473099:9.2689407348632802]
+set yrange [0.080359997227787971:9.2652542114257823]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -340,7 +340,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.12715999968349934:5.4240257263183596]
+set yrange [0.12776000425219536:5.4082046508789068]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -387,17 +387,17 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0:5.664947128295899]
+set yrange [0:5.6811390876770025]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
 plot 'sync-split-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
      'sync-split-256.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
-     'sync-split-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'sync-split-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
      'sync-split-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
      'sync-split-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
+     'sync-split-256.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 6 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
@@ -431,7 +431,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0:4.0648959398269655]
+set yrange [0:4.090662503242493]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
@@ -474,7 +474,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.7603877532930148]
+set yrange [0:2.7085215819230561]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -515,7 +515,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.6521506052401915]
+set yrange [0:2.7725174255380529]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -554,7 +554,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.6711987930023273]
+set yrange [0:2.7263569132905556]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -593,7 +593,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'microseconds per call'
 set xrange [819.20000000000005:5242880]
-set yrange [0:13.845920115709308]
+set yrange [0:13.886400014162067]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -677,7 +677,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements per vector (float32)'
 set ylabel 'speedup over cublas'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.6317708434962479]
+set yrange [0:2.6143413220898757]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -717,7 +717,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements per vector (float32)'
 set ylabel 'microseconds per call'
 set xrange [819.20000000000005:5242880]
-set yrange [0:257.39296197891235]
+set yrange [0:264.66177225112915]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -799,7 +799,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.68390922294543]
+set yrange [0:2.9254808212368415]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -838,7 +838,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'speedup over cub'
 set xrange [819.20000000000005:1342177280]
-set yrange [0:2.8998379058230257]
+set yrange [0:2.9772256607953227]
 set logscale x 2
 set xtics ('2^10' 1024, '2^13' 8192, '2^16' 65536, '2^19' 524288, '2^22' 4194304, '2^25' 33554432, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -918,12 +918,13 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'm x n x k'
 set ylabel 'throughput relative to cuBLAS'
 set xrange [-0.59999999999999998:9.5999999999999996]
-set yrange [0:1.2020049664578065]
+set yrange [0:1.1960152191393933]
 set xtics scale 0
 set xtics rotate by 25 right
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%gx'
 plot 'gemm-speedup.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
+     'gemm-speedup.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'gemm-speedup.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
      'gemm-speedup.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'gemm-speedup.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
@@ -962,7 +963,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'square size n (m = n = k)'
 set ylabel 'TFLOP/s (FP32)'
 set xrange [409.60000000000002:10240]
-set yrange [0:56.512274602472459]
+set yrange [0:56.227386701729195]
 set logscale x 2
 set xtics ('2^9' 512, '2^10' 1024, '1536' 1536, '2^11' 2048, '2^12' 4096, '2^13' 8192)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1004,7 +1005,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [819.20000000000005:20971520]
-set yrange [1.4144140004646035:1635.8463287353516]
+set yrange [1.4147265756037086:1643.2832717895508]
 set logscale x 2
 set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1046,7 +1047,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [3276.8000000000002:83886080]
-set yrange [0.51194000989198685:379.41119670867926]
+set yrange [0.50721999257802952:387.34080791473389]
 set logscale x 2
 set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1089,7 +1090,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [838860.80000000005:1342177280]
-set yrange [3.4309233391602088:22.398458783565047]
+set yrange [3.4328637548455609:22.352942495815824]
 set logscale x 2
 set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1131,7 +1132,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [819.20000000000005:20971520]
-set yrange [0:9.7688531395621236]
+set yrange [0:9.8734849582803914]
 set logscale x 2
 set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1172,7 +1173,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [3276.8000000000002:83886080]
-set yrange [0:2.3625669411271275]
+set yrange [0:2.3580359147102956]
 set logscale x 2
 set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1214,7 +1215,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [838860.80000000005:1342177280]
-set yrange [0:2.0909813637611481]
+set yrange [0:2.0947238502819103]
 set logscale x 2
 set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1255,7 +1256,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [819.20000000000005:20971520]
-set yrange [0:4.8592120047173921]
+set yrange [0:4.7488580813248236]
 set logscale x 2
 set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1296,7 +1297,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [3276.8000000000002:83886080]
-set yrange [0:2.5540609003524528]
+set yrange [0:2.5958282506154902]
 set logscale x 2
 set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1338,7 +1339,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [838860.80000000005:1342177280]
-set yrange [0:2.7909756233978222]
+set yrange [0:2.7839456643782601]
 set logscale x 2
 set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1379,7 +1380,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'method (blocks per GPU)'
 set ylabel 'microseconds per barrier'
 set xrange [-0.59999999999999998:10.6]
-set yrange [0:56.218299500008598]
+set yrange [0:64.381883500010417]
 set xtics scale 0
 set xtics rotate by 25 right
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
@@ -1421,7 +1422,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'method'
 set ylabel 'GB/s read, all GPUs'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0:8598.752221995408]
+set yrange [0:8683.8464439416621]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
