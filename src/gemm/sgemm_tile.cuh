@@ -22,8 +22,8 @@
  * the same FMAs and shared reads, but the tiles go from global to shared
  * memory with cp.async (no registers, no transposing stores: A's copies are
  * 4 bytes each and land transposed) through GS_SGEMM_STAGES buffers, so a
- * step's loads are issued two steps before it where the register path
- * issues them one step before. Measured on H200 (docs/gemm-notes.md): 2-4%
+ * step's loads are issued GS_SGEMM_STAGES - 1 steps before it (two with
+ * the default 3) where the register path issues them one step before. Measured on H200 (docs/gemm-notes.md): 2-4%
  * faster where blocks walk a long k slice and miss L2 more (1024 x 1024 x
  * 16384 split 4 ways: 0.87x -> 0.89-0.90x cuBLAS), no faster on the large
  * squares, where the unsplit kernel keeps the register path.
@@ -68,7 +68,7 @@
 #define GS_SGEMM_STAGES GS_TUNE_SGEMM_STAGES
 #endif
 /* Whether this compilation has the copy path (cp.async exists from sm_80;
- * GS_SGEMM_STAGES 0 turns it off), and the shared memory a kernel declares:
+ * GS_SGEMM_STAGES below 2 turns it off), and the shared memory a kernel declares:
  * `copy` (a kernel that takes the copy path for its interior tiles) gets
  * the stages, the others the register path's two buffers. */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800 && GS_SGEMM_STAGES >= 2
@@ -216,10 +216,11 @@ static __device__ __forceinline__ void cp_async_wait()
 
 /* Where a thread's copies come from, advanced one k step at a time. A:
  * thread t copies column k = t % BK of rows t / BK + c * threads / BK, 4
- * bytes each, so one warp instruction reads whole 32-byte sectors of 32 / BK
- * rows, and the copy lands transposed (row stride bm + 4: 32 banks, as in
- * store_tiles). B: 16-byte pieces, 512 contiguous bytes per warp
- * instruction. */
+ * bytes each, so one warp instruction reads a 32-byte run of each of 32 / BK
+ * rows (one sector each when A and lda are 32-byte aligned), and the copy
+ * lands transposed (row stride bm + 4: 32 banks, as in store_tiles). B:
+ * 16-byte pieces, a warp instruction reading 512 contiguous bytes (two
+ * 256-byte rows with 64-tiles). */
 struct copy_source {
     const float *a, *b;  /* this thread's first element of A and of B */
     long long a_rows;    /* elements between its rows of A */

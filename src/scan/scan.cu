@@ -3,7 +3,7 @@
  * registry of its kernels.
  *
  * Every operator is one line of `ops` below: its name and, per element
- * type and tile (latency or bandwidth: chosen from n), an instantiation of
+ * type and tiling (short, latency or bandwidth: chosen from n), an instantiation of
  * the agent (gridsync/detail/single_pass_scan.cuh) on its functor;
  * inclusive and exclusive are one kernel (an argument).
  * A call: checks (the cheap ones before any CUDA call, so that bad input

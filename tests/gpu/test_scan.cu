@@ -86,9 +86,16 @@ template <class T> static T lowest_of()
 
 /* Elements per tile of the library's kernel for n elements of T (the
  * short, latency or bandwidth tile, by the length). */
-template <class T> static long long tile_of(long long n = 0)
+template <class T> static long long tile_of(long long n)
 {
     return gs::detail::scan_tile_items<T>(n);
+}
+
+/* The latency tiling's tile (lengths from GS_TUNE_SCAN_SHORT_TO_BYTES up
+ * to GS_TUNE_SCAN_LARGE_FROM_BYTES). */
+template <class T> static long long latency_tile(void)
+{
+    return gs::detail::scan_policy<T, gs::detail::scan_latency>::tile_items;
 }
 
 /* What the data looks like. */
@@ -328,9 +335,10 @@ static int check_type(buffers *b, const long long *lengths, int nlen, int layout
 template <class T>
 static int check_float_sums(buffers *b, long long big)
 {
-    const long long tile = tile_of<T>();
-    const long long lengths[] = {1, 7, tile - 1, tile + 1, 65 * tile + 3, 300 * tile + 17,
-                                 (1ll << 21) - 5, big};
+    const long long short_tile = tile_of<T>(1), tile = latency_tile<T>();
+    const long long latency_from = GS_TUNE_SCAN_SHORT_TO_BYTES / (long long)sizeof(T);
+    const long long lengths[] = {1, 7, short_tile - 1, short_tile + 1, latency_from + 1,
+                                 65 * tile + 3, 300 * tile + 17, (1ll << 21) - 5, big};
     int checks = 0;
     for (int i = 0; i < (int)(sizeof lengths / sizeof lengths[0]); ++i) {
         long long n = lengths[i];
@@ -351,7 +359,7 @@ static int check_float_sums(buffers *b, long long big)
 /* NaN propagates through min and max prefixes; infinities are values. */
 static int check_special(buffers *b)
 {
-    const long long n = 3 * tile_of<float>() + 77;
+    const long long n = 3 * latency_tile<float>() + 77;
     float *h = (float *)b->h_in, *d = (float *)b->d_in, *y = (float *)b->h_out;
     int checks = 0;
     for (int op = GS_SCAN_MIN; op <= GS_SCAN_MAX; ++op)
@@ -516,7 +524,7 @@ struct racer {
 static void *racing_scanner(void *arg)
 {
     racer *r = (racer *)arg;
-    const long long most = 40 * tile_of<int>();
+    const long long most = 40 * latency_tile<int>();
     int *h = (int *)malloc(most * 4), *y = (int *)malloc(most * 4), *d_in, *d_out;
     cudaStream_t s;
     CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -525,7 +533,7 @@ static void *racing_scanner(void *arg)
     for (long long i = 0; i < most; ++i)
         h[i] = (int)(i * 2654435761u);
     CUDA_OK(cudaMemcpy(d_in, h, most * 4, cudaMemcpyHostToDevice));
-    for (long long n = tile_of<int>() + 1; !*r->stop; n = n * 3 / 2 > most ? 1 : n * 3 / 2 + 1) {
+    for (long long n = latency_tile<int>() + 1; !*r->stop; n = n * 3 / 2 > most ? 1 : n * 3 / 2 + 1) {
         bool ok = gs_scan(GS_SCAN_SUM, GS_SCAN_INCLUSIVE, GS_INT32, d_in, d_out, n, s) == GS_SUCCESS;
         CUDA_OK(cudaMemcpyAsync(y, d_out, (size_t)n * 4, cudaMemcpyDeviceToHost, s));
         CUDA_OK(cudaStreamSynchronize(s));
@@ -564,7 +572,7 @@ static int check_release_race(int quick)
 static int check_stream_churn(int quick)
 {
     const int streams = quick ? 80 : 300;
-    const long long n = 3 * tile_of<int>() + 5;
+    const long long n = 3 * latency_tile<int>() + 5;
     int *d_in, *d_out, *h_in, *h_out;
     CUDA_OK(cudaMalloc((void **)&d_in, n * 4));
     CUDA_OK(cudaMalloc((void **)&d_out, (size_t)streams * n * 4));
@@ -600,7 +608,7 @@ static int check_stream_churn(int quick)
  * node at every replay) and replayed on fresh data. */
 static int check_capture(void)
 {
-    const long long n = 50 * tile_of<float>() + 3;
+    const long long n = 50 * latency_tile<float>() + 3;
     float *d_in, *d_out, *h_in = (float *)malloc(n * 4), *h_out = (float *)malloc(n * 4);
     cudaStream_t s;
     cudaGraph_t graph;
@@ -833,14 +841,15 @@ int main(void)
     gs_test_require_gpu("scan");
     rng_state = gs_test_seed("scan");
     const int quick = gs_test_sanitizer();
-    const long long big = quick ? 100000 : 1ll << 27;
+    /* quick: past the latency tiling's start for 4-byte types too */
+    const long long big = quick ? GS_TUNE_SCAN_SHORT_TO_BYTES / 4 + 8192 : 1ll << 27;
     buffers b;
     buffers_make(&b, big + 16);
     int checks = 0;
 
     /* lengths around the short tiles, the latency tiling's start
      * (`latency_from`, past 512 KiB), its tiles and look-back windows (64
-     * tiles with the default tuning), then large ones; layouts from index 5
+     * tiles with the default tuning), then large ones; layouts from index 4
      * on. Then, unless quick, around the bandwidth tile's start (`from`,
      * 8 MiB), its tiles and windows; layouts for the last one. */
     for (int t = 0; t < GS_DTYPE_COUNT; ++t) {

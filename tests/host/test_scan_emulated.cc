@@ -166,7 +166,7 @@ static void check_one(const char *what, long long n, bool exclusive, unsigned in
 }
 
 /* Every op and kind of T with the small tuning, then a few with the
- * library's own (its latency and bandwidth tiles). */
+ * library's own (its short, latency and bandwidth tiles). */
 template <class T> static void check_type(const char *name)
 {
     typedef small_policy<T> small;

@@ -11,8 +11,8 @@
  *
  * How: a grid of at most one wave of persistent blocks. A tile is
  * policy::tile_items consecutive elements (16 KiB for lengths up to
- * 512 KiB, 32 KiB up to 8 MiB, 56 KiB past it: tuning.h); tile t covers
- * [t T, t T + T), whoever processes it. A block takes tiles from the ticket (an atomic counter in
+ * 512 KiB, 32 KiB up to 8 MiB, 56 KiB past it: tuning.h); tile t
+ * covers [t T, t T + T), whoever processes it. A block takes tiles from the ticket (an atomic counter in
  * the workspace) until they run out, drawing its next ticket only after
  * storing its tile (below: why not earlier); a grid of one block per tile
  * draws one ticket per block and no more. For each tile:

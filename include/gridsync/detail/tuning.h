@@ -123,9 +123,9 @@
  * the tiles of A and B go straight from global to shared memory (cp.async),
  * a step's copies issued STAGES - 1 steps ahead. Measured on H200 at
  * 1024 x 1024 x 16384 (split 4 ways): 2 stages 0.88x cuBLAS, 3 0.89-0.90x,
- * 4 0.89x; 4 cost the 64-tile splits 3% at 1024^3. 0: the register path
- * everywhere (global -> registers one step ahead -> shared), which the
- * unsplit kernel, edge tiles and sm_75 always take. */
+ * 4 0.89x; 4 cost the 64-tile splits 3% at 1024^3. Below 2: the register
+ * path everywhere (global -> registers one step ahead -> shared), which
+ * the unsplit kernel, edge tiles and GPUs before sm_80 always take. */
 #define GS_TUNE_SGEMM_STAGES 3
 
 /* Threads to tile coordinates: 1 = each warp covers 4 x 8 thread tiles (32
