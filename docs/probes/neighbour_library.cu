@@ -19,6 +19,7 @@
 #include <gridsync.h>
 #include <gridsync/neighbour.cuh>
 #include <cstdio>
+#include "neighbour_probe.h"
 
 enum { STRIDE = 8 };
 
@@ -222,32 +223,10 @@ int main()
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k<1>, 256, 0);
     if (per > 8) per = 8;
-    int sizes[] = {2, sms, 2 * sms, 4 * sms, per * sms};
     const char *names[] = {"V0 hand", "V1 library", "copy, none (100)", "copy, generation (101)",
                            "copy, checks (102)", "copy, never-taken exit (612)", "first call out of line (51)",
                            "at once: library (2)", "at once: copy, none (4196)", "at once: never-taken exit (4708)"};
-    printf("blocks");
-    for (auto nm : names) printf(" | %s", nm);
-    printf("\n");
-    for (int s : sizes) {
-        int iters = 20000;
-        printf("%d", s);
-        for (int rep = 0; rep < 2; ++rep) {
-            printf(rep ? "  rerun:" : "");
-            printf(" %.3f", run<0>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<1>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<100>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<101>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<102>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<612>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<51>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<2>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<4196>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<4708>(s, iters, epochs, slots, errors));
-        }
-        printf("\n");
-    }
-    unsigned e = 0;
-    cudaMemcpy(&e, errors, 4, cudaMemcpyDeviceToHost);
-    printf("errors %u\n", e);
+    const neighbour_run runs[] = {run<0>, run<1>, run<100>, run<101>, run<102>, run<612>, run<51>,
+                                  run<2>, run<4196>, run<4708>};
+    neighbour_table(names, runs, sizeof runs / sizeof runs[0], sms, per, epochs, slots, errors);
 }

@@ -5,6 +5,7 @@
 // sector, 32 its own line.
 // nvcc -O3 -arch=sm_90 -I include docs/probes/neighbour_variants.cu -o nv && ./nv
 #include <cstdio>
+#include "neighbour_probe.h"
 #include <gridsync/detail/memory_order.cuh>
 
 __device__ __forceinline__ unsigned val(int it, unsigned b) { return it * 2654435761u + b + 1u; }
@@ -101,28 +102,7 @@ int main()
     int sms = 0, per = 0;
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
     cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, k<0,1>, 256, 0);
-    int sizes[] = {2, sms, 2 * sms, 4 * sms, per * sms};
     const char *names[] = {"acquire each", "relaxed+final acq", "no data (floor)", "nanosleep64", "one thread both", "acq each, slot per line", "relaxed+final, slot per line", "acq each, slot per 32B"};
-    printf("blocks");
-    for (auto nm : names) printf(" | %s", nm);
-    printf("\n");
-    for (int s : sizes) {
-        int iters = 20000;
-        printf("%d", s);
-        for (int rep = 0; rep < 2; ++rep) {
-            printf(rep ? "  rerun:" : "");
-            printf(" %.3f", run<0>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<1>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<2>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<3>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<4>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<0, 32>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<1, 32>(s, iters, epochs, slots, errors));
-            printf(" %.3f", run<0, 8>(s, iters, epochs, slots, errors));
-        }
-        printf("\n");
-    }
-    unsigned e = 0;
-    cudaMemcpy(&e, errors, 4, cudaMemcpyDeviceToHost);
-    printf("errors %u\n", e);
+    const neighbour_run runs[] = {run<0>, run<1>, run<2>, run<3>, run<4>, run<0, 32>, run<1, 32>, run<0, 8>};
+    neighbour_table(names, runs, sizeof runs / sizeof runs[0], sms, per, epochs, slots, errors);
 }

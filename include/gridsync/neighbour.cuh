@@ -31,9 +31,8 @@
  *   release: on sm_90 a fence.release with nothing ahead of it that waits
  *   for the caller's loads in flight, then a relaxed store of the epoch;
  *   elsewhere an st.release), and thread k polls neighbour k's epoch
- *   (relaxed loads)
- *   until it has reached the block's own, then reads it once more with
- *   ld.acquire; a block barrier ends the call. Nothing is shared by more
+ *   (relaxed loads) until it has reached the block's own, then reads it
+ *   once more with ld.acquire; a block barrier ends the call. Nothing is shared by more
  *   than a block and its neighbours: no counter every block queues on, so
  *   the time per step does not grow with the grid.
  * Why correct: the neighbour's release of epoch e (its fence and store)
