@@ -87,19 +87,36 @@ static __device__ __forceinline__ T multi_exchange_value(gs_multi_view *v, unsig
     return multi_wait_values(v, epoch, mine, op, local_waiters);
 }
 
-/* The GPUs (a bitmask) whose slot in `set` does not carry `epoch` in both
- * words, for the record of a broken meeting. */
+/* Whether rank j's slot in `set` carries `epoch` (an acquire load): both
+ * words for an 8-byte value, the first for a 4-byte one (the only word
+ * multi_exchange_value writes then); *bits gets the payload. */
+template <class T>
+static __device__ __forceinline__ bool multi_slot_arrived(const unsigned long long *set, int j,
+                                                          unsigned int epoch,
+                                                          unsigned long long *bits)
+{
+    unsigned long long lo, hi;
+    if (sizeof(T) == 8u) {
+        gs_ld_acquire_sys_v2_u64(set + 2 * j, &lo, &hi);
+    } else {
+        lo = gs_ld_acquire_sys_u64(set + 2 * j);
+        hi = lo;
+    }
+    *bits = (lo & 0xffffffffull) | hi << 32;
+    return (unsigned int)(lo >> 32) == epoch && (unsigned int)(hi >> 32) == epoch;
+}
+
+/* The GPUs (a bitmask) whose slot in `set` does not carry `epoch`, for the
+ * record of a broken meeting. */
+template <class T>
 static __device__ __forceinline__ unsigned int missing_slots(const unsigned long long *set,
                                                              int size, int rank,
                                                              unsigned int epoch)
 {
     unsigned int missing = 0;
     for (int j = 0; j < size; ++j) {
-        unsigned long long lo, hi;
-        if (j == rank)
-            continue;
-        gs_ld_acquire_sys_v2_u64(set + 2 * j, &lo, &hi);
-        if ((unsigned int)(lo >> 32) != epoch || (unsigned int)(hi >> 32) != epoch)
+        unsigned long long bits;
+        if (j != rank && !multi_slot_arrived<T>(set, j, epoch, &bits))
             missing |= 1u << j;
     }
     return missing;
@@ -129,24 +146,17 @@ static __device__ __noinline__ T multi_wait_values(gs_multi_view *v, unsigned in
     for (int j = 0; j < size && !broken; ++j) {
         T x = mine;
         if (j != rank) {
-            unsigned long long lo, hi;
-            for (unsigned int spins = 1;; ++spins) {
-                if (sizeof(T) == 8u) {
-                    gs_ld_acquire_sys_v2_u64(set + 2 * j, &lo, &hi);
-                } else {
-                    lo = gs_ld_acquire_sys_u64(set + 2 * j);
-                    hi = lo;
-                }
-                if ((unsigned int)(lo >> 32) == epoch && (unsigned int)(hi >> 32) == epoch)
-                    break;
+            unsigned long long bits;
+            for (unsigned int spins = 1; !multi_slot_arrived<T>(set, j, epoch, &bits); ++spins) {
                 unsigned int aborted;
                 if ((spins & 63u) != 0u || !gs__multi_called_off(v, &deadline, &aborted))
                     continue;
-                gs__multi_record_break(v, epoch, missing_slots(set, size, rank, epoch), aborted);
+                gs__multi_record_break(v, epoch, missing_slots<T>(set, size, rank, epoch),
+                                       aborted);
                 broken = 1u;
                 break;
             }
-            x = multi_payload<T>::value((lo & 0xffffffffull) | hi << 32);
+            x = multi_payload<T>::value(bits);
         }
         acc = j == 0 ? x : op(acc, x);
     }
