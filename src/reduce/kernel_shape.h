@@ -19,12 +19,16 @@ typedef struct gs__kernel_shape {
     size_t total_bytes; /* device memory */
     int early_launch;   /* compute capability >= 9.0: programmatic dependent
                            launch (the kernel's launch overlaps the end of the
-                           previous kernel on the stream) */
+                           previous kernel on the stream), and bulk copies */
 } gs__kernel_shape;
 
-/* The shape of `kernel` launched with `threads` threads and no dynamic
- * shared memory on `device`, from the cache or queried. Thread-safe. */
-gs_status gs__kernel_shape_get(int device, const void *kernel, int threads,
+/* The shape of `kernel` launched with `threads` threads and
+ * `dynamic_smem` bytes of dynamic shared memory on `device`, from the cache
+ * or queried. A kernel with more than 48 KiB of dynamic shared memory gets
+ * the attribute that allows it on the first query (per device); when the
+ * device cannot give that much, or no block fits, shape->per_sm is 0.
+ * Thread-safe. */
+gs_status gs__kernel_shape_get(int device, const void *kernel, int threads, int dynamic_smem,
                                gs__kernel_shape *shape);
 
 #ifdef __cplusplus

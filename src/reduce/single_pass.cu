@@ -59,7 +59,7 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
         if (!inputs[i])
             return gs__fail(GS_ERR_INVALID_ARGUMENT, "%s: input pointer is NULL", who);
     GS_CUDA_TRY(cudaGetDevice(&dev));
-    GS_TRY(gs__kernel_shape_get(dev, kernel, GS_TUNE_REDUCE_THREADS, &shape));
+    GS_TRY(gs__kernel_shape_get(dev, kernel, GS_TUNE_REDUCE_THREADS, 0, &shape));
     if ((unsigned long long)n > shape.total_bytes / gs_dtype_size(type))
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "%s: %lld elements of %s exceed the device's %.1f GiB",
                         who, n, gs_dtype_name(type), shape.total_bytes / 1073741824.0);

@@ -4,8 +4,10 @@
  *
  * Every operator is one line of `ops` below: its name and, per element
  * type and tiling (short, latency or bandwidth: chosen from n), an instantiation of
- * the agent (gridsync/detail/single_pass_scan.cuh) on its functor;
- * inclusive and exclusive are one kernel (an argument).
+ * the agent (gridsync/detail/single_pass_scan.cuh) on its functor, plus
+ * the bandwidth tiling's resident kernel (gridsync/detail/resident_scan.cuh:
+ * the same tiles and bits, the tile in shared memory), which runs instead
+ * on sm_90 and later; inclusive and exclusive are one kernel (an argument).
  * A call: checks (the cheap ones before any CUDA call, so that bad input
  * fails the same with or without a GPU), a workspace for the stream with
  * descriptors for its tiles (src/reduce/workspace.c), one launch. The grid
@@ -20,6 +22,7 @@
 #include <stdint.h>
 
 #include <gridsync/detail/reduce_ops.cuh>
+#include <gridsync/detail/resident_scan.cuh>
 #include <gridsync/detail/single_pass_scan.cuh>
 
 #include "../barrier/barrier_internal.h"
@@ -29,29 +32,41 @@
 
 namespace {
 
-/* An operator: its name and its kernels per tiling (scan_tiling_kind) and
- * element type (gs_dtype's order). */
+/* The kernels of an operator: one per tiling (scan_tiling_kind), then the
+ * bandwidth tiling's resident kernel. */
+enum { resident_row = gs::detail::scan_tilings, kernel_rows };
+
+/* An operator: its name and its kernels per row and element type
+ * (gs_dtype's order). */
 struct scan_op_entry {
     const char *name;
-    const void *kernels[gs::detail::scan_tilings][GS_DTYPE_COUNT];
+    const void *kernels[kernel_rows][GS_DTYPE_COUNT];
 };
 
-template <class Op, int Tiling>
+/* Row: a tiling, or resident_row (the bandwidth tiling's resident kernel). */
+template <class Op, int Row>
 const void *kernel_of()
 {
     typedef typename Op::value_type T;
     static_assert(2 * sizeof(T) / 4 * 8 <= GS_SCAN_TILE_BYTES, "a tile's descriptors fit");
-    return (const void *)gs::detail::single_pass_scan_kernel<gs::detail::scan_policy<T, Tiling>, Op>;
+    typedef gs::detail::scan_policy<T, gs::detail::scan_bandwidth> bandwidth;
+    if constexpr (Row == resident_row && bandwidth::resident)
+        return (const void *)gs::detail::single_pass_scan_resident_kernel<bandwidth, Op>;
+    else if constexpr (Row == resident_row)
+        return nullptr; /* none for this type: the register kernel runs */
+    else
+        return (const void *)gs::detail::single_pass_scan_kernel<gs::detail::scan_policy<T, Row>,
+                                                                 Op>;
 }
 
-/* The kernels of one tiling, per element type. */
-template <template <class> class Op, int Tiling>
+/* The kernels of one row, per element type. */
+template <template <class> class Op, int Row>
 void kernels_of(const void *(&row)[GS_DTYPE_COUNT])
 {
-    row[GS_FLOAT32] = kernel_of<Op<float>, Tiling>();
-    row[GS_FLOAT64] = kernel_of<Op<double>, Tiling>();
-    row[GS_INT32] = kernel_of<Op<int>, Tiling>();
-    row[GS_INT64] = kernel_of<Op<long long>, Tiling>();
+    row[GS_FLOAT32] = kernel_of<Op<float>, Row>();
+    row[GS_FLOAT64] = kernel_of<Op<double>, Row>();
+    row[GS_INT32] = kernel_of<Op<int>, Row>();
+    row[GS_INT64] = kernel_of<Op<long long>, Row>();
 }
 
 template <template <class> class Op>
@@ -61,6 +76,7 @@ scan_op_entry entry(const char *name)
     kernels_of<Op, gs::detail::scan_short>(e.kernels[gs::detail::scan_short]);
     kernels_of<Op, gs::detail::scan_latency>(e.kernels[gs::detail::scan_latency]);
     kernels_of<Op, gs::detail::scan_bandwidth>(e.kernels[gs::detail::scan_bandwidth]);
+    kernels_of<Op, resident_row>(e.kernels[resident_row]);
     return e;
 }
 
@@ -79,13 +95,15 @@ struct scan_tiling {
     int kind; /* gs::detail::scan_tiling_kind */
     long long tile_items;
     int threads;
+    int resident_bytes; /* the resident kernel's shared memory; 0: the tiling has none */
 };
 
 template <class T, int Tiling>
 scan_tiling tiling_as()
 {
     typedef gs::detail::scan_policy<T, Tiling> policy;
-    return {Tiling, policy::tile_items, policy::threads};
+    return {Tiling, policy::tile_items, policy::threads,
+            policy::resident ? gs::detail::scan_resident_bytes<policy, T>() : 0};
 }
 
 template <class T>
@@ -260,8 +278,20 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     gs__kernel_shape shape;
     const scan_tiling tiling = tiling_for(type, n);
     const void *kernel = ops[op].kernels[tiling.kind][type];
+    int smem = 0;
     GS_CUDA_TRY(cudaGetDevice(&dev));
-    GS_TRY(gs__kernel_shape_get(dev, kernel, tiling.threads, &shape));
+    GS_TRY(gs__kernel_shape_get(dev, kernel, tiling.threads, 0, &shape));
+    if (tiling.resident_bytes && shape.early_launch) {
+        /* sm_90 and later: the resident kernel (the same bits) where it fits */
+        gs__kernel_shape resident;
+        const void *k = ops[op].kernels[resident_row][type];
+        GS_TRY(gs__kernel_shape_get(dev, k, tiling.threads, tiling.resident_bytes, &resident));
+        if (resident.per_sm > 0) {
+            kernel = k;
+            shape = resident;
+            smem = tiling.resident_bytes;
+        }
+    }
     if ((unsigned long long)n > shape.total_bytes / gs_dtype_size(type))
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "gs_scan: %lld elements of %s exceed the device's %.1f GiB", n,
@@ -304,6 +334,7 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     cudaLaunchConfig_t config = {};
     config.gridDim = dim3(blocks);
     config.blockDim = dim3(tiling.threads);
+    config.dynamicSmemBytes = (size_t)smem;
     config.stream = stream;
     if (shape.early_launch) {
         attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;

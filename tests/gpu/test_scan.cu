@@ -25,7 +25,12 @@
  * (workspaces recycled); gs_reduce_release_workspaces racing scans whose
  * lengths grow; a scan captured in a graph and replayed on fresh
  * data; bad input refused with nothing written; a look-back that can never
- * finish (tile 0 withheld) ends at its time-out with the fault recorded;
+ * finish (tile 0 withheld) ends at its time-out with the fault recorded,
+ * in both bandwidth kernels; the resident kernel (tile in shared memory,
+ * bulk copies) against the register kernel, launched directly: the same
+ * bits for inclusive and exclusive sums, min and max, aligned, misaligned
+ * and in place, partial last tiles, grids of one block, one block per
+ * tile and fewer blocks than tiles;
  * gs::warp_* and gs::block_* scans, C-style names and an argmin scan, at
  * block sizes 32 to 1024 including ones that are not multiples of 32.
  */
@@ -36,6 +41,7 @@
 
 #include <limits>
 
+#include <gridsync/detail/resident_scan.cuh>
 #include <gridsync/detail/single_pass_scan.cuh>
 #include <gridsync/scan.cuh>
 
@@ -704,9 +710,29 @@ static int check_bad_input(buffers *b)
  * number), set the abort word, still reset the ticket and count the three
  * blocks out, and leave tile 1's output unwritten.
  */
-static int check_timeout(void)
+typedef gs::detail::scan_policy<float, gs::detail::scan_bandwidth> bandwidth_f32;
+typedef gs::detail::scan_policy<int, gs::detail::scan_bandwidth> bandwidth_i32;
+
+/* Launch the bandwidth tiling's register or resident kernel of Op on
+ * `blocks` blocks (the resident one with its shared memory allowed). */
+template <class Op>
+static void launch_bandwidth(bool resident, unsigned int blocks, const gs::detail::scan_args &a)
 {
-    typedef gs::detail::scan_policy<float> policy;
+    typedef gs::detail::scan_policy<typename Op::value_type, gs::detail::scan_bandwidth> policy;
+    if (!resident) {
+        gs::detail::single_pass_scan_kernel<policy, Op><<<blocks, policy::threads>>>(a);
+        return;
+    }
+    const int smem = gs::detail::scan_resident_bytes<policy, typename Op::value_type>();
+    CUDA_OK(cudaFuncSetAttribute(gs::detail::single_pass_scan_resident_kernel<policy, Op>,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    gs::detail::single_pass_scan_resident_kernel<policy, Op><<<blocks, policy::threads, smem>>>(a);
+}
+
+static int check_timeout_of(bool resident)
+{
+    typedef bandwidth_f32 policy;
+    const char *which = resident ? "resident" : "register";
     const long long n = 2 * policy::tile_items;
     float *d_in, *d_out, *h_out = (float *)malloc(n * 4);
     unsigned long long *desc;
@@ -726,7 +752,7 @@ static int check_timeout(void)
     CUDA_OK(cudaHostGetDevicePointer((void **)&d_fault, fault, 0));
     gs::detail::scan_args a = {d_in, d_out, n, desc, counters, d_fault, 20000000ull, 7u, 2u, 0};
     double t0 = now_seconds();
-    gs::detail::single_pass_scan_kernel<policy, gs::sum<float>><<<3, policy::threads>>>(a);
+    launch_bandwidth<gs::sum<float>>(resident, 3, a);
     CUDA_OK(cudaGetLastError());
     CUDA_OK(cudaDeviceSynchronize());
     double seconds = now_seconds() - t0;
@@ -737,13 +763,17 @@ static int check_timeout(void)
     for (long long i = policy::tile_items; i < n; ++i)
         written += !isnan(h_out[i]);
     EXPECT(record[0] == 1u && record[1] == 7u && record[2] == 1u && record[3] == 2u,
-           "fault record %u %u %u %u, expected 1 7 1 2", record[0], record[1], record[2], record[3]);
+           "%s kernel: fault record %u %u %u %u, expected 1 7 1 2", which, record[0], record[1],
+           record[2], record[3]);
     EXPECT(words[0] == 0u && words[2] == 3u && words[3] == 7u,
-           "after the time-out: ticket %u (want 0), blocks out %u (want 3), abort %u (want 7)",
-           words[0], words[2], words[3]);
-    EXPECT(written == 0, "the tile that gave up wrote %d elements", written);
-    EXPECT(seconds < 5.0, "the look-back took %.1f s to give up (time-out 20 ms)", seconds);
-    printf("  a look-back that cannot finish gave up after %.3f s (time-out 0.02 s)\n", seconds);
+           "%s kernel, after the time-out: ticket %u (want 0), blocks out %u (want 3), abort %u "
+           "(want 7)",
+           which, words[0], words[2], words[3]);
+    EXPECT(written == 0, "%s kernel: the tile that gave up wrote %d elements", which, written);
+    EXPECT(seconds < 5.0, "%s kernel: the look-back took %.1f s to give up (time-out 20 ms)",
+           which, seconds);
+    printf("  %s kernel: a look-back that cannot finish gave up after %.3f s (time-out 0.02 s)\n",
+           which, seconds);
     cudaFree(d_in);
     cudaFree(d_out);
     cudaFree(desc);
@@ -751,6 +781,102 @@ static int check_timeout(void)
     cudaFreeHost(fault);
     free(h_out);
     return 4;
+}
+
+static int check_timeout(void)
+{
+    return check_timeout_of(false) + check_timeout_of(true);
+}
+
+/* One case of check_resident: n elements of Op's type from `h_in` at
+ * `in_offset` (in place when `in_place`), both kernels on `blocks` blocks,
+ * outputs poisoned first; the resident kernel's bits must be the register
+ * kernel's, every element written, nothing past n touched. */
+template <class Op>
+static int resident_case(const typename Op::value_type *h_in, long long n, int in_offset,
+                         bool in_place, int exclusive, unsigned int blocks, const char *what)
+{
+    typedef typename Op::value_type T;
+    typedef gs::detail::scan_policy<T, gs::detail::scan_bandwidth> policy;
+    const long long tiles = (n + policy::tile_items - 1) / policy::tile_items;
+    const size_t bytes = (size_t)(n + in_offset + GUARD) * sizeof(T);
+    char *d_in, *d_out[2], *h_out[2];
+    unsigned long long *desc;
+    unsigned int *counters;
+    CUDA_OK(cudaMalloc((void **)&d_in, bytes));
+    CUDA_OK(cudaMalloc((void **)&desc, (size_t)(tiles + 64) * 64));
+    CUDA_OK(cudaMalloc((void **)&counters, 16));
+    CUDA_OK(cudaMemset(desc, 0, (size_t)(tiles + 64) * 64));
+    CUDA_OK(cudaMemset(counters, 0, 16));
+    for (int k = 0; k < 2; ++k) {
+        CUDA_OK(cudaMalloc((void **)&d_out[k], bytes));
+        h_out[k] = (char *)malloc(bytes);
+        T *src = (T *)d_in + in_offset;
+        T *dst = in_place ? src : (T *)d_out[k] + in_offset;
+        CUDA_OK(cudaMemset(d_in, 0xff, bytes));
+        CUDA_OK(cudaMemset(d_out[k], 0xff, bytes));
+        CUDA_OK(cudaMemcpy(src, h_in, (size_t)n * sizeof(T), cudaMemcpyHostToDevice));
+        gs::detail::scan_args a = {src,    dst,     n, desc, counters, NULL, 2000000000ull,
+                                   1u + k, (unsigned int)tiles, exclusive};
+        launch_bandwidth<Op>(k == 1, blocks, a);
+        CUDA_OK(cudaGetLastError());
+        CUDA_OK(cudaDeviceSynchronize());
+        CUDA_OK(cudaMemcpy(h_out[k], in_place ? d_in : d_out[k], bytes, cudaMemcpyDeviceToHost));
+    }
+    const size_t at = (size_t)in_offset * sizeof(T), used = (size_t)n * sizeof(T);
+    long long poisoned = 0;
+    for (long long i = 0; i < n; ++i) /* a scan of these inputs never gives all-ones bits */
+        poisoned += ((const unsigned int *)(h_out[1] + at))[i * sizeof(T) / 4] == 0xffffffffu;
+    int touched = 0;
+    for (size_t i = at + used; i < bytes; ++i)
+        touched += (unsigned char)h_out[1][i] != 0xffu;
+    EXPECT(memcmp(h_out[0] + at, h_out[1] + at, used) == 0,
+           "resident kernel, %s (n=%lld, in+%d%s, %s, %u blocks): not the register kernel's bits",
+           what, n, in_offset, in_place ? ", in place" : "", exclusive ? "exclusive" : "inclusive",
+           blocks);
+    EXPECT(poisoned == 0, "resident kernel, %s: %lld elements left unwritten", what, poisoned);
+    EXPECT(touched == 0, "resident kernel, %s: %d bytes past the end written", what, touched);
+    for (int k = 0; k < 2; ++k) {
+        cudaFree(d_out[k]);
+        free(h_out[k]);
+    }
+    cudaFree(d_in);
+    cudaFree(desc);
+    cudaFree(counters);
+    return 3;
+}
+
+/* The bandwidth tiling's resident kernel against its register kernel (the
+ * library runs the first on sm_90 and later, the second elsewhere, and
+ * promises the same bits): float sums and int max and min, inclusive and
+ * exclusive, on random data; a partial last tile; input 16-byte aligned
+ * (bulk copies), misaligned (the threads load) and in place; one block, one
+ * block per tile, and fewer blocks than tiles (tickets). Small enough for
+ * the sanitizers. */
+static int check_resident(void)
+{
+    const long long tile = bandwidth_f32::tile_items;
+    const long long n = 5 * tile + 77;
+    float *hf = (float *)malloc((size_t)n * sizeof(float));
+    int *hi = (int *)malloc((size_t)n * sizeof(int));
+    for (long long i = 0; i < n; ++i) {
+        hf[i] = (float)(urand() * 2.0 - 1.0) * 100.0f;
+        hi[i] = (int)(next_u64() & 0xffffffu); /* never -1: the poison */
+    }
+    int checks = 0;
+    const unsigned int grids[] = {1u, 6u, 2u}; /* one, one per tile, fewer */
+    for (unsigned int blocks : grids)
+        for (int exclusive = 0; exclusive < 2; ++exclusive) {
+            checks += resident_case<gs::sum<float>>(hf, n, 0, false, exclusive, blocks, "f32 sum");
+            checks += resident_case<gs::sum<float>>(hf, n, 1, false, exclusive, blocks, "f32 sum");
+            checks += resident_case<gs::max<int>>(hi, n, 0, true, exclusive, blocks, "i32 max");
+        }
+    checks += resident_case<gs::min<int>>(hi, 2 * tile, 3, true, 0, 2u, "i32 min");
+    checks += resident_case<gs::sum<float>>(hf, tile - 5, 0, false, 1, 1u, "f32 sum");
+    free(hf);
+    free(hi);
+    printf("  the resident kernel gives the register kernel's bits: %d checks\n", checks);
+    return checks;
 }
 
 /* ------------------------------------------------------- the device API */
@@ -911,6 +1037,7 @@ int main(void)
     checks += check_release_race(quick);
     checks += check_capture();
     checks += check_device_api();
+    checks += check_resident();
     checks += check_timeout();
     EXPECT(gs_scan_check(0) == GS_SUCCESS, "gs_scan_check at the end: %s", gs_last_error_detail());
     buffers_free(&b);

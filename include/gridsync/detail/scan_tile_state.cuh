@@ -188,32 +188,39 @@ struct scan_watch {
     unsigned int seq, tile, tiles;
 };
 
-/* Lane 0 decides, every lane gets the answer: 1 when the look-back must
- * give up (the call was aborted, or this wait is past its deadline, which
- * the first look sets). A tile that times out records the fault: the abort
- * word first (device memory, where the other tiles look), then the
- * host-mapped record, its flag last with a system-scope release so that a
- * host that sees the flag sees the record. */
+/* One thread decides: 1 when the wait must give up (the call was aborted,
+ * or this wait is past its deadline, which the first look sets). A tile
+ * that times out records the fault: the abort word first (device memory,
+ * where the other tiles look), then the host-mapped record, its flag last
+ * with a system-scope release so that a host that sees the flag sees the
+ * record. */
+GS_DEVICE int scan_give_up_thread(const scan_watch &w, unsigned long long &deadline)
+{
+    unsigned long long now = gs_globaltimer_ns();
+    if (gs_ld_relaxed_gpu(w.abort) == w.seq)
+        return 1;
+    if (deadline == 0ull) {
+        deadline = w.timeout_ns ? now + w.timeout_ns : ~0ull;
+        return 0;
+    }
+    if (now < deadline)
+        return 0;
+    gs_st_relaxed_gpu(w.abort, w.seq);
+    if (w.fault) {
+        gs_st_relaxed_sys(w.fault + 1, w.seq);
+        gs_st_relaxed_sys(w.fault + 2, w.tile);
+        gs_st_relaxed_sys(w.fault + 3, w.tiles);
+        gs_st_release_sys(w.fault, 1u);
+    }
+    return 1;
+}
+
+/* The same for a warp: lane 0 decides, every lane gets the answer. */
 GS_DEVICE int scan_give_up(const scan_watch &w, unsigned long long &deadline)
 {
     int up = 0;
-    if ((threadIdx.x & 31u) == 0u) {
-        unsigned long long now = gs_globaltimer_ns();
-        if (gs_ld_relaxed_gpu(w.abort) == w.seq) {
-            up = 1;
-        } else if (deadline == 0ull) {
-            deadline = w.timeout_ns ? now + w.timeout_ns : ~0ull;
-        } else if (now >= deadline) {
-            up = 1;
-            gs_st_relaxed_gpu(w.abort, w.seq);
-            if (w.fault) {
-                gs_st_relaxed_sys(w.fault + 1, w.seq);
-                gs_st_relaxed_sys(w.fault + 2, w.tile);
-                gs_st_relaxed_sys(w.fault + 3, w.tiles);
-                gs_st_release_sys(w.fault, 1u);
-            }
-        }
-    }
+    if ((threadIdx.x & 31u) == 0u)
+        up = scan_give_up_thread(w, deadline);
     return __shfl_sync(0xffffffffu, up, 0);
 }
 

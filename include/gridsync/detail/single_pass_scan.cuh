@@ -111,6 +111,13 @@ struct scan_policy {
                                                             : GS_TUNE_SCAN_LARGE_VECTORS;
     static constexpr int warp_items = 32 * width * vectors;
     static constexpr int tile_items = threads * width * vectors;
+    /* the bandwidth tiling's kernel with the tile in shared memory
+     * (resident_scan.cuh): whether this tiling and type have one (4-byte
+     * types: at 40 registers a thread the 8-byte types spill 64-80 bytes
+     * and run at 0.69-0.71 of a copy on H200, against 0.82-0.83 for their
+     * register kernel), and the blocks per SM it is compiled for */
+    static constexpr bool resident = Tiling == scan_bandwidth && sizeof(T) == 4;
+    static constexpr int resident_min_blocks = GS_TUNE_SCAN_LARGE_RESIDENT_MIN_BLOCKS;
     static constexpr int lookback = GS_TUNE_SCAN_LOOKBACK_PER_LANE;
     static constexpr int poll_sleep_ns = GS_TUNE_SCAN_POLL_SLEEP_NS;
     static_assert(threads % 32 == 0 && threads >= 32 && threads <= 1024,
@@ -242,25 +249,36 @@ GS_DEVICE void scan_store(const scan_items<Policy, T> &y, T *out, long long base
     });
 }
 
-/* Step 2 for the calling thread: scans within each vector in place
- * (x[v][c] becomes the prefix of the vector's elements 0 .. c), returns the
- * warp's total and sets before[v], the prefix of everything in the warp's
- * run before this lane's vector v (the identity for lane 0 of step 0). */
+/* One vector scanned within itself, in place: x[c] becomes the prefix of
+ * its elements 0 .. c. */
+template <int W, class Op, class T>
+GS_DEVICE void scan_vector_within(T (&x)[W], Op op)
+{
+#pragma unroll
+    for (int c = 1; c < W; ++c)
+        x[c] = op(x[c - 1], x[c]);
+}
+
+/* Each of the calling thread's vectors scanned within itself. */
 template <class Policy, class Op, class T>
-GS_DEVICE T scan_warp_run(scan_items<Policy, T> &it, T (&before)[Policy::vectors], Op op)
+GS_DEVICE void scan_within_vectors(scan_items<Policy, T> &it, Op op)
+{
+#pragma unroll
+    for (int v = 0; v < Policy::vectors; ++v)
+        scan_vector_within(it.x[v], op);
+}
+
+/* From lane_incl[v], the inclusive scan across the warp of each step's
+ * vector totals: sets before[v], the prefix of everything in the warp's run
+ * before this lane's vector v (the identity for lane 0 of step 0), and
+ * returns the warp's total. */
+template <int V, class Op, class T>
+GS_DEVICE T scan_run_before(const T (&lane_incl)[V], T (&before)[V], Op op)
 {
     const unsigned int lane = threadIdx.x & 31u;
-    T lane_incl[Policy::vectors];
-#pragma unroll
-    for (int v = 0; v < Policy::vectors; ++v) {
-#pragma unroll
-        for (int c = 1; c < Policy::width; ++c)
-            it.x[v][c] = op(it.x[v][c - 1], it.x[v][c]);
-        lane_incl[v] = warp_inclusive_scan(it.x[v][Policy::width - 1], 32u, op);
-    }
     T carry = Op::identity();
 #pragma unroll
-    for (int v = 0; v < Policy::vectors; ++v) {
+    for (int v = 0; v < V; ++v) {
         T lane_before = value_traits<T>::shuffle_up(0xffffffffu, lane_incl[v], 1u);
         T step_total = value_traits<T>::shuffle(0xffffffffu, lane_incl[v], 31);
         if (v == 0) {
@@ -272,6 +290,88 @@ GS_DEVICE T scan_warp_run(scan_items<Policy, T> &it, T (&before)[Policy::vectors
         }
     }
     return carry;
+}
+
+/* Step 2 for the calling thread: scans within each vector in place
+ * (scan_within_vectors), returns the warp's total and sets before[v]
+ * (scan_run_before). */
+template <class Policy, class Op, class T>
+GS_DEVICE T scan_warp_run(scan_items<Policy, T> &it, T (&before)[Policy::vectors], Op op)
+{
+    T lane_incl[Policy::vectors];
+    scan_within_vectors(it, op);
+#pragma unroll
+    for (int v = 0; v < Policy::vectors; ++v)
+        lane_incl[v] = warp_inclusive_scan(it.x[v][Policy::width - 1], 32u, op);
+    return scan_run_before(lane_incl, before, op);
+}
+
+/* One scanned vector's elements become their prefixes within the warp's
+ * run, inclusive or exclusive (exclusive shifts by one element within the
+ * vector: its element 0 gets `before`, the identity for lane 0 of step 0). */
+template <int W, class Op, class T>
+GS_DEVICE void scan_vector_run_prefix(T (&x)[W], T before, bool exclusive, Op op)
+{
+    if (exclusive) {
+#pragma unroll
+        for (int c = W - 1; c > 0; --c)
+            x[c] = op(before, x[c - 1]);
+        x[0] = before;
+    } else {
+#pragma unroll
+        for (int c = 0; c < W; ++c)
+            x[c] = op(before, x[c]);
+    }
+}
+
+/* Each element becomes its prefix within the warp's run, after
+ * scan_warp_run. */
+template <class Policy, class Op, class T>
+GS_DEVICE void scan_run_prefixes(scan_items<Policy, T> &it, const T (&before)[Policy::vectors],
+                                 bool exclusive, Op op)
+{
+#pragma unroll
+    for (int v = 0; v < Policy::vectors; ++v)
+        scan_vector_run_prefix(it.x[v], before[v], exclusive, op);
+}
+
+/* x = op(prefix, x) for each of the calling thread's elements. */
+template <class Policy, class Op, class T>
+GS_DEVICE void scan_add_prefix(scan_items<Policy, T> &it, T prefix, Op op)
+{
+#pragma unroll
+    for (int v = 0; v < Policy::vectors; ++v)
+#pragma unroll
+        for (int c = 0; c < Policy::width; ++c)
+            it.x[v][c] = op(prefix, it.x[v][c]);
+}
+
+/* Step 4, by warp 0 (all 32 lanes) after barrier (A): the tile's aggregate
+ * from the warps' totals in `s_warp`, published (tile 0 publishes its
+ * inclusive prefix at once); the look-back for P, the tile's exclusive
+ * prefix (the identity for tile 0); P (+) aggregate published. Returns 1
+ * when the look-back gave up (nothing more published), else 0. */
+template <class Policy, class T, class Op>
+GS_DEVICE int scan_tile_look_back(const scan_tile_state<T> &state, const scan_args &a,
+                                  unsigned int tile, const T *s_warp, Op op, T &prefix)
+{
+    const T aggregate = scan_fold_shared(s_warp, (unsigned int)(Policy::threads / 32), op);
+    const bool publisher = threadIdx.x == 0u;
+    prefix = Op::identity();
+    if (tile == 0u) {
+        if (publisher && a.tiles > 1u)
+            state.publish_inclusive(0, aggregate);
+        return 0;
+    }
+    if (publisher)
+        state.publish_aggregate((int)tile, aggregate);
+    const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, tile, a.tiles};
+    if (!scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(state, (int)tile, op, watch,
+                                                                   prefix))
+        return 1;
+    if (publisher)
+        state.publish_inclusive((int)tile, op(prefix, aggregate));
+    return 0;
 }
 
 /*
@@ -331,22 +431,9 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
             T warp_total = scan_warp_run<Policy>(it, before, op);
             if ((tid & 31u) == 0u)
                 s_warp[warp] = warp_total;
-            /* each element's prefix within the warp's run, inclusive or
-             * exclusive, before the look-back: before[] need not live
-             * through it */
-#pragma unroll
-            for (int v = 0; v < Policy::vectors; ++v) {
-                if (a.exclusive) {
-#pragma unroll
-                    for (int c = Policy::width - 1; c > 0; --c)
-                        it.x[v][c] = op(before[v], it.x[v][c - 1]);
-                    it.x[v][0] = before[v];
-                } else {
-#pragma unroll
-                    for (int c = 0; c < Policy::width; ++c)
-                        it.x[v][c] = op(before[v], it.x[v][c]);
-                }
-            }
+            /* each element's prefix within the warp's run, before the
+             * look-back: before[] need not live through it */
+            scan_run_prefixes(it, before, a.exclusive != 0, op);
         }
         __syncthreads(); /* (A) the warps' totals are in shared memory */
         /* read before (B): after it, a warp may already write the next tile's total */
@@ -354,22 +441,8 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
         if (nwarps > 1u && warp > 0u && !gave_up)
             warp_prefix = scan_fold_shared(s_warp, warp, op);
         if (warp == 0u && !gave_up) {
-            T aggregate = scan_fold_shared(s_warp, nwarps, op);
-            T prefix = Op::identity();
-            if (tile == 0u) {
-                if (tid == 0u && a.tiles > 1u)
-                    state.publish_inclusive(0, aggregate);
-            } else {
-                if (tid == 0u)
-                    state.publish_aggregate((int)tile, aggregate);
-                const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, tile,
-                                          a.tiles};
-                if (!scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(
-                        state, (int)tile, op, watch, prefix))
-                    gave_up = 1;
-                else if (tid == 0u)
-                    state.publish_inclusive((int)tile, op(prefix, aggregate));
-            }
+            T prefix;
+            gave_up = scan_tile_look_back<Policy>(state, a, tile, s_warp, op, prefix);
             if (tid == 0u) {
                 s_prefix = prefix;
                 s_gave_up = gave_up;
@@ -381,11 +454,7 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
             T base_prefix = s_prefix;
             if (warp > 0u)
                 base_prefix = op(base_prefix, warp_prefix);
-#pragma unroll
-            for (int v = 0; v < Policy::vectors; ++v)
-#pragma unroll
-                for (int c = 0; c < Policy::width; ++c)
-                    it.x[v][c] = op(base_prefix, it.x[v][c]);
+            scan_add_prefix(it, base_prefix, op);
             scan_store(it, out, base, a.n, full, out_aligned);
         }
         gave_up = s_gave_up; /* once a tile gave up, so does every later one */

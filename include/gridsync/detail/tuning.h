@@ -90,6 +90,15 @@
 #define GS_TUNE_SCAN_LARGE_MIN_BLOCKS 2
 #define GS_TUNE_SCAN_LARGE_VECTORS 8
 
+/* Blocks per SM of the bandwidth tiling's resident kernel (sm_90 and
+ * later, gridsync/detail/resident_scan.cuh): the same 56 KiB tiles, held in
+ * shared memory instead of registers, so 3 blocks fit on an SM where the
+ * register kernel fits 2 (40 registers a thread). At 2^28 and 2^30 floats
+ * on H200 (docs/probes/scan_prefetch.cu): 0.84-0.85 of a device copy against
+ * 0.78 for the register kernel; 64 KiB tiles 0.86, 48 KiB x 4 blocks 0.85,
+ * 32 KiB x 6 blocks 0.76 (more tiles, more look-backs). */
+#define GS_TUNE_SCAN_LARGE_RESIDENT_MIN_BLOCKS 3
+
 /* Lengths of more than this many bytes take the bandwidth tile: 8 MiB is
  * one wave of latency tiles on an H200 (132 SMs x 2 x 32 KiB). */
 #define GS_TUNE_SCAN_LARGE_FROM_BYTES (8ll << 20)
