@@ -281,8 +281,10 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     int smem = 0;
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_TRY(gs__kernel_shape_get(dev, kernel, tiling.threads, 0, &shape));
-    if (tiling.resident_bytes && shape.early_launch) {
-        /* sm_90 and later: the resident kernel (the same bits) where it fits */
+    if (tiling.resident_bytes && shape.early_launch &&
+        (long long)((unsigned long long)n * gs_dtype_size(type)) >= GS_TUNE_SCAN_RESIDENT_FROM_BYTES) {
+        /* sm_90 and later, past one wave of tiles: the resident kernel (the
+         * same bits) where it fits */
         gs__kernel_shape resident;
         const void *k = ops[op].kernels[resident_row][type];
         GS_TRY(gs__kernel_shape_get(dev, k, tiling.threads, tiling.resident_bytes, &resident));
