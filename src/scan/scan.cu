@@ -6,7 +6,8 @@
  * type and tiling (short, latency or bandwidth: chosen from n), an instantiation of
  * the agent (gridsync/detail/single_pass_scan.cuh) on its functor, plus
  * the bandwidth tiling's resident kernel (gridsync/detail/resident_scan.cuh:
- * the same tiles and bits, the tile in shared memory), which runs instead
+ * the same tiles and bits, two tiles a block in shared memory and a warp
+ * that looks back while the others work), which runs instead
  * on sm_90 and later; inclusive and exclusive are one kernel (an argument).
  * A call: checks (the cheap ones before any CUDA call, so that bad input
  * fails the same with or without a GPU), a workspace for the stream with
@@ -95,7 +96,8 @@ struct scan_tiling {
     int kind; /* gs::detail::scan_tiling_kind */
     long long tile_items;
     int threads;
-    int resident_bytes; /* the resident kernel's shared memory; 0: the tiling has none */
+    int resident_bytes;   /* the resident kernel's shared memory; 0: the tiling has none */
+    int resident_threads; /* ... and its threads */
 };
 
 template <class T, int Tiling>
@@ -103,7 +105,8 @@ scan_tiling tiling_as()
 {
     typedef gs::detail::scan_policy<T, Tiling> policy;
     return {Tiling, policy::tile_items, policy::threads,
-            policy::resident ? gs::detail::scan_resident_bytes<policy, T>() : 0};
+            policy::resident ? gs::detail::scan_resident_bytes<policy, T>() : 0,
+            gs::detail::scan_resident_threads<policy>()};
 }
 
 template <class T>
@@ -278,7 +281,7 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     gs__kernel_shape shape;
     const scan_tiling tiling = tiling_for(type, n);
     const void *kernel = ops[op].kernels[tiling.kind][type];
-    int smem = 0;
+    int smem = 0, threads = tiling.threads;
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_TRY(gs__kernel_shape_get(dev, kernel, tiling.threads, 0, &shape));
     if (tiling.resident_bytes && shape.early_launch &&
@@ -287,11 +290,13 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
          * same bits) where it fits */
         gs__kernel_shape resident;
         const void *k = ops[op].kernels[resident_row][type];
-        GS_TRY(gs__kernel_shape_get(dev, k, tiling.threads, tiling.resident_bytes, &resident));
+        GS_TRY(gs__kernel_shape_get(dev, k, tiling.resident_threads, tiling.resident_bytes,
+                                    &resident));
         if (resident.per_sm > 0) {
             kernel = k;
             shape = resident;
             smem = tiling.resident_bytes;
+            threads = tiling.resident_threads;
         }
     }
     if ((unsigned long long)n > shape.total_bytes / gs_dtype_size(type))
@@ -335,7 +340,7 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     cudaLaunchAttribute attr[1];
     cudaLaunchConfig_t config = {};
     config.gridDim = dim3(blocks);
-    config.blockDim = dim3(tiling.threads);
+    config.blockDim = dim3((unsigned int)threads);
     config.dynamicSmemBytes = (size_t)smem;
     config.stream = stream;
     if (shape.early_launch) {

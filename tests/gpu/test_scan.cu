@@ -26,11 +26,12 @@
  * lengths grow; a scan captured in a graph and replayed on fresh
  * data; bad input refused with nothing written; a look-back that can never
  * finish (tile 0 withheld) ends at its time-out with the fault recorded,
- * in both bandwidth kernels; the resident kernel (tile in shared memory,
- * bulk copies) against the register kernel, launched directly: the same
- * bits for inclusive and exclusive sums, min and max, aligned, misaligned
- * and in place, partial last tiles, grids of one block, one block per
- * tile and fewer blocks than tiles;
+ * in both bandwidth kernels; the resident kernel (tiles in shared memory,
+ * bulk copies, a look-back warp) against the register kernel, launched
+ * directly: the same bits for inclusive and exclusive sums, min and max,
+ * aligned, misaligned (input, output or both) and in place, partial last
+ * tiles, grids of one block, one block per tile and fewer blocks than
+ * tiles;
  * gs::warp_* and gs::block_* scans, C-style names and an argmin scan, at
  * block sizes 32 to 1024 including ones that are not multiples of 32.
  */
@@ -726,7 +727,8 @@ static void launch_bandwidth(bool resident, unsigned int blocks, const gs::detai
     const int smem = gs::detail::scan_resident_bytes<policy, typename Op::value_type>();
     CUDA_OK(cudaFuncSetAttribute(gs::detail::single_pass_scan_resident_kernel<policy, Op>,
                                  cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-    gs::detail::single_pass_scan_resident_kernel<policy, Op><<<blocks, policy::threads, smem>>>(a);
+    gs::detail::single_pass_scan_resident_kernel<policy, Op>
+        <<<blocks, gs::detail::scan_resident_threads<policy>(), smem>>>(a);
 }
 
 static int check_timeout_of(bool resident)
@@ -794,12 +796,16 @@ static int check_timeout(void)
  * kernel's, every element written, nothing past n touched. */
 template <class Op>
 static int resident_case(const typename Op::value_type *h_in, long long n, int in_offset,
-                         bool in_place, int exclusive, unsigned int blocks, const char *what)
+                         bool in_place, int exclusive, unsigned int blocks, const char *what,
+                         int out_offset = -1)
 {
+    if (out_offset < 0 || in_place)
+        out_offset = in_offset;
     typedef typename Op::value_type T;
     typedef gs::detail::scan_policy<T, gs::detail::scan_bandwidth> policy;
     const long long tiles = (n + policy::tile_items - 1) / policy::tile_items;
-    const size_t bytes = (size_t)(n + in_offset + GUARD) * sizeof(T);
+    const size_t bytes = (size_t)(n + (in_offset > out_offset ? in_offset : out_offset) + GUARD) *
+                         sizeof(T);
     char *d_in, *d_out[2], *h_out[2];
     unsigned long long *desc;
     unsigned int *counters;
@@ -812,7 +818,7 @@ static int resident_case(const typename Op::value_type *h_in, long long n, int i
         CUDA_OK(cudaMalloc((void **)&d_out[k], bytes));
         h_out[k] = (char *)malloc(bytes);
         T *src = (T *)d_in + in_offset;
-        T *dst = in_place ? src : (T *)d_out[k] + in_offset;
+        T *dst = in_place ? src : (T *)d_out[k] + out_offset;
         CUDA_OK(cudaMemset(d_in, 0xff, bytes));
         CUDA_OK(cudaMemset(d_out[k], 0xff, bytes));
         CUDA_OK(cudaMemcpy(src, h_in, (size_t)n * sizeof(T), cudaMemcpyHostToDevice));
@@ -823,7 +829,7 @@ static int resident_case(const typename Op::value_type *h_in, long long n, int i
         CUDA_OK(cudaDeviceSynchronize());
         CUDA_OK(cudaMemcpy(h_out[k], in_place ? d_in : d_out[k], bytes, cudaMemcpyDeviceToHost));
     }
-    const size_t at = (size_t)in_offset * sizeof(T), used = (size_t)n * sizeof(T);
+    const size_t at = (size_t)out_offset * sizeof(T), used = (size_t)n * sizeof(T);
     long long poisoned = 0;
     for (long long i = 0; i < n; ++i) /* a scan of these inputs never gives all-ones bits */
         poisoned += ((const unsigned int *)(h_out[1] + at))[i * sizeof(T) / 4] == 0xffffffffu;
@@ -831,9 +837,10 @@ static int resident_case(const typename Op::value_type *h_in, long long n, int i
     for (size_t i = at + used; i < bytes; ++i)
         touched += (unsigned char)h_out[1][i] != 0xffu;
     EXPECT(memcmp(h_out[0] + at, h_out[1] + at, used) == 0,
-           "resident kernel, %s (n=%lld, in+%d%s, %s, %u blocks): not the register kernel's bits",
-           what, n, in_offset, in_place ? ", in place" : "", exclusive ? "exclusive" : "inclusive",
-           blocks);
+           "resident kernel, %s (n=%lld, in+%d, out+%d%s, %s, %u blocks): not the register "
+           "kernel's bits",
+           what, n, in_offset, out_offset, in_place ? ", in place" : "",
+           exclusive ? "exclusive" : "inclusive", blocks);
     EXPECT(poisoned == 0, "resident kernel, %s: %lld elements left unwritten", what, poisoned);
     EXPECT(touched == 0, "resident kernel, %s: %d bytes past the end written", what, touched);
     for (int k = 0; k < 2; ++k) {
@@ -850,7 +857,8 @@ static int resident_case(const typename Op::value_type *h_in, long long n, int i
  * library runs the first on sm_90 and later, the second elsewhere, and
  * promises the same bits): float sums and int max and min, inclusive and
  * exclusive, on random data; a partial last tile; input 16-byte aligned
- * (bulk copies), misaligned (the threads load) and in place; one block, one
+ * (bulk copies), misaligned (the threads load), output misaligned, and in
+ * place; one block, one
  * block per tile, and fewer blocks than tiles (tickets). Small enough for
  * the sanitizers. */
 static int check_resident(void)
@@ -864,11 +872,14 @@ static int check_resident(void)
         hi[i] = (int)(next_u64() & 0xffffffu); /* never -1: the poison */
     }
     int checks = 0;
-    const unsigned int grids[] = {1u, 6u, 2u}; /* one, one per tile, fewer */
+    const unsigned int grids[] = {1u, 6u, 2u, 3u}; /* one, one per tile, fewer */
     for (unsigned int blocks : grids)
         for (int exclusive = 0; exclusive < 2; ++exclusive) {
             checks += resident_case<gs::sum<float>>(hf, n, 0, false, exclusive, blocks, "f32 sum");
             checks += resident_case<gs::sum<float>>(hf, n, 1, false, exclusive, blocks, "f32 sum");
+            /* copied in, stored element by element */
+            checks +=
+                resident_case<gs::sum<float>>(hf, n, 0, false, exclusive, blocks, "f32 sum", 2);
             checks += resident_case<gs::max<int>>(hi, n, 0, true, exclusive, blocks, "i32 max");
         }
     checks += resident_case<gs::min<int>>(hi, 2 * tile, 3, true, 0, 2u, "i32 min");

@@ -1,60 +1,75 @@
 /*
  * gridsync/detail/resident_scan.cuh - the single-pass scan's bandwidth
- * kernel with the tile held in shared memory (internal; the agent it shares
- * everything else with is gridsync/detail/single_pass_scan.cuh, the
- * measurements are in docs/scan-notes.md).
+ * kernel with its tiles held in shared memory and one warp that looks back
+ * (internal; the agent it shares everything else with is
+ * gridsync/detail/single_pass_scan.cuh, the measurements are in
+ * docs/scan-notes.md).
  *
  * How: the same tiles, tickets, descriptors and look-back as
  * single_pass_scan_kernel, and the same operations on the same operands in
  * the same order, so the two kernels give the same bits for every input.
- * What differs is where a tile waits out its look-back. The register kernel
- * keeps the tile in registers from its load to its store: 72 registers a
- * thread, 2 blocks per SM, and while both blocks look back (an L2 round
- * trip or two each) the SM has no loads in flight. Here:
- *   1. thread 0 draws the ticket and copies the tile into the block's
- *      shared buffer with one bulk copy (bulk_copy.cuh); the threads wait
- *      for its bytes (thread 0 on the barrier, the rest at a block barrier).
- *      A partial last tile, an input that is not 16-byte aligned, and GPUs
- *      before sm_90 load the elements with the threads instead;
- *   2. each thread reads its vectors and scans them within the warp's run
- *      (scan_warp_run): what outlives this pass is before[], the prefix of
- *      the run before each of the thread's vectors (8 values);
- *   3. the warps' totals, the aggregate, the look-back and the tile's
- *      prefix, as in the register kernel;
- *   4. each thread reads its vectors again, scans each within itself (the
- *      operations of step 2 again), adds before[], its warp's and the
- *      tile's prefix, and stores them;
- *   5. after a block barrier (nobody reads the buffer any more) thread 0
- *      draws the next ticket and starts its copy.
- * Only 40 registers a thread live through the look-back, so 3 blocks fit
- * on an SM (3 x 56 KiB of shared memory): one block's copy is in flight
- * while the others look back. On H200 at 2^28 and 2^30 floats: 0.84-0.85
- * of a device copy, against 0.78 for the register kernel.
+ * What differs is who waits for what. The block has one control warp
+ * (warp 0) and Policy::threads / 32 data warps, each holding the run of
+ * the register kernel's warp of the same rank, and two shared buffers of a
+ * tile each. With tile i in one buffer and tile i+1 in the other:
+ *   - the control warp looks back for tile i (its predecessors'
+ *     descriptors only) while the data warps wait for tile i+1's bytes,
+ *     read them once (pass 1: each thread's before[], the prefix of the run
+ *     before each of its vectors, and the warps' totals) and publish tile
+ *     i+1's aggregate;
+ *   - the control warp publishes tile i's inclusive prefix and hands the
+ *     prefix over; the data warps read tile i again (pass 2), scan each
+ *     vector, add before[], the warp's and the tile's prefix, and store;
+ *   - they hand tile i's buffer back; the control warp draws the next
+ *     ticket and bulk-copies its tile into it (bulk_copy.cuh).
+ * So a block has two tiles in flight, the copy of one overlaps the other's
+ * look-back, and an SM's loads stop only when all its blocks store at
+ * once. On H200 at 2^28 and 2^30 floats (docs/probes/scan_pipelined.cu):
+ * 0.91-0.92 of a device copy, against 0.82 for one tile a block with every
+ * warp waiting out the look-back, and 0.78 for the register kernel.
  *
- * Why correct: the descriptors, the look-back, the tickets and the
- * time-out are the register kernel's (its comment and
- * scan_tile_state.cuh). In shared memory, each thread writes (when it loads
- * the tile itself) and reads only its own vectors in steps 1, 2 and 4
- * (program order); the bulk copy's bytes
- * reach the block through thread 0's wait on the barrier and the block
- * barrier after it (D); the next copy starts after barrier (C), which every
- * thread reaches only after its last read of the buffer, and the issuing
- * thread fences the generic proxy's accesses before the async proxy's
- * writes (bulk_copy.cuh). The ticket travels in s_tile: written by thread 0
- * after (C), read after (D). In place is safe: a tile's elements are read
- * (copied) before its stores, and no other tile touches them.
+ * Why correct: the descriptors, the look-back, the tickets and the time-out
+ * are the register kernel's (its comment and scan_tile_state.cuh). A tile
+ * publishes its aggregate as soon as its bytes are in, whatever the
+ * look-backs of earlier tiles do, so drawing a ticket while the block still
+ * looks back for an earlier one delays no other tile: a tile waits only on
+ * tiles whose tickets were drawn before its own by running blocks, and
+ * those publish their aggregates without waiting on anything, so the
+ * register kernel's induction holds. Within the block, every handover is a
+ * barrier whose arrival synchronizes with its completion
+ * (named_barrier.cuh), or an mbarrier phase (bulk_copy.cuh):
+ *   - buffer b's bytes and ticket: written by the copy (or the data
+ *     threads, for tiles not copied) and by control lane 0 before its
+ *     arrival on copied[b]; read after a data warp's lane 0 observed the
+ *     phase and __syncwarp;
+ *   - the warps' totals: data barrier scan_totals, double-buffered by b;
+ *   - the aggregate (data -> control): scan_aggregate_ready + b, one per
+ *     buffer so that the data warps can arrive for tile i+1 before the
+ *     control warp syncs for tile i;
+ *   - the prefix and the stop flag (control -> data): scan_prefix_ready;
+ *   - the buffer read (data -> control): scan_buffer_free, before the
+ *     proxy fence and the next bulk copy into it.
+ * Each side alternates arrive and sync on each barrier, so no thread
+ * arrives twice at one instance. In place is safe: a tile's elements are
+ * read before its stores, and no other tile touches them.
  *
- * Bounded: thread 0's wait for a copy gives up after the scan's time-out
- * (as a look-back does, recording the fault); the look-back is the
- * register kernel's.
+ * Bounded: the look-back gives up after the scan's time-out (recording the
+ * fault; the control warp then tells the data warps to stop, and goes on
+ * drawing tickets without copies until it draws past the last tile, so the
+ * ticket is reset as in the register kernel). A data warp's wait for a copy
+ * is bounded by the time-out too, without reading the call's abort word: a
+ * copy of valid memory always completes, so a buffer's phase is abandoned
+ * only on a copy that never lands.
  *
- * When: lengths of the bandwidth tiling (past GS_TUNE_SCAN_LARGE_FROM_BYTES)
- * on sm_90 and later; src/scan/scan.cu chooses it by the device.
+ * When: 4-byte types of the bandwidth tiling, from GS_TUNE_SCAN_RESIDENT_FROM_BYTES,
+ * on sm_90 and later (bulk copies); src/scan/scan.cu chooses it by the
+ * device. Compiled elsewhere, a launch traps: nothing selects it there.
  */
 #ifndef GRIDSYNC_DETAIL_RESIDENT_SCAN_CUH
 #define GRIDSYNC_DETAIL_RESIDENT_SCAN_CUH
 
 #include <gridsync/detail/bulk_copy.cuh>
+#include <gridsync/detail/named_barrier.cuh>
 #include <gridsync/detail/single_pass_scan.cuh>
 
 namespace gs {
@@ -132,107 +147,187 @@ GS_DEVICE void scan_resident_pass2(T *run, const T (&before)[Policy::vectors], T
     }
 }
 
-/* Bytes of dynamic shared memory the resident kernel of Policy needs. */
+/* The resident kernel's threads: the data warps and the control warp. */
+template <class Policy>
+__host__ __device__ constexpr int scan_resident_threads()
+{
+    return Policy::threads + 32;
+}
+
+/* Bytes of dynamic shared memory the resident kernel of Policy needs: two
+ * tiles. */
 template <class Policy, class T>
 __host__ __device__ constexpr int scan_resident_bytes()
 {
-    return Policy::tile_items * (int)sizeof(T);
+    return 2 * Policy::tile_items * (int)sizeof(T);
 }
 
-/* Launched on sm_90 and later only (src/scan/scan.cu); compiled for every
- * architecture, where it loads with the threads (one block per SM bound:
- * sm_75 holds 1024 threads an SM). */
-template <class Policy, class Op>
-static __global__ void __launch_bounds__(Policy::threads,
-                                         GS_HAS_BULK_COPY ? Policy::resident_min_blocks : 1)
-    single_pass_scan_resident_kernel(const scan_args a)
-{
-    typedef typename Op::value_type T;
-    const T *const in = (const T *)a.in;
-    T *const out = (T *)a.out;
-    constexpr unsigned int nwarps = Policy::threads / 32;
-    extern __shared__ __align__(128) unsigned char scan_resident_buffer[];
-    __shared__ T s_warp[nwarps];
-    __shared__ T s_prefix;
-    __shared__ unsigned int s_tile;
-    __shared__ int s_gave_up;
+/* The block's barriers besides __syncthreads (named_barrier.cuh). */
+enum scan_resident_barrier : unsigned int {
+    scan_prefix_ready = 1u,    /* control arrives, data syncs: the tile's prefix, stop */
+    scan_buffer_free = 2u,     /* data arrive, control syncs: the tile's buffer read */
+    scan_totals = 3u,          /* the data warps: their totals of one tile */
+    scan_aggregate_ready = 4u, /* + buffer: data arrive, control syncs: the aggregate */
+};
+
+/* What the two roles share, besides the buffers. */
+template <class T, int DataWarps>
+struct scan_resident_shared {
+    T warp_total[2][DataWarps];
+    T aggregate[2];
+    T prefix;
+    unsigned int tile[2];       /* the ticket in buffer b; >= tiles: none */
+    int stop;                   /* control -> data: a look-back or a copy gave up */
+    int copy_gave_up;           /* data -> control */
 #if GS_HAS_BULK_COPY
-    __shared__ unsigned long long s_copied; /* the bulk copy's barrier */
+    unsigned long long copied[2]; /* buffer b's bytes and ticket are in */
 #endif
-    single_pass_begin();
+};
+
+#if GS_HAS_BULK_COPY
+
+/* Lane 0 of a data warp: wait for buffer b's phase `parity`, bounded by the
+ * call's time-out (not its abort word: see the file's comment); 1 when it
+ * gave up (the fault recorded). */
+GS_DEVICE int scan_wait_copy(unsigned long long *bar, unsigned int parity,
+                             const scan_watch &watch)
+{
+    unsigned long long deadline = 0ull;
+    for (unsigned int polls = 1u; !bulk_barrier_try_wait(bar, parity); ++polls) {
+        if ((polls & 63u) != 0u)
+            continue;
+        const unsigned long long now = gs_globaltimer_ns();
+        if (deadline == 0ull)
+            deadline = watch.timeout_ns ? now + watch.timeout_ns : ~0ull;
+        else if (now >= deadline && scan_give_up_thread(watch, deadline))
+            return 1;
+    }
+    return 0;
+}
+
+/* The control warp: tickets, copies, look-backs, inclusive prefixes. */
+template <class Policy, class Op, class T>
+GS_DEVICE void scan_resident_control(const scan_args &a, T *buffers,
+                                     scan_resident_shared<T, Policy::threads / 32> &s)
+{
+    constexpr unsigned int all = scan_resident_threads<Policy>();
     Op op;
-    const unsigned int tid = threadIdx.x, warp = tid >> 5;
-    T *const run = (T *)scan_resident_buffer + (long long)warp * Policy::warp_items;
+    const unsigned int lane = threadIdx.x & 31u;
+    const T *const in = (const T *)a.in;
     const bool in_aligned = ((unsigned long long)in & 15ull) == 0ull;
-    const bool out_aligned = ((unsigned long long)out & 15ull) == 0ull;
+    /* a grid of one block per tile: one ticket each, none fails */
     const bool one_each = gridDim.x == a.tiles;
     const unsigned int last_draw = one_each ? a.tiles - 1u : a.tiles + gridDim.x - 1u;
+    const scan_tile_state<T> state = {a.descriptors, a.seq};
+    unsigned int in_order = 0u; /* one block: no ticket, the tiles in order */
+    auto draw = [&]() {
+        if (gridDim.x == 1u)
+            return in_order++;
+        const unsigned int t = gs_atom_add_relaxed_gpu(a.counters, 1u);
+        if (t == last_draw)
+            gs_st_relaxed_gpu(a.counters, 0u);
+        return t;
+    };
+    /* lane 0: tile t into buffer b, by one bulk copy, or the ticket alone
+     * (a tile the data threads load, or none) */
+    auto fetch = [&](unsigned int b, unsigned int t, int stop) {
+        s.tile[b] = t;
+        const bool full = (long long)t * Policy::tile_items + Policy::tile_items <= a.n;
+        if (!stop && t < a.tiles && full && in_aligned)
+            bulk_copy_to_shared(buffers + (long long)b * Policy::tile_items,
+                                in + (long long)t * Policy::tile_items,
+                                (unsigned int)(Policy::tile_items * sizeof(T)), &s.copied[b]);
+        else
+            bulk_barrier_arrive(&s.copied[b]);
+    };
+    unsigned int t = 0u, next = 0u;
+    if (lane == 0u) {
+        t = draw();
+        fetch(0u, t, 0);
+        if (t < a.tiles) {
+            next = one_each ? a.tiles : draw();
+            fetch(1u, next, 0);
+        }
+    }
+    t = __shfl_sync(0xffffffffu, t, 0);
+    next = __shfl_sync(0xffffffffu, next, 0);
+    unsigned int b = 0u;
+    int stop = 0;
+    while (t < a.tiles) {
+        T prefix = Op::identity();
+        int gave_up = 0;
+        if (!stop && t > 0u) {
+            const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, t, a.tiles};
+            gave_up = !scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(
+                state, (int)t, op, watch, prefix);
+        }
+        named_barrier_sync(scan_aggregate_ready + b, all); /* tile t's aggregate */
+        if (lane == 0u) {
+            stop = stop || gave_up || s.copy_gave_up;
+            if (!stop && t > 0u)
+                state.publish_inclusive((int)t, op(prefix, s.aggregate[b]));
+            s.prefix = prefix;
+            s.stop = stop;
+        }
+        stop = __shfl_sync(0xffffffffu, stop, 0);
+        named_barrier_arrive(scan_prefix_ready, all);
+        named_barrier_sync(scan_buffer_free, all); /* buffer b read */
+        if (next >= a.tiles)
+            break;
+        unsigned int after = 0u;
+        if (lane == 0u) {
+            after = one_each ? a.tiles : draw();
+            fetch(b, after, stop);
+        }
+        t = next;
+        next = __shfl_sync(0xffffffffu, after, 0);
+        b ^= 1u;
+    }
+}
+
+/* The data warps: passes 1 and 2 of every tile, aggregates. */
+template <class Policy, class Op, class T>
+GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
+                                  scan_resident_shared<T, Policy::threads / 32> &s)
+{
+    constexpr unsigned int all = scan_resident_threads<Policy>();
+    constexpr unsigned int nwarps = Policy::threads / 32;
+    Op op;
+    const unsigned int lane = threadIdx.x & 31u, warp = (threadIdx.x >> 5) - 1u;
+    const T *const in = (const T *)a.in;
+    T *const out = (T *)a.out;
+    const bool in_aligned = ((unsigned long long)in & 15ull) == 0ull;
+    const bool out_aligned = ((unsigned long long)out & 15ull) == 0ull;
     const scan_tile_state<T> state = {a.descriptors, a.seq};
     auto full_tile = [&](unsigned int t) {
         return (long long)t * Policy::tile_items + Policy::tile_items <= a.n;
     };
-    /* tiles the bulk copy brings in; the others the threads load */
-    auto copied = [&](unsigned int t) { return GS_HAS_BULK_COPY && in_aligned && full_tile(t); };
-    /* thread 0: the next tile (the first: `first`) and its copy */
-    auto take = [&](bool first, int gave_up, bool &pending) {
-        unsigned int t;
-        if (gridDim.x == 1u) /* one block: no ticket, the tiles in order */
-            t = first ? 0u : s_tile + 1u;
-        else
-            t = gs_atom_add_relaxed_gpu(a.counters, 1u);
-        if (gridDim.x > 1u && t == last_draw)
-            gs_st_relaxed_gpu(a.counters, 0u);
-        s_tile = t;
-        pending = false;
-#if GS_HAS_BULK_COPY
-        if (!gave_up && t < a.tiles && copied(t)) {
-            bulk_copy_to_shared(scan_resident_buffer, in + (long long)t * Policy::tile_items,
-                                (unsigned int)(Policy::tile_items * sizeof(T)), &s_copied);
-            pending = true;
-        }
-#else
-        (void)gave_up;
-#endif
+    auto run_of = [&](unsigned int b) {
+        return buffers + (long long)b * Policy::tile_items + (long long)warp * Policy::warp_items;
     };
-    bool pending = false;
-#if GS_HAS_BULK_COPY
-    unsigned int parity = 0u;
-#endif
-    if (tid == 0u) {
-#if GS_HAS_BULK_COPY
-        bulk_barrier_init(&s_copied, 1u);
-#endif
-        s_gave_up = 0;
-    }
-    __syncthreads(); /* the barrier initialized */
-    if (tid == 0u)
-        take(true, 0, pending);
-    for (;;) {
-#if GS_HAS_BULK_COPY
-        if (tid == 0u && pending) {
-            const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, s_tile,
+    unsigned int parity = 0u; /* bit b: the phase of buffer b awaited next */
+    /* the ticket in buffer b, once its bytes are in */
+    auto wait = [&](unsigned int b, unsigned int for_tile) {
+        if (lane == 0u) {
+            const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, for_tile,
                                       a.tiles};
-            unsigned long long deadline = 0ull;
-            for (unsigned int polls = 1u; !bulk_barrier_try_wait(&s_copied, parity); ++polls)
-                if ((polls & 63u) == 0u && scan_give_up_thread(watch, deadline)) {
-                    s_gave_up = 1; /* the copy's phase is abandoned: no copy after it */
-                    break;
-                }
-            parity ^= 1u;
+            if (scan_wait_copy(&s.copied[b], (parity >> b) & 1u, watch))
+                s.copy_gave_up = 1;
         }
-#endif
-        __syncthreads(); /* (D) the tile's ticket and its bytes */
-        const unsigned int tile = s_tile;
-        if (tile >= a.tiles)
-            break;
-        int gave_up = s_gave_up;
-        const long long tile_base = (long long)tile * Policy::tile_items;
-        const long long base = tile_base + (long long)warp * Policy::warp_items;
-        const bool full = full_tile(tile);
-        T before[Policy::vectors];
-        if (!gave_up) {
-            /* pass 1, a vector at a time: only before[] outlives it */
-            if (!copied(tile))
+        __syncwarp();
+        parity ^= 1u << b;
+        return s.tile[b];
+    };
+    /* pass 1 of tile t in buffer b: before[], the warp's prefix, and (one
+     * thread) the tile's aggregate, published */
+    auto first = [&](unsigned int t, unsigned int b, int stop, T (&before)[Policy::vectors],
+                     T &warp_prefix) {
+        if (!stop) {
+            T *const run = run_of(b);
+            const long long base = (long long)t * Policy::tile_items +
+                                   (long long)warp * Policy::warp_items;
+            const bool full = full_tile(t);
+            if (!(full && in_aligned))
                 scan_fill_shared<Policy, Op>(run, in, base, a.n, full, in_aligned);
             T lane_incl[Policy::vectors];
 #pragma unroll
@@ -242,30 +337,46 @@ static __global__ void __launch_bounds__(Policy::threads,
                 scan_vector_within(x, op);
                 lane_incl[v] = warp_inclusive_scan(x[Policy::width - 1], 32u, op);
             }
-            T warp_total = scan_run_before(lane_incl, before, op);
-            if ((tid & 31u) == 0u)
-                s_warp[warp] = warp_total;
+            const T total = scan_run_before(lane_incl, before, op);
+            if (lane == 0u)
+                s.warp_total[b][warp] = total;
         }
-        __syncthreads(); /* (A) the warps' totals are in shared memory */
-        T warp_prefix = Op::identity();
-        if (nwarps > 1u && warp > 0u && !gave_up)
-            warp_prefix = scan_fold_shared(s_warp, warp, op);
-        if (warp == 0u && !gave_up) {
-            T prefix;
-            gave_up = scan_tile_look_back<Policy>(state, a, tile, s_warp, op, prefix);
-            if (tid == 0u) {
-                s_prefix = prefix;
-                s_gave_up = gave_up;
+        named_barrier_sync(scan_totals, Policy::threads);
+        if (!stop) {
+            warp_prefix = warp > 0u ? scan_fold_shared(s.warp_total[b], warp, op) : Op::identity();
+            if (warp == 0u && lane == 0u) {
+                const T aggregate = scan_fold_shared(s.warp_total[b], nwarps, op);
+                s.aggregate[b] = aggregate;
+                if (!s.copy_gave_up) {
+                    if (t > 0u)
+                        state.publish_aggregate((int)t, aggregate);
+                    else if (a.tiles > 1u)
+                        state.publish_inclusive(0, aggregate);
+                }
             }
         }
-        __syncthreads(); /* (B) the tile's prefix */
-        if (!gave_up && s_gave_up == 0) {
-            T base_prefix = s_prefix;
-            if (warp > 0u)
-                base_prefix = op(base_prefix, warp_prefix);
+        named_barrier_arrive(scan_aggregate_ready + b, all);
+    };
+    T before[Policy::vectors], before_next[Policy::vectors];
+    T warp_prefix = Op::identity(), warp_prefix_next = Op::identity();
+    unsigned int b = 0u;
+    int stop = 0;
+    unsigned int t = wait(0u, 0u);
+    if (t < a.tiles)
+        first(t, 0u, 0, before, warp_prefix);
+    while (t < a.tiles) {
+        const unsigned int next = wait(b ^ 1u, t);
+        if (next < a.tiles)
+            first(next, b ^ 1u, stop, before_next, warp_prefix_next);
+        named_barrier_sync(scan_prefix_ready, all); /* tile t's prefix */
+        stop = s.stop;
+        if (!stop) {
+            const T p = warp > 0u ? op(s.prefix, warp_prefix) : s.prefix;
+            T *const run = run_of(b);
+            const long long base = (long long)t * Policy::tile_items +
+                                   (long long)warp * Policy::warp_items;
             /* pass 2: straight-line code for each case */
-            const T p = base_prefix;
-            if (full && out_aligned) {
+            if (full_tile(t) && out_aligned) {
                 if (a.exclusive)
                     scan_resident_pass2<Policy, true, true>(run, before, p, out, base, a.n, op);
                 else
@@ -277,16 +388,50 @@ static __global__ void __launch_bounds__(Policy::threads,
                     scan_resident_pass2<Policy, false, false>(run, before, p, out, base, a.n, op);
             }
         }
-        gave_up = s_gave_up; /* once a tile gave up, so does every later one */
-        if (one_each)
-            break;
-        __syncthreads(); /* (C) the buffer and s_tile read by everyone */
-        if (tid == 0u)
-            take(false, gave_up, pending);
+        named_barrier_arrive(scan_buffer_free, all);
+        t = next;
+#pragma unroll
+        for (int v = 0; v < Policy::vectors; ++v)
+            before[v] = before_next[v];
+        warp_prefix = warp_prefix_next;
+        b ^= 1u;
     }
+}
+
+#endif /* GS_HAS_BULK_COPY */
+
+/* Launched with scan_resident_threads<Policy>() threads and
+ * scan_resident_bytes<Policy, T>() bytes of dynamic shared memory, on sm_90
+ * and later only (src/scan/scan.cu). */
+template <class Policy, class Op>
+static __global__ void __launch_bounds__(scan_resident_threads<Policy>(),
+                                         GS_HAS_BULK_COPY ? Policy::resident_min_blocks : 1)
+    single_pass_scan_resident_kernel(const scan_args a)
+{
+#if GS_HAS_BULK_COPY
+    typedef typename Op::value_type T;
+    extern __shared__ __align__(128) unsigned char scan_resident_buffer[];
+    __shared__ scan_resident_shared<T, Policy::threads / 32> s;
+    T *const buffers = (T *)scan_resident_buffer;
+    single_pass_begin();
+    if (threadIdx.x == 0u) {
+        bulk_barrier_init(&s.copied[0], 1u);
+        bulk_barrier_init(&s.copied[1], 1u);
+        s.copy_gave_up = 0;
+        s.stop = 0;
+    }
+    __syncthreads(); /* the barriers initialized */
+    if (threadIdx.x < 32u)
+        scan_resident_control<Policy, Op>(a, buffers, s);
+    else
+        scan_resident_data<Policy, Op>(a, buffers, s);
     __syncthreads(); /* every thread's part done before thread 0 counts the block out */
-    if (tid == 0u)
+    if (threadIdx.x == 0u)
         gs_red_add_release_gpu(a.counters + 2, 1u);
+#else
+    (void)a;
+    __trap(); /* no bulk copies before sm_90: the launcher never selects this kernel here */
+#endif
 }
 
 } // namespace detail

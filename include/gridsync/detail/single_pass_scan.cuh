@@ -111,11 +111,10 @@ struct scan_policy {
                                                             : GS_TUNE_SCAN_LARGE_VECTORS;
     static constexpr int warp_items = 32 * width * vectors;
     static constexpr int tile_items = threads * width * vectors;
-    /* the bandwidth tiling's kernel with the tile in shared memory
-     * (resident_scan.cuh): whether this tiling and type have one (4-byte
-     * types: at 40 registers a thread the 8-byte types spill 64-80 bytes
-     * and run at 0.69-0.71 of a copy on H200, against 0.82-0.83 for their
-     * register kernel), and the blocks per SM it is compiled for */
+    /* the bandwidth tiling's kernel with its tiles in shared memory and a
+     * look-back warp (resident_scan.cuh): whether this tiling and type have
+     * one (4-byte types; measured for those only), and the blocks per SM it
+     * is compiled for */
     static constexpr bool resident = Tiling == scan_bandwidth && sizeof(T) == 4;
     static constexpr int resident_min_blocks = GS_TUNE_SCAN_LARGE_RESIDENT_MIN_BLOCKS;
     static constexpr int lookback = GS_TUNE_SCAN_LOOKBACK_PER_LANE;

@@ -91,13 +91,14 @@
 #define GS_TUNE_SCAN_LARGE_VECTORS 8
 
 /* Blocks per SM of the bandwidth tiling's resident kernel (sm_90 and
- * later, gridsync/detail/resident_scan.cuh): the same 56 KiB tiles, held in
- * shared memory instead of registers, so 3 blocks fit on an SM where the
- * register kernel fits 2 (40 registers a thread). At 2^28 and 2^30 floats
- * on H200 (docs/probes/scan_prefetch.cu): 0.84-0.85 of a device copy against
- * 0.78 for the register kernel; 64 KiB tiles 0.86, 48 KiB x 4 blocks 0.85,
- * 32 KiB x 6 blocks 0.76 (more tiles, more look-backs). */
-#define GS_TUNE_SCAN_LARGE_RESIDENT_MIN_BLOCKS 3
+ * later, gridsync/detail/resident_scan.cuh): the same 56 KiB tiles, two a
+ * block in shared memory (112 KiB), 14 data warps and a look-back warp.
+ * At 2^28 and 2^30 floats on H200 (docs/probes/scan_pipelined.cu): 0.91-0.92
+ * of a device copy; smaller tiles with 3 blocks per SM were slower (32 KiB
+ * x 3: 0.77, 36 KiB x 3: 0.82; more tiles, more look-backs), and so was the
+ * earlier design, one tile a block with every warp waiting out the
+ * look-back, 3 blocks per SM (0.82). */
+#define GS_TUNE_SCAN_LARGE_RESIDENT_MIN_BLOCKS 2
 
 /* ... and from how many bytes it runs instead of the register kernel (the
  * same bits either way). `gridsync bench scan` on H200: at 16 MiB
