@@ -47,10 +47,10 @@
  *     buffer so that the data warps can arrive for tile i+1 before the
  *     control warp syncs for tile i;
  *   - the prefix and the stop flag (control -> data): scan_prefix_ready;
- *   - the buffer read (data -> control): scan_buffer_free, before the
- *     proxy fence and the next bulk copy into it.
- * Each side alternates arrive and sync on each barrier, so no thread
- * arrives twice at one instance. In place is safe: a tile's elements are
+ *   - the buffer read (data -> control): scan_buffer_free, a sync on both
+ *     sides, before the proxy fence and the next bulk copy into it.
+ * Each side alternates arrive and sync on each barrier it arrives at, so no
+ * thread arrives twice at one instance. In place is safe: a tile's elements are
  * read before its stores, and no other tile touches them.
  *
  * Bounded: the look-back gives up after the scan's time-out (recording the
@@ -165,7 +165,7 @@ __host__ __device__ constexpr int scan_resident_bytes()
 /* The block's barriers besides __syncthreads (named_barrier.cuh). */
 enum scan_resident_barrier : unsigned int {
     scan_prefix_ready = 1u,    /* control arrives, data syncs: the tile's prefix, stop */
-    scan_buffer_free = 2u,     /* data arrive, control syncs: the tile's buffer read */
+    scan_buffer_free = 2u,     /* everyone syncs: the tile's buffer read */
     scan_totals = 3u,          /* the data warps: their totals of one tile */
     scan_aggregate_ready = 4u, /* + buffer: data arrive, control syncs: the aggregate */
 };
@@ -388,7 +388,11 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
                     scan_resident_pass2<Policy, false, false>(run, before, p, out, base, a.n, op);
             }
         }
-        named_barrier_arrive(scan_buffer_free, all);
+        /* a sync, not an arrival: the control warp is here already (it
+         * arrived at scan_prefix_ready just before), and compute-sanitizer's
+         * racecheck orders the bulk copy into the buffer after these reads
+         * only through a barrier that every thread waits at */
+        named_barrier_sync(scan_buffer_free, all);
         t = next;
 #pragma unroll
         for (int v = 0; v < Policy::vectors; ++v)

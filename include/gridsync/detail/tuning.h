@@ -101,11 +101,10 @@
 #define GS_TUNE_SCAN_LARGE_RESIDENT_MIN_BLOCKS 2
 
 /* ... and from how many bytes it runs instead of the register kernel (the
- * same bits either way). `gridsync bench scan` on H200: at 16 MiB
- * (2^22 floats, about one wave of tiles) the resident kernel took 18.8 us
- * against 17.4 for the register kernel; at 128 MiB 87.1 against 90.8, at
- * 1 GiB 621 against 658. Between 16 and 128 MiB not measured. */
-#define GS_TUNE_SCAN_RESIDENT_FROM_BYTES (64ll << 20)
+ * same bits either way). docs/probes/scan_pipelined.cu on H200, float
+ * inclusive sums, us per call (register / resident): 16 MiB 14.6 / 15.2,
+ * 32 MiB 28.9 / 27.6, 64 MiB 50.2 / 44.8, 128 MiB 90.1 / 78.7. */
+#define GS_TUNE_SCAN_RESIDENT_FROM_BYTES (32ll << 20)
 
 /* Lengths of more than this many bytes take the bandwidth tile: 8 MiB is
  * one wave of latency tiles on an H200 (132 SMs x 2 x 32 KiB). */
