@@ -3,11 +3,14 @@
  * warps with different roles (internal).
  *
  * How: a block has 16 hardware barriers; __syncthreads() is barrier 0 over
- * every thread. bar.sync(id, n) waits until n threads (a multiple of 32)
- * have arrived at barrier id; bar.arrive(id, n) counts the calling warp in
- * and goes on without waiting. A producer warp that arrives and a consumer
- * warp that syncs on the same barrier hand data over without the producer
- * stopping.
+ * every thread. barrier.sync(id, n) waits until n threads (a multiple of
+ * 32) have arrived at barrier id; barrier.arrive(id, n) counts the calling
+ * warp in and goes on without waiting. A producer warp that arrives and a
+ * consumer warp that syncs on the same barrier hand data over without the
+ * producer stopping. These are the forms without .aligned (bar.sync and
+ * bar.arrive are the .aligned ones, which promise that every thread of the
+ * block executes the same instruction): the warps of different roles reach
+ * a barrier from different places in the code.
  *
  * Why correct (PTX ISA, barrier and the memory consistency model): a
  * barrier's arrive, sync or red operation synchronizes with the sync or red
@@ -26,13 +29,13 @@ namespace detail {
 /* Wait at barrier `id` (1-15) until `threads` threads have arrived. */
 static __device__ __forceinline__ void named_barrier_sync(unsigned int id, unsigned int threads)
 {
-    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+    asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
 /* Count the calling warp in at barrier `id` (1-15) and go on. */
 static __device__ __forceinline__ void named_barrier_arrive(unsigned int id, unsigned int threads)
 {
-    asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
+    asm volatile("barrier.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
 } // namespace detail

@@ -40,8 +40,8 @@
  * (named_barrier.cuh), or an mbarrier phase (bulk_copy.cuh):
  *   - buffer b's bytes and ticket: written by the copy (or the data
  *     threads, for tiles not copied) and by control lane 0 before its
- *     arrival on copied[b]; read after a data warp's lane 0 observed the
- *     phase and __syncwarp;
+ *     arrival on copied[b]; read by data threads that each observed the
+ *     phase (scan_wait_copy);
  *   - the warps' totals: data barrier scan_totals, double-buffered by b;
  *   - the aggregate (data -> control): scan_aggregate_ready + b, one per
  *     buffer so that the data warps can arrive for tile i+1 before the
@@ -186,23 +186,31 @@ struct scan_resident_shared {
 
 #if GS_HAS_BULK_COPY
 
-/* Lane 0 of a data warp: wait for buffer b's phase `parity`, bounded by the
- * call's time-out (not its abort word: see the file's comment); 1 when it
- * gave up (the fault recorded). */
+/* A data warp, every lane: wait for the phase `parity` of a buffer's
+ * barrier, each lane observing it itself (its acquire orders the copy's
+ * bytes before that lane's reads), bounded by the call's time-out (not its
+ * abort word: see the file's comment); 1 when the warp gave up (the fault
+ * recorded). */
 GS_DEVICE int scan_wait_copy(unsigned long long *bar, unsigned int parity,
                              const scan_watch &watch)
 {
     unsigned long long deadline = 0ull;
-    for (unsigned int polls = 1u; !bulk_barrier_try_wait(bar, parity); ++polls) {
+    for (unsigned int polls = 1u;; ++polls) {
+        if (__all_sync(0xffffffffu, bulk_barrier_try_wait(bar, parity)))
+            return 0;
         if ((polls & 63u) != 0u)
             continue;
-        const unsigned long long now = gs_globaltimer_ns();
-        if (deadline == 0ull)
-            deadline = watch.timeout_ns ? now + watch.timeout_ns : ~0ull;
-        else if (now >= deadline && scan_give_up_thread(watch, deadline))
+        int up = 0;
+        if ((threadIdx.x & 31u) == 0u) {
+            const unsigned long long now = gs_globaltimer_ns();
+            if (deadline == 0ull)
+                deadline = watch.timeout_ns ? now + watch.timeout_ns : ~0ull;
+            else if (now >= deadline)
+                up = scan_give_up_thread(watch, deadline);
+        }
+        if (__shfl_sync(0xffffffffu, up, 0))
             return 1;
     }
-    return 0;
 }
 
 /* The control warp: tickets, copies, look-backs, inclusive prefixes. */
@@ -308,13 +316,10 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
     unsigned int parity = 0u; /* bit b: the phase of buffer b awaited next */
     /* the ticket in buffer b, once its bytes are in */
     auto wait = [&](unsigned int b, unsigned int for_tile) {
-        if (lane == 0u) {
-            const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, for_tile,
-                                      a.tiles};
-            if (scan_wait_copy(&s.copied[b], (parity >> b) & 1u, watch))
-                s.copy_gave_up = 1;
-        }
-        __syncwarp();
+        const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, for_tile,
+                                  a.tiles};
+        if (scan_wait_copy(&s.copied[b], (parity >> b) & 1u, watch) && lane == 0u)
+            s.copy_gave_up = 1;
         parity ^= 1u << b;
         return s.tile[b];
     };
@@ -389,9 +394,7 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
             }
         }
         /* a sync, not an arrival: the control warp is here already (it
-         * arrived at scan_prefix_ready just before), and compute-sanitizer's
-         * racecheck orders the bulk copy into the buffer after these reads
-         * only through a barrier that every thread waits at */
+         * arrived at scan_prefix_ready just before) */
         named_barrier_sync(scan_buffer_free, all);
         t = next;
 #pragma unroll
