@@ -26,16 +26,24 @@
 namespace gs {
 namespace detail {
 
-/* Wait at barrier `id` (1-15) until `threads` threads have arrived. */
-static __device__ __forceinline__ void named_barrier_sync(unsigned int id, unsigned int threads)
+/* Wait at barrier Id (1-15) until `threads` threads have arrived. The
+ * barrier is an immediate operand: compute-sanitizer's racecheck did not
+ * order accesses across an arrive and a sync whose barrier was a register
+ * (20 hazards a launch in gpu_scan's resident kernel, none with the same
+ * handover on immediate barriers). */
+template <unsigned int Id>
+static __device__ __forceinline__ void named_barrier_sync(unsigned int threads)
 {
-    asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+    static_assert(Id >= 1u && Id <= 15u, "barrier 0 is __syncthreads; 16 barriers a block");
+    asm volatile("barrier.sync %0, %1;" ::"n"(Id), "r"(threads) : "memory");
 }
 
-/* Count the calling warp in at barrier `id` (1-15) and go on. */
-static __device__ __forceinline__ void named_barrier_arrive(unsigned int id, unsigned int threads)
+/* Count the calling warp in at barrier Id (1-15) and go on. */
+template <unsigned int Id>
+static __device__ __forceinline__ void named_barrier_arrive(unsigned int threads)
 {
-    asm volatile("barrier.arrive %0, %1;" ::"r"(id), "r"(threads) : "memory");
+    static_assert(Id >= 1u && Id <= 15u, "barrier 0 is __syncthreads; 16 barriers a block");
+    asm volatile("barrier.arrive %0, %1;" ::"n"(Id), "r"(threads) : "memory");
 }
 
 } // namespace detail

@@ -269,7 +269,10 @@ GS_DEVICE void scan_resident_control(const scan_args &a, T *buffers,
             gave_up = !scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(
                 state, (int)t, op, watch, prefix);
         }
-        named_barrier_sync(scan_aggregate_ready + b, all); /* tile t's aggregate */
+        if (b == 0u) /* tile t's aggregate */
+            named_barrier_sync<scan_aggregate_ready>(all);
+        else
+            named_barrier_sync<scan_aggregate_ready + 1u>(all);
         if (lane == 0u) {
             stop = stop || gave_up || s.copy_gave_up;
             if (!stop && t > 0u)
@@ -278,8 +281,8 @@ GS_DEVICE void scan_resident_control(const scan_args &a, T *buffers,
             s.stop = stop;
         }
         stop = __shfl_sync(0xffffffffu, stop, 0);
-        named_barrier_arrive(scan_prefix_ready, all);
-        named_barrier_sync(scan_buffer_free, all); /* buffer b read */
+        named_barrier_arrive<scan_prefix_ready>(all);
+        named_barrier_sync<scan_buffer_free>(all); /* buffer b read */
         if (next >= a.tiles)
             break;
         unsigned int after = 0u;
@@ -346,7 +349,7 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
             if (lane == 0u)
                 s.warp_total[b][warp] = total;
         }
-        named_barrier_sync(scan_totals, Policy::threads);
+        named_barrier_sync<scan_totals>(Policy::threads);
         if (!stop) {
             warp_prefix = warp > 0u ? scan_fold_shared(s.warp_total[b], warp, op) : Op::identity();
             if (warp == 0u && lane == 0u) {
@@ -360,7 +363,10 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
                 }
             }
         }
-        named_barrier_arrive(scan_aggregate_ready + b, all);
+        if (b == 0u)
+            named_barrier_arrive<scan_aggregate_ready>(all);
+        else
+            named_barrier_arrive<scan_aggregate_ready + 1u>(all);
     };
     T before[Policy::vectors], before_next[Policy::vectors];
     T warp_prefix = Op::identity(), warp_prefix_next = Op::identity();
@@ -373,7 +379,7 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
         const unsigned int next = wait(b ^ 1u, t);
         if (next < a.tiles)
             first(next, b ^ 1u, stop, before_next, warp_prefix_next);
-        named_barrier_sync(scan_prefix_ready, all); /* tile t's prefix */
+        named_barrier_sync<scan_prefix_ready>(all); /* tile t's prefix */
         stop = s.stop;
         if (!stop) {
             const T p = warp > 0u ? op(s.prefix, warp_prefix) : s.prefix;
@@ -395,7 +401,7 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
         }
         /* a sync, not an arrival: the control warp is here already (it
          * arrived at scan_prefix_ready just before) */
-        named_barrier_sync(scan_buffer_free, all);
+        named_barrier_sync<scan_buffer_free>(all);
         t = next;
 #pragma unroll
         for (int v = 0; v < Policy::vectors; ++v)
