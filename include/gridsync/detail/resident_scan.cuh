@@ -43,9 +43,11 @@
  *     arrival on copied[b]; read by data threads that each observed the
  *     phase (scan_wait_copy);
  *   - the warps' totals: data barrier scan_totals, double-buffered by b;
- *   - the aggregate (data -> control): scan_aggregate_ready + b, one per
- *     buffer so that the data warps can arrive for tile i+1 before the
- *     control warp syncs for tile i;
+ *   - the aggregate (data -> control): written by the thread that folds
+ *     it, which then arrives on the mbarrier summed[b]; read by control
+ *     lane 0 after it observed that phase (one barrier per buffer, so that
+ *     the data warps can hand tile i+1's over before the control warp
+ *     takes tile i's);
  *   - the prefix and the stop flag (control -> data): scan_prefix_ready;
  *   - the buffer read (data -> control): scan_buffer_free, a sync on both
  *     sides, before the proxy fence and the next bulk copy into it.
@@ -167,7 +169,6 @@ enum scan_resident_barrier : unsigned int {
     scan_prefix_ready = 1u,    /* control arrives, data syncs: the tile's prefix, stop */
     scan_buffer_free = 2u,     /* everyone syncs: the tile's buffer read */
     scan_totals = 3u,          /* the data warps: their totals of one tile */
-    scan_aggregate_ready = 4u, /* + buffer: data arrive, control syncs: the aggregate */
 };
 
 /* What the two roles share, besides the buffers. */
@@ -181,10 +182,30 @@ struct scan_resident_shared {
     int copy_gave_up;           /* data -> control */
 #if GS_HAS_BULK_COPY
     unsigned long long copied[2]; /* buffer b's bytes and ticket are in */
+    unsigned long long summed[2]; /* buffer b's aggregate is in (data -> control) */
 #endif
 };
 
 #if GS_HAS_BULK_COPY
+
+/* One thread: wait for the phase `parity` of a barrier that other threads
+ * of the block complete, bounded by the call's time-out; 1 when it gave up
+ * (the fault recorded). */
+GS_DEVICE int scan_wait_thread(unsigned long long *bar, unsigned int parity,
+                               const scan_watch &watch)
+{
+    unsigned long long deadline = 0ull;
+    for (unsigned int polls = 1u; !bulk_barrier_try_wait(bar, parity); ++polls) {
+        if ((polls & 63u) != 0u)
+            continue;
+        const unsigned long long now = gs_globaltimer_ns();
+        if (deadline == 0ull)
+            deadline = watch.timeout_ns ? now + watch.timeout_ns : ~0ull;
+        else if (now >= deadline && scan_give_up_thread(watch, deadline))
+            return 1;
+    }
+    return 0;
+}
 
 /* A data warp, every lane: wait for the phase `parity` of a buffer's
  * barrier, each lane observing it itself (its acquire orders the copy's
@@ -259,27 +280,25 @@ GS_DEVICE void scan_resident_control(const scan_args &a, T *buffers,
     }
     t = __shfl_sync(0xffffffffu, t, 0);
     next = __shfl_sync(0xffffffffu, next, 0);
-    unsigned int b = 0u;
+    unsigned int b = 0u, summed_parity = 0u; /* bit b: the phase of summed[b] awaited next */
     int stop = 0;
     while (t < a.tiles) {
         T prefix = Op::identity();
         int gave_up = 0;
-        if (!stop && t > 0u) {
-            const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, t, a.tiles};
+        const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, t, a.tiles};
+        if (!stop && t > 0u)
             gave_up = !scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(
                 state, (int)t, op, watch, prefix);
-        }
-        if (b == 0u) /* tile t's aggregate */
-            named_barrier_sync<scan_aggregate_ready>(all);
-        else
-            named_barrier_sync<scan_aggregate_ready + 1u>(all);
         if (lane == 0u) {
+            /* tile t's aggregate */
+            gave_up |= scan_wait_thread(&s.summed[b], (summed_parity >> b) & 1u, watch);
             stop = stop || gave_up || s.copy_gave_up;
             if (!stop && t > 0u)
                 state.publish_inclusive((int)t, op(prefix, s.aggregate[b]));
             s.prefix = prefix;
             s.stop = stop;
         }
+        summed_parity ^= 1u << b;
         stop = __shfl_sync(0xffffffffu, stop, 0);
         named_barrier_arrive<scan_prefix_ready>(all);
         named_barrier_sync<scan_buffer_free>(all); /* buffer b read */
@@ -363,10 +382,8 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
                 }
             }
         }
-        if (b == 0u)
-            named_barrier_arrive<scan_aggregate_ready>(all);
-        else
-            named_barrier_arrive<scan_aggregate_ready + 1u>(all);
+        if (warp == 0u && lane == 0u) /* the aggregate (or the stop) to the control warp */
+            bulk_barrier_arrive(&s.summed[b]);
     };
     T before[Policy::vectors], before_next[Policy::vectors];
     T warp_prefix = Op::identity(), warp_prefix_next = Op::identity();
@@ -430,6 +447,8 @@ static __global__ void __launch_bounds__(scan_resident_threads<Policy>(),
     if (threadIdx.x == 0u) {
         bulk_barrier_init(&s.copied[0], 1u);
         bulk_barrier_init(&s.copied[1], 1u);
+        bulk_barrier_init(&s.summed[0], 1u);
+        bulk_barrier_init(&s.summed[1], 1u);
         s.copy_gave_up = 0;
         s.stop = 0;
     }
