@@ -36,9 +36,13 @@ static gs_status query_now(int device, const void *kernel, int threads, int dyna
 {
     size_t free_bytes = 0;
     int major = 0, optin = 0;
+    struct cudaFuncAttributes attr;
     GS_CUDA_TRY(cudaDeviceGetAttribute(&shape->sms, cudaDevAttrMultiProcessorCount, device));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    shape->early_launch = major >= 9;
+    GS_CUDA_TRY(cudaFuncGetAttributes(&attr, kernel));
+    /* a build without sm_90 code JIT-compiles older PTX on sm_90: its
+     * kernels have no griddepcontrol and no bulk copies */
+    shape->early_launch = major >= 9 && attr.ptxVersion >= 90;
     GS_CUDA_TRY(cudaMemGetInfo(&free_bytes, &shape->total_bytes));
     if (dynamic_smem > 48 * 1024) {
         GS_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));

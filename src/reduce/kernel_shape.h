@@ -17,9 +17,13 @@ typedef struct gs__kernel_shape {
     int sms;            /* streaming multiprocessors of the device */
     int per_sm;         /* resident blocks of `threads` threads per SM */
     size_t total_bytes; /* device memory */
-    int early_launch;   /* compute capability >= 9.0: programmatic dependent
-                           launch (the kernel's launch overlaps the end of the
-                           previous kernel on the stream), and bulk copies */
+    int early_launch;   /* compute capability >= 9.0 and the kernel's code
+                           built for it (PTX 9.0 or later, not JIT-compiled from
+                           older PTX, where the device code has neither):
+                           programmatic dependent launch (the kernel's launch
+                           overlaps the end of the previous kernel on the
+                           stream, which griddepcontrol.wait then waits out),
+                           and bulk copies */
 } gs__kernel_shape;
 
 /* The shape of `kernel` launched with `threads` threads and

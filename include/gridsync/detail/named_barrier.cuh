@@ -16,9 +16,11 @@
  * barrier's arrive, sync or red operation synchronizes with the sync or red
  * that completes the same barrier, so the shared- and global-memory
  * accesses a thread made before arriving happen before those a thread
- * makes after its sync returns. A barrier is reused only after it
- * completed: every caller here alternates between arriving and syncing so
- * that a thread cannot arrive twice at one instance of a barrier.
+ * makes after its sync returns. A barrier completes when `threads` threads
+ * have arrived, so a caller must make sure that no thread arrives at the
+ * next instance of a barrier before the current one completed (PTX: "care
+ * must be taken to keep a warp from executing more barrier instructions
+ * than intended"); each caller says why at its barriers.
  */
 #ifndef GRIDSYNC_DETAIL_NAMED_BARRIER_CUH
 #define GRIDSYNC_DETAIL_NAMED_BARRIER_CUH

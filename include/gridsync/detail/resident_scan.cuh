@@ -48,20 +48,26 @@
  *     lane 0 after it observed that phase (one barrier per buffer, so that
  *     the data warps can hand tile i+1's over before the control warp
  *     takes tile i's);
- *   - the prefix and the stop flag (control -> data): scan_prefix_ready;
+ *   - the prefix and the stop flag (control -> data): scan_prefix_ready
+ *     (control arrives, data syncs);
  *   - the buffer read (data -> control): scan_buffer_free, a sync on both
  *     sides, before the proxy fence and the next bulk copy into it.
- * Each side alternates arrive and sync on each barrier it arrives at, so no
- * thread arrives twice at one instance. In place is safe: a tile's elements are
+ * No thread arrives twice at one instance of scan_prefix_ready: the control
+ * warp's next arrival comes after a scan_buffer_free that every data warp
+ * reaches only after its sync on the previous instance.
+ * copy_gave_up (data -> control) only ever goes from 0 to 1 and is read
+ * with volatile accesses: a read that races with the write sees it one
+ * tile later, after the summed[] wait that orders it. In place is safe: a tile's elements are
  * read before its stores, and no other tile touches them.
  *
  * Bounded: the look-back gives up after the scan's time-out (recording the
  * fault; the control warp then tells the data warps to stop, and goes on
  * drawing tickets without copies until it draws past the last tile, so the
  * ticket is reset as in the register kernel). A data warp's wait for a copy
- * is bounded by the time-out too, without reading the call's abort word: a
- * copy of valid memory always completes, so a buffer's phase is abandoned
- * only on a copy that never lands.
+ * records the fault after the time-out but never abandons the copy (it
+ * traps after a second time-out: scan_wait_copy); the control warp's wait
+ * for an aggregate is bounded by the time-out (the data warps always hand
+ * one over, so an abandoned phase completes later and the parity holds).
  *
  * When: 4-byte types of the bandwidth tiling, from GS_TUNE_SCAN_RESIDENT_FROM_BYTES,
  * on sm_90 and later (bulk copies); src/scan/scan.cu chooses it by the
@@ -179,7 +185,7 @@ struct scan_resident_shared {
     T prefix;
     unsigned int tile[2];       /* the ticket in buffer b; >= tiles: none */
     int stop;                   /* control -> data: a look-back or a copy gave up */
-    int copy_gave_up;           /* data -> control */
+    volatile int copy_gave_up;  /* data -> control: a copy was late (0 -> 1 only) */
 #if GS_HAS_BULK_COPY
     unsigned long long copied[2]; /* buffer b's bytes and ticket are in */
     unsigned long long summed[2]; /* buffer b's aggregate is in (data -> control) */
@@ -209,28 +215,39 @@ GS_DEVICE int scan_wait_thread(unsigned long long *bar, unsigned int parity,
 
 /* A data warp, every lane: wait for the phase `parity` of a buffer's
  * barrier, each lane observing it itself (its acquire orders the copy's
- * bytes before that lane's reads), bounded by the call's time-out (not its
- * abort word: see the file's comment); 1 when the warp gave up (the fault
- * recorded). */
+ * bytes before that lane's reads). A copy in flight is never abandoned
+ * (its bytes would land in a buffer the block has moved on from): past the
+ * call's time-out the warp records the fault (scan_give_up_thread) and
+ * goes on waiting; past scan_copy_trap_ns more (a copy of valid memory
+ * lands in microseconds; this is for a GPU that no longer completes them)
+ * it traps, ending the kernel with an error rather than hanging the GPU.
+ * Returns 1 when the fault was recorded (or the call was already
+ * aborted). */
+constexpr unsigned long long scan_copy_trap_ns = 10000000000ull; /* 10 s */
+
 GS_DEVICE int scan_wait_copy(unsigned long long *bar, unsigned int parity,
                              const scan_watch &watch)
 {
     unsigned long long deadline = 0ull;
+    int late = 0;
     for (unsigned int polls = 1u;; ++polls) {
         if (__all_sync(0xffffffffu, bulk_barrier_try_wait(bar, parity)))
-            return 0;
+            return late;
         if ((polls & 63u) != 0u)
             continue;
-        int up = 0;
         if ((threadIdx.x & 31u) == 0u) {
             const unsigned long long now = gs_globaltimer_ns();
-            if (deadline == 0ull)
+            if (deadline == 0ull) {
                 deadline = watch.timeout_ns ? now + watch.timeout_ns : ~0ull;
-            else if (now >= deadline)
-                up = scan_give_up_thread(watch, deadline);
+            } else if (now >= deadline) {
+                if (late)
+                    __trap(); /* a bulk copy that did not land */
+                scan_give_up_thread(watch, deadline);
+                late = 1;
+                deadline = now + scan_copy_trap_ns;
+            }
         }
-        if (__shfl_sync(0xffffffffu, up, 0))
-            return 1;
+        late = __shfl_sync(0xffffffffu, late, 0);
     }
 }
 
@@ -337,6 +354,9 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
     };
     unsigned int parity = 0u; /* bit b: the phase of buffer b awaited next */
     /* the ticket in buffer b, once its bytes are in */
+    /* for_tile: the tile the fault record names if the copy is late (the
+     * tile before the copied one, whose ticket is known only once it landed;
+     * the record reads "from tile X on", which stays true) */
     auto wait = [&](unsigned int b, unsigned int for_tile) {
         const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, for_tile,
                                   a.tiles};
