@@ -27,14 +27,7 @@
 #include <gridsync/detail/reduce_ops.cuh>
 #include <gridsync/detail/resident_scan.cuh>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorName(e_));                                 \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "scan_probe.h"
 
 namespace gs { namespace detail {
 
@@ -221,11 +214,6 @@ struct ppolicy {
     static constexpr int poll_sleep_ns = 0;
 };
 
-static unsigned long long *g_desc;
-static unsigned int *g_counters;
-static unsigned int g_seq = 1;
-static int g_sms;
-
 /* Mode -1: library register kernel; -2: library resident kernel;
  * 0/1: the pipelined kernel's variants. */
 template <class P, class T, int Mode>
@@ -249,49 +237,7 @@ static void launch(const T *in, T *out, long long n)
         fprintf(stderr, "mode %d tile %d threads %d smem %d: %d blocks/SM\n", Mode, tile_items,
                 threads, smem, per_sm);
     }
-    long long tiles = (n + tile_items - 1) / tile_items;
-    long long wave = (long long)g_sms * per_sm;
-    scan_args a = {};
-    a.in = in;
-    a.out = out;
-    a.n = n;
-    a.descriptors = g_desc;
-    a.counters = g_counters;
-    a.fault = nullptr;
-    a.timeout_ns = 2000000000ull;
-    a.seq = g_seq++;
-    a.tiles = (unsigned int)tiles;
-    a.exclusive = 0;
-    k<<<(unsigned)std::min(tiles, wave), threads, smem>>>(a);
-}
-
-__global__ void fill(float *x, int *y, long long n, long long ny, unsigned s)
-{
-    for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n; i += 256ll * gridDim.x) {
-        unsigned h = (unsigned)i * 2654435761u ^ s;
-        h ^= h >> 15; h *= 0x2c1b3c6du; h ^= h >> 12;
-        x[i] = (h & 0xffffff) * (2.0f / 16777216.0f) - 1.0f;
-        if (i < ny)
-            y[i] = (int)(h & 0xffff) - 32768;
-    }
-}
-
-template <class F>
-static double time_us(F f, int reps)
-{
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
-    std::vector<float> v;
-    for (int s = 0; s < 7; ++s) {
-        CK(cudaEventRecord(a));
-        for (int r = 0; r < reps; ++r) f();
-        CK(cudaEventRecord(b)); CK(cudaEventSynchronize(b));
-        float ms; CK(cudaEventElapsedTime(&ms, a, b));
-        if (s) v.push_back(ms * 1000.0f / reps);
-    }
-    CK(cudaGetLastError());
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
+    scan_probe_launch(k, per_sm, threads, smem, tile_items, in, out, n, 0);
 }
 
 struct row { const char *name; void (*f32)(const float *, float *, long long);
@@ -302,17 +248,12 @@ struct row { const char *name; void (*f32)(const float *, float *, long long);
 
 int main()
 {
-    int dev = 0;
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev));
     const long long nmax = 1ll << 30;
+    scan_probe_init((nmax / 256 + 64) * 2 * 8 * 2);
     float *x, *y, *yf; int *xi, *yi, *yc;
     CK(cudaMalloc(&x, nmax * 4)); CK(cudaMalloc(&y, nmax * 4));
     CK(cudaMalloc(&xi, (1ll << 26) * 4)); CK(cudaMalloc(&yi, (1ll << 26) * 4));
     CK(cudaMalloc(&yc, (1ll << 26) * 4)); CK(cudaMalloc(&yf, (1ll << 26) * 4));
-    CK(cudaMalloc(&g_desc, (nmax / 256 + 64) * 2 * 8 * 2));
-    CK(cudaMemset(g_desc, 0, (nmax / 256 + 64) * 2 * 8 * 2));
-    CK(cudaMalloc(&g_counters, 64)); CK(cudaMemset(g_counters, 0, 64));
     fill<<<2048, 256>>>(x, xi, nmax, 1ll << 26, 7u);
     CK(cudaDeviceSynchronize());
     void *tmp = nullptr; size_t tmp_bytes = 0;

@@ -29,17 +29,14 @@
 #include <gridsync/detail/reduce_ops.cuh>
 #include <gridsync/detail/resident_scan.cuh>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorName(e_));                                 \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "scan_probe.h"
 
 namespace gs { namespace detail {
 
+/* The probe's own mbarrier and bulk-copy helpers (gridsync/detail/
+ * bulk_copy.cuh has the library's, for sm_90 device code only; bulk_load is
+ * its bulk_copy_to_shared without the proxy fence: what these variants
+ * measured). */
 __device__ __forceinline__ unsigned smem_addr(const void *p)
 {
     return (unsigned)__cvta_generic_to_shared(p);
@@ -47,6 +44,11 @@ __device__ __forceinline__ unsigned smem_addr(const void *p)
 __device__ __forceinline__ void mbar_init(unsigned long long *m, unsigned count)
 {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(m)), "r"(count) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+__device__ __forceinline__ void mbar_arrive(unsigned long long *m)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(m)) : "memory");
 }
 __device__ __forceinline__ void bulk_load(void *dst, const void *src, unsigned bytes,
                                           unsigned long long *m)
@@ -72,6 +74,28 @@ __device__ __forceinline__ void mbar_wait(unsigned long long *m, unsigned parity
 __device__ __forceinline__ void prefetch_l2(const void *p, unsigned bytes)
 {
     asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p), "r"(bytes) : "memory");
+}
+
+/* Warp 0: tile `tile`'s aggregate published, its look-back and its
+ * inclusive prefix published; the prefix returned (the identity for tile 0,
+ * and for every tile when !look: the floor variants, wrong results). */
+template <class Policy, class T, class Op>
+__device__ T probe_look_back(const scan_tile_state<T> &state, const scan_args &a,
+                             unsigned int tile, T aggregate, bool look, Op op)
+{
+    T prefix = Op::identity();
+    if (look && tile > 0u) {
+        if (threadIdx.x == 0u)
+            state.publish_aggregate((int)tile, aggregate);
+        const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, tile, a.tiles};
+        scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(state, (int)tile, op, watch,
+                                                                  prefix);
+        if (threadIdx.x == 0u)
+            state.publish_inclusive((int)tile, op(prefix, aggregate));
+    } else if (look && threadIdx.x == 0u && a.tiles > 1u) {
+        state.publish_inclusive(0, aggregate);
+    }
+    return prefix;
 }
 
 /* Mode 0: library order (ticket after the stores), loads from global.
@@ -103,7 +127,6 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
             gs_st_relaxed_gpu(a.counters, 0u);
         if (Mode == 3) {
             mbar_init(&s_mbar, 1u);
-            asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
         }
     }
     __syncthreads();
@@ -169,20 +192,8 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
         if (nwarps > 1u && warp > 0u)
             warp_prefix = scan_fold_shared(s_warp, warp, op);
         if (warp == 0u) {
-            T aggregate = scan_fold_shared(s_warp, nwarps, op);
-            T prefix = Op::identity();
-            if (Mode != 1 && tile > 0u) {
-                if (tid == 0u)
-                    state.publish_aggregate((int)tile, aggregate);
-                const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, tile,
-                                          a.tiles};
-                scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(state, (int)tile, op,
-                                                                          watch, prefix);
-                if (tid == 0u)
-                    state.publish_inclusive((int)tile, op(prefix, aggregate));
-            } else if (Mode != 1 && tid == 0u && a.tiles > 1u) {
-                state.publish_inclusive(0, aggregate);
-            }
+            const T prefix = probe_look_back<Policy>(
+                state, a, tile, scan_fold_shared(s_warp, nwarps, op), Mode != 1, op);
             if (tid == 0u)
                 s_prefix = prefix;
         }
@@ -247,11 +258,10 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
             bulk_load(buf, in + (long long)t * Policy::tile_items, Policy::tile_items * sizeof(T),
                       &s_mbar);
         else
-            asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_addr(&s_mbar)) : "memory");
+            mbar_arrive(&s_mbar);
     };
     if (tid == 0u) {
         mbar_init(&s_mbar, 1u);
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
     if (tid == 0u) {
@@ -290,19 +300,7 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
             lane_incl[v] = warp_inclusive_scan(s, 32u, op);
         }
         T before[Policy::vectors];
-        T carry = Op::identity();
-#pragma unroll
-        for (int v = 0; v < Policy::vectors; ++v) {
-            T lane_before = value_traits<T>::shuffle_up(0xffffffffu, lane_incl[v], 1u);
-            T step_total = value_traits<T>::shuffle(0xffffffffu, lane_incl[v], 31);
-            if (v == 0) {
-                before[0] = lane == 0u ? Op::identity() : lane_before;
-                carry = step_total;
-            } else {
-                before[v] = lane == 0u ? carry : op(carry, lane_before);
-                carry = op(carry, step_total);
-            }
-        }
+        const T carry = scan_run_before(lane_incl, before, op);
         if (lane == 0u)
             s_warp[warp] = carry;
         __syncthreads(); /* (A) */
@@ -310,20 +308,8 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
         if (nwarps > 1u && warp > 0u)
             warp_prefix = scan_fold_shared(s_warp, warp, op);
         if (warp == 0u) {
-            T aggregate = scan_fold_shared(s_warp, nwarps, op);
-            T prefix = Op::identity();
-            if (Variant != 2 && tile > 0u) {
-                if (tid == 0u)
-                    state.publish_aggregate((int)tile, aggregate);
-                const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, tile,
-                                          a.tiles};
-                scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(state, (int)tile, op,
-                                                                          watch, prefix);
-                if (tid == 0u)
-                    state.publish_inclusive((int)tile, op(prefix, aggregate));
-            } else if (Variant != 2 && tid == 0u && a.tiles > 1u) {
-                state.publish_inclusive(0, aggregate);
-            }
+            const T prefix = probe_look_back<Policy>(
+                state, a, tile, scan_fold_shared(s_warp, nwarps, op), Variant != 2, op);
             if (tid == 0u) {
                 s_prefix = prefix;
                 if (Variant == 1)
@@ -382,11 +368,6 @@ struct policy {
     static constexpr int resident_min_blocks = MinBlocks;
 };
 
-static unsigned long long *g_desc;
-static unsigned int *g_counters;
-static unsigned int g_seq = 1;
-static int g_sms;
-
 template <class P, class T, int Mode>
 static void launch(const T *in, T *out, long long n)
 {
@@ -405,49 +386,7 @@ static void launch(const T *in, T *out, long long n)
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, P::threads, smem));
         fprintf(stderr, "mode %d tile %d: %d blocks/SM\n", Mode, P::tile_items, per_sm);
     }
-    long long tiles = (n + P::tile_items - 1) / P::tile_items;
-    long long wave = (long long)g_sms * per_sm;
-    scan_args a = {};
-    a.in = in;
-    a.out = out;
-    a.n = n;
-    a.descriptors = g_desc;
-    a.counters = g_counters;
-    a.fault = nullptr;
-    a.timeout_ns = 2000000000ull;
-    a.seq = g_seq++;
-    a.tiles = (unsigned int)tiles;
-    a.exclusive = 0;
-    k<<<(unsigned)std::min(tiles, wave), P::threads, smem>>>(a);
-}
-
-__global__ void fill(float *x, int *y, long long n, long long ny, unsigned s)
-{
-    for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n; i += 256ll * gridDim.x) {
-        unsigned h = (unsigned)i * 2654435761u ^ s;
-        h ^= h >> 15; h *= 0x2c1b3c6du; h ^= h >> 12;
-        x[i] = (h & 0xffffff) * (2.0f / 16777216.0f) - 1.0f;
-        if (i < ny)
-            y[i] = (int)(h & 0xffff) - 32768;
-    }
-}
-
-template <class F>
-static double time_us(F f, int reps)
-{
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
-    std::vector<float> v;
-    for (int s = 0; s < 7; ++s) {
-        CK(cudaEventRecord(a));
-        for (int r = 0; r < reps; ++r) f();
-        CK(cudaEventRecord(b)); CK(cudaEventSynchronize(b));
-        float ms; CK(cudaEventElapsedTime(&ms, a, b));
-        if (s) v.push_back(ms * 1000.0f / reps);
-    }
-    CK(cudaGetLastError());
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
+    scan_probe_launch(k, per_sm, P::threads, smem, P::tile_items, in, out, n, 0);
 }
 
 struct row { const char *name; void (*f32)(const float *, float *, long long);
@@ -458,17 +397,12 @@ struct row { const char *name; void (*f32)(const float *, float *, long long);
 
 int main(int argc, char **argv)
 {
-    int dev = 0;
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev));
     const long long nmax = 1ll << 30;
+    scan_probe_init((nmax / 256 + 64) * 2 * 8 * 2);
     float *x, *y; int *xi, *yi, *yc;
     CK(cudaMalloc(&x, nmax * 4)); CK(cudaMalloc(&y, nmax * 4));
     CK(cudaMalloc(&xi, (1ll << 26) * 4)); CK(cudaMalloc(&yi, (1ll << 26) * 4));
     CK(cudaMalloc(&yc, (1ll << 26) * 4));
-    CK(cudaMalloc(&g_desc, (nmax / 256 + 64) * 2 * 8 * 2));
-    CK(cudaMemset(g_desc, 0, (nmax / 256 + 64) * 2 * 8 * 2));
-    CK(cudaMalloc(&g_counters, 64)); CK(cudaMemset(g_counters, 0, 64));
     fill<<<2048, 256>>>(x, xi, nmax, 1ll << 26, 7u);
     CK(cudaDeviceSynchronize());
     void *tmp = nullptr; size_t tmp_bytes = 0;

@@ -15,21 +15,9 @@
 #include <gridsync/detail/reduce_ops.cuh>
 #include <gridsync/detail/resident_scan.cuh>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorName(e_));                                 \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "scan_probe.h"
 
 using namespace gs::detail;
-
-static unsigned long long *g_desc;
-static unsigned int *g_counters;
-static unsigned int g_seq = 1;
-static int g_sms;
 
 template <class T, bool Resident>
 static void launch(const T *in, T *out, long long n, int exclusive)
@@ -46,23 +34,10 @@ static void launch(const T *in, T *out, long long n, int exclusive)
         fprintf(stderr, "%s %zu-byte: %d blocks/SM\n", Resident ? "resident" : "registers",
                 sizeof(T), per_sm);
     }
-    long long tiles = (n + P::tile_items - 1) / P::tile_items;
-    long long wave = (long long)g_sms * per_sm;
-    scan_args a = {};
-    a.in = in;
-    a.out = out;
-    a.n = n;
-    a.descriptors = g_desc;
-    a.counters = g_counters;
-    a.fault = nullptr;
-    a.timeout_ns = 2000000000ull;
-    a.seq = g_seq++;
-    a.tiles = (unsigned int)tiles;
-    a.exclusive = exclusive;
-    k<<<(unsigned)std::min(tiles, wave), P::threads, smem>>>(a);
+    scan_probe_launch(k, per_sm, P::threads, smem, P::tile_items, in, out, n, exclusive);
 }
 
-__global__ void fill(unsigned *x, long long words, unsigned s)
+__global__ void fill_bits(unsigned *x, long long words, unsigned s)
 {
     for (long long i = blockIdx.x * 256ll + threadIdx.x; i < words; i += 256ll * gridDim.x) {
         unsigned h = (unsigned)i * 2654435761u ^ s;
@@ -70,24 +45,6 @@ __global__ void fill(unsigned *x, long long words, unsigned s)
         /* floats and doubles in a sane range: exponent bits limited */
         x[i] = (h & 0x807fffffu) | 0x3f000000u;
     }
-}
-
-template <class F>
-static double time_us(F f, int reps)
-{
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
-    std::vector<float> v;
-    for (int s = 0; s < 5; ++s) {
-        CK(cudaEventRecord(a));
-        for (int r = 0; r < reps; ++r) f();
-        CK(cudaEventRecord(b)); CK(cudaEventSynchronize(b));
-        float ms; CK(cudaEventElapsedTime(&ms, a, b));
-        if (s) v.push_back(ms * 1000.0f / reps);
-    }
-    CK(cudaGetLastError());
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
 }
 
 static char *g_x, *g_y, *g_z;
@@ -115,10 +72,10 @@ static void run(const char *name)
     for (long long bytes : {1ll << 24, 1ll << 27, 1ll << 30, bytes_max}) {
         const long long n = bytes / (long long)sizeof(T);
         const int reps = bytes <= (1ll << 27) ? 20 : 3;
-        double tc = time_us([&] { CK(cudaMemcpyAsync(g_y, g_x, bytes, cudaMemcpyDeviceToDevice)); }, reps);
-        double tr = time_us([&] { launch<T, false>((const T *)g_x, (T *)g_y, n, 0); }, reps);
-        double ts = time_us([&] { launch<T, true>((const T *)g_x, (T *)g_y, n, 0); }, reps);
-        double tm = time_us([&] { launch<T, true>((const T *)g_x + 1, (T *)g_y, n - 1, 0); }, reps);
+        double tc = time_us([&] { CK(cudaMemcpyAsync(g_y, g_x, bytes, cudaMemcpyDeviceToDevice)); }, reps, 5);
+        double tr = time_us([&] { launch<T, false>((const T *)g_x, (T *)g_y, n, 0); }, reps, 5);
+        double ts = time_us([&] { launch<T, true>((const T *)g_x, (T *)g_y, n, 0); }, reps, 5);
+        double tm = time_us([&] { launch<T, true>((const T *)g_x + 1, (T *)g_y, n - 1, 0); }, reps, 5);
         printf("%-9s %5lld MiB: copy %9.1f us | registers %9.1f us %5.3f of copy | resident %9.1f us "
                "%5.3f | resident misaligned in %9.1f %5.3f\n",
                name, bytes >> 20, tc, tr, tc / tr, ts, tc / ts, tm, tc / tm);
@@ -128,15 +85,10 @@ static void run(const char *name)
 
 int main()
 {
-    int dev = 0;
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev));
     const long long cap = (1ll << 31) + 4096;
+    scan_probe_init((cap / 1024 + 64) * 32);
     CK(cudaMalloc(&g_x, cap)); CK(cudaMalloc(&g_y, cap)); CK(cudaMalloc(&g_z, cap));
-    CK(cudaMalloc(&g_desc, (cap / 1024 + 64) * 32));
-    CK(cudaMemset(g_desc, 0, (cap / 1024 + 64) * 32));
-    CK(cudaMalloc(&g_counters, 64)); CK(cudaMemset(g_counters, 0, 64));
-    fill<<<2048, 256>>>((unsigned *)g_x, cap / 4, 7u);
+    fill_bits<<<2048, 256>>>((unsigned *)g_x, cap / 4, 7u);
     CK(cudaDeviceSynchronize());
     run<float>("float");
     run<double>("double");

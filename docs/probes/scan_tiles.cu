@@ -21,15 +21,7 @@
 #include <gridsync/detail/reduce_ops.cuh>
 #include <gridsync/detail/single_pass_scan.cuh>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorName(e_));                                 \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
-
+#include "scan_probe.h"
 
 /* The library's kernel (single_pass_scan.cuh) with three probe modes:
  * 0: as the library; 1: no look-back (every tile's prefix is the identity:
@@ -186,11 +178,6 @@ struct policy {
     static constexpr int poll_sleep_ns = SleepNs;
 };
 
-static unsigned long long *g_desc;
-static unsigned int *g_counters;
-static unsigned int g_seq = 1;
-static int g_sms;
-
 template <class P, class T, int Mode = -1>
 static void launch(const T *in, T *out, long long n)
 {
@@ -199,48 +186,7 @@ static void launch(const T *in, T *out, long long n)
     static int per_sm = -1;
     if (per_sm < 0)
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, P::threads, 0));
-    long long tiles = (n + P::tile_items - 1) / P::tile_items;
-    long long wave = (long long)g_sms * per_sm;
-    scan_args a = {};
-    a.in = in;
-    a.out = out;
-    a.n = n;
-    a.descriptors = g_desc;
-    a.counters = g_counters;
-    a.fault = nullptr;
-    a.timeout_ns = 2000000000ull;
-    a.seq = g_seq++;
-    a.tiles = (unsigned int)tiles;
-    a.exclusive = 0;
-    k<<<(unsigned)std::min(tiles, wave), P::threads>>>(a);
-}
-
-__global__ void fill(float *x, int *y, long long n, unsigned s)
-{
-    for (long long i = blockIdx.x * 256ll + threadIdx.x; i < n; i += 256ll * gridDim.x) {
-        unsigned h = (unsigned)i * 2654435761u ^ s;
-        h ^= h >> 15; h *= 0x2c1b3c6du; h ^= h >> 12;
-        x[i] = (h & 0xffffff) * (2.0f / 16777216.0f) - 1.0f;
-        y[i] = (int)(h & 0xffff) - 32768;
-    }
-}
-
-template <class F>
-static double time_us(F f, int reps)
-{
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
-    std::vector<float> v;
-    for (int s = 0; s < 7; ++s) {
-        CK(cudaEventRecord(a));
-        for (int r = 0; r < reps; ++r) f();
-        CK(cudaEventRecord(b)); CK(cudaEventSynchronize(b));
-        float ms; CK(cudaEventElapsedTime(&ms, a, b));
-        if (s) v.push_back(ms * 1000.0f / reps);
-    }
-    CK(cudaGetLastError());
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
+    scan_probe_launch(k, per_sm, P::threads, 0, P::tile_items, in, out, n, 0);
 }
 
 struct row { const char *name; void (*f32)(const float *, float *, long long);
@@ -256,17 +202,12 @@ struct row { const char *name; void (*f32)(const float *, float *, long long);
 
 int main(int argc, char **argv)
 {
-    int dev = 0;
-    CK(cudaGetDevice(&dev));
-    CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev));
     const long long nmax = 1ll << 30;
+    scan_probe_init((nmax / 256 + 64) * 2 * 8 * 2);
     float *x, *y; int *xi, *yi, *yc;
     CK(cudaMalloc(&x, nmax * 4)); CK(cudaMalloc(&y, nmax * 4));
     CK(cudaMalloc(&xi, nmax * 4)); CK(cudaMalloc(&yi, nmax * 4)); CK(cudaMalloc(&yc, nmax * 4));
-    CK(cudaMalloc(&g_desc, (nmax / 256 + 64) * 2 * 8 * 2));
-    CK(cudaMemset(g_desc, 0, (nmax / 256 + 64) * 2 * 8 * 2));
-    CK(cudaMalloc(&g_counters, 64)); CK(cudaMemset(g_counters, 0, 64));
-    fill<<<2048, 256>>>(x, xi, nmax, 7u);
+    fill<<<2048, 256>>>(x, xi, nmax, nmax, 7u);
     CK(cudaDeviceSynchronize());
     void *tmp = nullptr; size_t tmp_bytes = 0;
     CK(cub::DeviceScan::InclusiveSum(tmp, tmp_bytes, x, y, (int)nmax));
