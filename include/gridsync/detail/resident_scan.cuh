@@ -196,20 +196,16 @@ struct scan_resident_shared {
 
 /* One thread: wait for the phase `parity` of a barrier that other threads
  * of the block complete, bounded by the call's time-out; 1 when it gave up
- * (the fault recorded). */
+ * (past the time-out, the fault recorded: scan_give_up_thread) or when
+ * another tile of the call already had (the abort word, read every 64
+ * polls). */
 GS_DEVICE int scan_wait_thread(unsigned long long *bar, unsigned int parity,
                                const scan_watch &watch)
 {
     unsigned long long deadline = 0ull;
-    for (unsigned int polls = 1u; !bulk_barrier_try_wait(bar, parity); ++polls) {
-        if ((polls & 63u) != 0u)
-            continue;
-        const unsigned long long now = gs_globaltimer_ns();
-        if (deadline == 0ull)
-            deadline = watch.timeout_ns ? now + watch.timeout_ns : ~0ull;
-        else if (now >= deadline && scan_give_up_thread(watch, deadline))
+    for (unsigned int polls = 1u; !bulk_barrier_try_wait(bar, parity); ++polls)
+        if ((polls & 63u) == 0u && scan_give_up_thread(watch, deadline))
             return 1;
-    }
     return 0;
 }
 
@@ -278,8 +274,7 @@ GS_DEVICE void scan_resident_control(const scan_args &a, T *buffers,
      * (a tile the data threads load, or none) */
     auto fetch = [&](unsigned int b, unsigned int t, int stop) {
         s.tile[b] = t;
-        const bool full = (long long)t * Policy::tile_items + Policy::tile_items <= a.n;
-        if (!stop && t < a.tiles && full && in_aligned)
+        if (!stop && t < a.tiles && scan_full_tile<Policy>(a, t) && in_aligned)
             bulk_copy_to_shared(buffers + (long long)b * Policy::tile_items,
                                 in + (long long)t * Policy::tile_items,
                                 (unsigned int)(Policy::tile_items * sizeof(T)), &s.copied[b]);
@@ -346,9 +341,6 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
     const bool in_aligned = ((unsigned long long)in & 15ull) == 0ull;
     const bool out_aligned = ((unsigned long long)out & 15ull) == 0ull;
     const scan_tile_state<T> state = {a.descriptors, a.seq};
-    auto full_tile = [&](unsigned int t) {
-        return (long long)t * Policy::tile_items + Policy::tile_items <= a.n;
-    };
     auto run_of = [&](unsigned int b) {
         return buffers + (long long)b * Policy::tile_items + (long long)warp * Policy::warp_items;
     };
@@ -373,7 +365,7 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
             T *const run = run_of(b);
             const long long base = (long long)t * Policy::tile_items +
                                    (long long)warp * Policy::warp_items;
-            const bool full = full_tile(t);
+            const bool full = scan_full_tile<Policy>(a, t);
             if (!(full && in_aligned))
                 scan_fill_shared<Policy, Op>(run, in, base, a.n, full, in_aligned);
             T lane_incl[Policy::vectors];
@@ -394,12 +386,8 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
             if (warp == 0u && lane == 0u) {
                 const T aggregate = scan_fold_shared(s.warp_total[b], nwarps, op);
                 s.aggregate[b] = aggregate;
-                if (!s.copy_gave_up) {
-                    if (t > 0u)
-                        state.publish_aggregate((int)t, aggregate);
-                    else if (a.tiles > 1u)
-                        state.publish_inclusive(0, aggregate);
-                }
+                if (!s.copy_gave_up)
+                    scan_publish_tile_aggregate(state, a, t, aggregate);
             }
         }
         if (warp == 0u && lane == 0u) /* the aggregate (or the stop) to the control warp */
@@ -424,7 +412,7 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
             const long long base = (long long)t * Policy::tile_items +
                                    (long long)warp * Policy::warp_items;
             /* pass 2: straight-line code for each case */
-            if (full_tile(t) && out_aligned) {
+            if (scan_full_tile<Policy>(a, t) && out_aligned) {
                 if (a.exclusive)
                     scan_resident_pass2<Policy, true, true>(run, before, p, out, base, a.n, op);
                 else

@@ -345,6 +345,27 @@ GS_DEVICE void scan_add_prefix(scan_items<Policy, T> &it, T prefix, Op op)
             it.x[v][c] = op(prefix, it.x[v][c]);
 }
 
+/* Whether tile t has all Policy::tile_items elements below a.n (else its
+ * last elements get the identity on load and are not stored). */
+template <class Policy>
+GS_DEVICE bool scan_full_tile(const scan_args &a, unsigned int t)
+{
+    return (long long)t * Policy::tile_items + Policy::tile_items <= a.n;
+}
+
+/* A tile's aggregate published for the look-backs of later tiles; tile 0,
+ * which has no predecessor, publishes it as its inclusive prefix at once
+ * (and not at all when it is the only tile). By the publishing thread. */
+template <class T>
+GS_DEVICE void scan_publish_tile_aggregate(const scan_tile_state<T> &state, const scan_args &a,
+                                           unsigned int tile, T aggregate)
+{
+    if (tile > 0u)
+        state.publish_aggregate((int)tile, aggregate);
+    else if (a.tiles > 1u)
+        state.publish_inclusive(0, aggregate);
+}
+
 /* Step 4, by warp 0 (all 32 lanes) after barrier (A): the tile's aggregate
  * from the warps' totals in `s_warp`, published (tile 0 publishes its
  * inclusive prefix at once); the look-back for P, the tile's exclusive
@@ -358,12 +379,12 @@ GS_DEVICE int scan_tile_look_back(const scan_tile_state<T> &state, const scan_ar
     const bool publisher = threadIdx.x == 0u;
     prefix = Op::identity();
     if (tile == 0u) {
-        if (publisher && a.tiles > 1u)
-            state.publish_inclusive(0, aggregate);
+        if (publisher)
+            scan_publish_tile_aggregate(state, a, 0u, aggregate);
         return 0;
     }
     if (publisher)
-        state.publish_aggregate((int)tile, aggregate);
+        scan_publish_tile_aggregate(state, a, tile, aggregate);
     const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, tile, a.tiles};
     if (!scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(state, (int)tile, op, watch,
                                                                    prefix))
@@ -422,7 +443,7 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     while (tile < a.tiles) {
         const long long tile_base = (long long)tile * Policy::tile_items;
         const long long base = tile_base + (long long)warp * Policy::warp_items;
-        const bool full = tile_base + Policy::tile_items <= a.n;
+        const bool full = scan_full_tile<Policy>(a, tile);
         scan_items<Policy, T> it;
         if (!gave_up) {
             scan_load<Policy, Op>(it, in, base, a.n, full, in_aligned);
