@@ -1,5 +1,5 @@
 // scan_probe.h - what the scan probes share (scan_tiles.cu, scan_prefetch.cu,
-// scan_resident.cu, scan_pipelined.cu): CK, the workspace of one call at a
+// scan_resident.cu, scan_pipelined.cu, scan_wide_types.cu): CK, the workspace of one call at a
 // time (tile descriptors, counters, a fresh tag per call), one launch of a
 // scan kernel on at most one wave of blocks, random floats and ints, and
 // the median of 6 timed runs of `reps` calls (the first run discarded).
