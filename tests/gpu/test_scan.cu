@@ -27,9 +27,10 @@
  * data; bad input refused with nothing written; a look-back that can never
  * finish (tile 0 withheld) ends at its time-out with the fault recorded,
  * in both bandwidth kernels; both launched again and again with time-outs
- * from 200 ns, some with their first tiles withheld: every launch ends,
- * resets the ticket, counts its blocks out, and is exact unless it
- * recorded a fault; the resident kernel (tiles in shared memory,
+ * from 200 ns, publications held back by a fault-injection hook, some
+ * launches with their first tiles withheld: every launch ends, resets the
+ * ticket, counts its blocks out, and is exact unless it recorded a fault;
+ * the resident kernel (tiles in shared memory,
  * bulk copies, a look-back warp) against the register kernel, launched
  * directly: the same bits for inclusive and exclusive sums, min and max,
  * aligned, misaligned (input, output or both) and in place, partial last
@@ -45,9 +46,38 @@
 
 #include <limits>
 
+/* Fault injection (single_pass_scan.cuh's hook) for the give-up stress's
+ * direct launches: defined below, after the headers. */
+static __device__ void scan_test_delay(unsigned int seq, unsigned int tile, int point);
+#define GS_SCAN_TEST_DELAY(args, tile, point) scan_test_delay((args).seq, (tile), (point))
+
 #include <gridsync/detail/resident_scan.cuh>
 #include <gridsync/detail/single_pass_scan.cuh>
 #include <gridsync/scan.cuh>
+
+/* Calls numbered from here on (the give-up stress's) are the only ones
+ * held back; the other direct launches use small numbers. */
+#define STRESS_SEQ_FROM 1000u
+
+/* In a stress call, one publication in 8, chosen by hashing the call, the
+ * tile and the point (0: the aggregate, 1: the inclusive prefix), waits 0
+ * to 40 us first: longer than the stress's shorter time-outs, so that
+ * look-backs and the resident kernel's aggregate wait give up at every
+ * point of the tile loop. Bounded by the global timer. */
+static __device__ void scan_test_delay(unsigned int seq, unsigned int tile, int point)
+{
+    if (seq < STRESS_SEQ_FROM)
+        return;
+    unsigned int h = seq * 0x9e3779b1u ^ tile * 0x85ebca77u ^ (unsigned int)point * 0xc2b2ae3du;
+    h ^= h >> 15;
+    h *= 0x2c1b3c6du;
+    h ^= h >> 12;
+    if ((h & 7u) != 0u)
+        return;
+    const unsigned long long wait_ns = (h >> 8) % 40000u, start = gs_globaltimer_ns();
+    while (gs_globaltimer_ns() - start < wait_ns) {
+    }
+}
 
 #include "gpu_test.h"
 
@@ -912,15 +942,19 @@ static int check_resident(void)
 /*
  * Both bandwidth kernels launched again and again with time-outs from
  * 200 ns to 100 us, on fresh random int32 data (sums exact, wrapping), on
- * a grid of more blocks than fit at once, a few blocks, and one, so that a
- * wait may give up at any point of a block's tile loop. Every third launch
- * withholds the first tiles (the ticket starts at s > 0, as if their
- * blocks never ran), so that every tile from s on must give up. Whatever
- * happens, each launch must end without a CUDA error, reset the ticket and
- * count every block out; a launch that recorded no fault must give the
- * exact scan; one that withheld tiles must record the fault (this call, a
- * tile from s on) and write nothing; and the state must stay usable: a last
- * launch with a generous time-out is exact.
+ * a grid of more blocks than fit at once, one block per tile, a few
+ * blocks, and one. At full speed no wait outlasts 128 polls, so one
+ * publication in 8 is held back 0-40 us (scan_test_delay): look-backs and
+ * the resident kernel's aggregate wait then give up, or stop on another
+ * tile's give-up, at any point of a block's tile loop. Every third launch
+ * (not on one block per tile, whose tickets are not drawn past the tiles)
+ * also withholds the tiles below s (the ticket starts at s > 0, as if
+ * their blocks never ran), so that every tile from s on must give up.
+ * Whatever happens, each launch must end without a CUDA error, reset the
+ * ticket and count every block out; a launch that recorded no fault must
+ * give the exact scan; one that withheld tiles must record the fault and
+ * write nothing; and the state must stay usable: a last launch with a
+ * generous time-out is exact.
  */
 static void scan_i32_reference(const int *x, unsigned int *y, long long n, int exclusive)
 {
@@ -941,6 +975,10 @@ static int give_up_stress_of(bool resident, long long tiles, unsigned int blocks
     const size_t bytes = (size_t)n * sizeof(int);
     int *h_in = (int *)malloc(bytes), *d_in, *d_out;
     unsigned int *h_out = (unsigned int *)malloc(bytes), *want = (unsigned int *)malloc(bytes);
+    if (!h_in || !h_out || !want) {
+        fprintf(stderr, "FATAL: out of host memory for %lld elements\n", n);
+        exit(1);
+    }
     unsigned long long *desc;
     unsigned int *counters, *fault, *d_fault = NULL;
     CUDA_OK(cudaMalloc((void **)&d_in, bytes));
@@ -956,7 +994,7 @@ static int give_up_stress_of(bool resident, long long tiles, unsigned int blocks
     int faulted = 0, withheld = 0, exact = 0;
     for (int l = 0; l <= launches; ++l) {
         const bool last = l == launches; /* the state still usable */
-        const bool withhold = !last && blocks > 1u && l % 3 == 2;
+        const bool withhold = !last && blocks > 1u && blocks != (unsigned int)tiles && l % 3 == 2;
         const unsigned int start = withhold ? 1u + (unsigned int)(next_u64() % (tiles / 2)) : 0u;
         const int exclusive = (int)(next_u64() & 1u);
         for (long long i = 0; i < n; ++i)
@@ -968,7 +1006,7 @@ static int give_up_stress_of(bool resident, long long tiles, unsigned int blocks
         CUDA_OK(cudaMemcpy(before, counters, 16, cudaMemcpyDeviceToHost));
         memset(fault, 0, 16);
         ++*seq;
-        const unsigned long long timeout = last ? 2000000000ull : timeouts[l % 6];
+        const unsigned long long timeout = last ? 2000000000ull : timeouts[(l / 3 + l) % 6];
         gs::detail::scan_args a = {d_in,    d_out, n, desc, counters, d_fault, timeout,
                                    *seq, (unsigned int)tiles, exclusive};
         launch_bandwidth<gs::sum<int>>(resident, blocks, a);
@@ -987,12 +1025,13 @@ static int give_up_stress_of(bool resident, long long tiles, unsigned int blocks
             for (long long i = 0; i < n; ++i)
                 written += h_out[i] != 0xffffffffu;
             /* the tile named is one a wait was for: from s on, or (a late bulk
-             * copy, whose ticket is unknown until it lands) the tile before */
+             * copy, whose ticket is unknown until it lands) the tile before,
+             * or tile 0 for a block's first copy */
             EXPECT(record[0] == 1u && record[1] == *seq && record[2] < (unsigned int)tiles &&
                        record[3] == (unsigned int)tiles,
-                   "%s kernel, %u blocks, tiles from %u withheld: fault record %u %u %u %u",
+                   "%s kernel, %u blocks, tiles below %u withheld: fault record %u %u %u %u",
                    which, blocks, start, record[0], record[1], record[2], record[3]);
-            EXPECT(written == 0, "%s kernel, %u blocks, tiles from %u withheld: %lld written",
+            EXPECT(written == 0, "%s kernel, %u blocks, tiles below %u withheld: %lld written",
                    which, blocks, start, written);
             ++withheld;
         } else if (record[0] == 0u) {
@@ -1012,8 +1051,8 @@ static int give_up_stress_of(bool resident, long long tiles, unsigned int blocks
             ++faulted;
         }
     }
-    printf("  %s kernel, %u blocks, %lld tiles: %d launches exact, %d gave up at a tiny "
-           "time-out, %d with tiles withheld\n",
+    printf("  %s kernel, %u blocks, %lld tiles: %d launches exact, %d gave up (time-outs "
+           "of 200 ns to 100 us, delays up to 40 us), %d with tiles withheld\n",
            which, blocks, tiles, exact, faulted, withheld);
     cudaFree(d_in);
     cudaFree(d_out);
@@ -1033,9 +1072,11 @@ static int check_give_up_stress(int quick)
     CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const long long tiles = quick ? 24 : 160;
     const int launches = quick ? 6 : 60;
-    /* more blocks than fit at once (tickets keep that safe), a few, one */
-    const unsigned int grids[] = {quick ? 7u : 3u * (unsigned int)sms + 1u, 5u, 1u};
-    unsigned int seq = 100u;
+    /* more blocks than fit at once (tickets keep that safe), one per tile,
+     * a few, one */
+    const unsigned int grids[] = {quick ? 7u : 3u * (unsigned int)sms + 1u, (unsigned int)tiles,
+                                  5u, 1u};
+    unsigned int seq = STRESS_SEQ_FROM;
     for (int k = resident_runs() ? 1 : 0; k >= 0; --k)
         for (unsigned int blocks : grids)
             checks += give_up_stress_of(k == 1, tiles, blocks, launches, &seq);

@@ -66,8 +66,9 @@
  * ticket is reset as in the register kernel). A data warp's wait for a copy
  * records the fault after the time-out but never abandons the copy (it
  * traps after a second time-out: scan_wait_copy); the control warp's wait
- * for an aggregate is bounded by the time-out (the data warps always hand
- * one over, so an abandoned phase completes later and the parity holds).
+ * for an aggregate is bounded by the time-out, and ends early once another
+ * tile of the call gave up (the data warps always hand one over, so an
+ * abandoned phase completes later and the parity holds).
  *
  * When: 4-byte types of the bandwidth tiling, from GS_TUNE_SCAN_RESIDENT_FROM_BYTES,
  * on sm_90 and later (bulk copies); src/scan/scan.cu chooses it by the
@@ -305,8 +306,10 @@ GS_DEVICE void scan_resident_control(const scan_args &a, T *buffers,
             /* tile t's aggregate */
             gave_up |= scan_wait_thread(&s.summed[b], (summed_parity >> b) & 1u, watch);
             stop = stop || gave_up || s.copy_gave_up;
-            if (!stop && t > 0u)
+            if (!stop && t > 0u) {
+                GS_SCAN_TEST_DELAY(a, t, 1);
                 state.publish_inclusive((int)t, op(prefix, s.aggregate[b]));
+            }
             s.prefix = prefix;
             s.stop = stop;
         }
@@ -386,6 +389,7 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
             if (warp == 0u && lane == 0u) {
                 const T aggregate = scan_fold_shared(s.warp_total[b], nwarps, op);
                 s.aggregate[b] = aggregate;
+                GS_SCAN_TEST_DELAY(a, t, 0);
                 if (!s.copy_gave_up)
                     scan_publish_tile_aggregate(state, a, t, aggregate);
             }

@@ -82,6 +82,19 @@
 #include <gridsync/detail/single_pass_input.cuh>
 #include <gridsync/detail/warp_scan.cuh>
 
+/* Fault injection, for tests only: a test that launches the scan kernels
+ * itself may define GS_SCAN_TEST_DELAY(args, tile, point) before including
+ * this header, to hold a tile's publisher back just before it publishes
+ * the tile's aggregate (point 0) or inclusive prefix (point 1), so that
+ * the waits on it (look-backs, the resident kernel's aggregate wait) run
+ * past their time-outs at every point of the tile loop (tests/gpu/
+ * test_scan.cu). Elsewhere it is nothing. The kernels and the functions
+ * they call have internal linkage, so a test's instances never meet the
+ * library's. */
+#ifndef GS_SCAN_TEST_DELAY
+#define GS_SCAN_TEST_DELAY(args, tile, point) ((void)0)
+#endif
+
 namespace gs {
 namespace detail {
 
@@ -378,6 +391,8 @@ GS_DEVICE int scan_tile_look_back(const scan_tile_state<T> &state, const scan_ar
     const T aggregate = scan_fold_shared(s_warp, (unsigned int)(Policy::threads / 32), op);
     const bool publisher = threadIdx.x == 0u;
     prefix = Op::identity();
+    if (publisher)
+        GS_SCAN_TEST_DELAY(a, tile, 0);
     if (tile == 0u) {
         if (publisher)
             scan_publish_tile_aggregate(state, a, 0u, aggregate);
@@ -389,8 +404,10 @@ GS_DEVICE int scan_tile_look_back(const scan_tile_state<T> &state, const scan_ar
     if (!scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(state, (int)tile, op, watch,
                                                                    prefix))
         return 1;
-    if (publisher)
+    if (publisher) {
+        GS_SCAN_TEST_DELAY(a, tile, 1);
         state.publish_inclusive((int)tile, op(prefix, aggregate));
+    }
     return 0;
 }
 
