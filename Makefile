@@ -12,7 +12,7 @@ JOBS ?= $(shell nproc)
 CMAKE_ARGS ?=
 
 ifneq ($(CUDA_ARCHS),)
-CMAKE_ARGS += -DCMAKE_CUDA_ARCHITECTURES="$(CUDA_ARCHS)"
+override CMAKE_ARGS += -DCMAKE_CUDA_ARCHITECTURES="$(CUDA_ARCHS)"
 endif
 
 .PHONY: all deps configure build test bench gpu-check install clean results

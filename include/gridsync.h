@@ -317,8 +317,12 @@ const char *gs_reduce_op_name(gs_reduce_op op);
  *     graph writes the value when it runs).
  * Single pass, one kernel launch: each block reduces its share,
  * publishes it and takes a ticket; the last block combines all partials in a
- * fixed order and resets the ticket. The result is identical from run to run.
- * Integer sums wrap. Each stream (each thread's own for cudaStreamPerThread)
+ * fixed order and resets the ticket. The result is identical from run to run
+ * for the same n, input alignment and GPU model: the grid is one wave of the
+ * GPU, and an input that is not 16-byte aligned is read element by element,
+ * which splits the work differently, so a floating sum of the same values
+ * may differ in its last bits between those (integer sums, min, max, argmin
+ * and argmax never do). Integer sums wrap. Each stream (each thread's own for cudaStreamPerThread)
  * gets its own workspace, allocated on its first call and recycled once the
  * stream's work is done; calls inside a stream capture take theirs from the
  * graph's memory, so a graph never shares state with other work. Safe from

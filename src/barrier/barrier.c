@@ -27,8 +27,10 @@ const char *gs_barrier_method_name(gs_barrier_method method)
 
 gs_status gs_barrier_method_parse(const char *name, gs_barrier_method *method)
 {
-    if (!name || !method)
+    if (!name)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "barrier method name is NULL");
+    if (!method)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_barrier_method_parse: the output pointer is NULL");
     for (int m = 0; m < GS_BARRIER_METHOD_COUNT; ++m)
         if (strcmp(name, method_names[m]) == 0) {
             *method = (gs_barrier_method)m;

@@ -16,13 +16,17 @@ const char *gs_gemm_kernel_name(gs_gemm_kernel kernel)
 
 gs_status gs_gemm_kernel_parse(const char *name, gs_gemm_kernel *kernel)
 {
-    for (int i = 0; name && i < GS_GEMM_KERNEL_COUNT; ++i)
+    if (!name)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gemm kernel name is NULL");
+    if (!kernel)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_gemm_kernel_parse: the output pointer is NULL");
+    for (int i = 0; i < GS_GEMM_KERNEL_COUNT; ++i)
         if (strcmp(name, names[i]) == 0) {
             *kernel = (gs_gemm_kernel)i;
             return GS_SUCCESS;
         }
     return gs__fail(GS_ERR_INVALID_ARGUMENT, "unknown gemm kernel '%s' (auto, fast, tiled16, splitk, streamk)",
-                    name ? name : "(null)");
+                    name);
 }
 
 /* Rows a grid can cover: gridDim.y <= 65535 blocks of 16 rows (tiled16). */

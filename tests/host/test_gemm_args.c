@@ -72,6 +72,8 @@ static void test_kernel_names(void **state)
     assert_int_equal(k, GS_GEMM_SPLITK);
     assert_string_equal(gs_gemm_kernel_name(GS_GEMM_SPLITK), "splitk");
     expect_refused(gs_gemm_kernel_parse("cublas", &k), "unknown gemm kernel 'cublas'");
+    expect_refused(gs_gemm_kernel_parse(NULL, &k), "gemm kernel name is NULL");
+    expect_refused(gs_gemm_kernel_parse("fast", NULL), "the output pointer is NULL");
     assert_string_equal(gs_gemm_kernel_name(GS_GEMM_AUTO), "auto");
     assert_string_equal(gs_gemm_kernel_name((gs_gemm_kernel)-2), "unknown");
 }

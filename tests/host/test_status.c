@@ -96,6 +96,11 @@ static void test_method_names_round_trip(void **state)
     }
     assert_string_equal(gs_barrier_method_name((gs_barrier_method)42), "unknown");
     assert_int_equal(gs_barrier_method_parse(NULL, NULL), GS_ERR_INVALID_ARGUMENT);
+    gs_barrier_method m = GS_BARRIER_AUTO;
+    assert_int_equal(gs_barrier_method_parse("tree", NULL), GS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gs_last_error_detail(), "output pointer is NULL"));
+    assert_int_equal(gs_barrier_method_parse(NULL, &m), GS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gs_last_error_detail(), "name is NULL"));
     /* the values and names come from GS_BARRIER_METHODS, in its order */
     assert_int_equal(GS_BARRIER_LOCK, 1);
     assert_int_equal(GS_BARRIER_TREE, 4);
