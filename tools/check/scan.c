@@ -1,6 +1,7 @@
 /* scan.c - every prefix scan (inclusive and exclusive sum, min, max of f32,
  * f64, i32, i64) on a million random elements against the CPU, within
- * gridsync.h's bound for floating sums, exactly otherwise; then each once
+ * gridsync.h's bound for floating sums, exactly otherwise (min and max on
+ * noisy slopes, so that the answer changes along the array); then each once
  * more past 32 MiB, where the library takes its bandwidth kernels (for
  * 4-byte types on sm_90, the one with its tiles in shared memory and a
  * look-back warp). The output starts 256 bytes aligned, so the kernels'
@@ -12,17 +13,25 @@
 #include "bench/reference.h"
 #include "check/check.h"
 
-/* n random elements of `type` at h (integers over +-2^40 for int64, so that
- * sums leave 32 bits, and +-1e6 for int32: wrapping sums too). */
-static void random_elements(gs_rng *rng, gs_dtype type, long long n, void *h)
+/* n random elements of `type` at h for a scan with `op`. Sums: uniform
+ * values (integers up to 2^40 for int64, so that sums leave 32 bits, and
+ * up to 1e6 for int32: wrapping sums too). Min and max: a noisy slope down
+ * (min) or up (max), so that the running minimum or maximum keeps changing
+ * to the end instead of settling in the first tile. */
+static void random_elements(gs_rng *rng, gs_scan_op op, gs_dtype type, long long n, void *h)
 {
+    const int slope = op == GS_SCAN_MIN ? -1 : op == GS_SCAN_MAX ? 1 : 0;
     for (long long i = 0; i < n; ++i) {
-        double x = gs_rng_uniform(rng);
+        const double x = gs_rng_uniform(rng);
+        const long long step = slope * (i / 64); /* about one new extreme in 64 */
         switch (type) {
-        case GS_FLOAT32: ((float *)h)[i] = (float)x; break;
-        case GS_FLOAT64: ((double *)h)[i] = x; break;
-        case GS_INT32: ((int *)h)[i] = (int)(x * 1e6); break;
-        default: ((long long *)h)[i] = (long long)(x * 1099511627776.0); break;
+        case GS_FLOAT32: ((float *)h)[i] = (float)(x + (double)step); break;
+        case GS_FLOAT64: ((double *)h)[i] = x + (double)step; break;
+        case GS_INT32: ((int *)h)[i] = slope ? (int)(x * 64.0) + (int)step * 16 : (int)(x * 1e6); break;
+        default:
+            ((long long *)h)[i] = slope ? (long long)(x * 64.0) + step * 16
+                                        : (long long)(x * 1099511627776.0);
+            break;
         }
     }
 }
@@ -34,7 +43,7 @@ static int scan_one(gs_rng *rng, gs_scan_op op, gs_scan_kind kind, gs_dtype type
     size_t bytes = (size_t)n * gs_dtype_size(type);
     void *d_out = (char *)d + ((bytes + 255) & ~(size_t)255);
     long long first = -1, wrong = 0;
-    random_elements(rng, type, n, h);
+    random_elements(rng, op, type, n, h);
     gs_status st = cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice) == cudaSuccess
                        ? gs_scan(op, kind, type, d, d_out, n, 0)
                        : GS_ERR_CUDA;
