@@ -48,18 +48,13 @@
  *     lane 0 after it observed that phase (one barrier per buffer, so that
  *     the data warps can hand tile i+1's over before the control warp
  *     takes tile i's);
- *   - the prefix and the stop flag (control -> data): written by control
- *     lane 0, which then arrives on the mbarrier `ready` (a phase a tile);
- *     read by data threads that each observed that phase (scan_wait_ready);
+ *   - the prefix and the stop flag (control -> data): scan_prefix_ready
+ *     (control arrives, data syncs);
  *   - the buffer read (data -> control): scan_buffer_free, a sync on both
  *     sides, before the proxy fence and the next bulk copy into it.
- * No data thread falls a phase of `ready` behind: control lane 0's next
- * arrival comes after a scan_buffer_free that every data thread reaches
- * only after observing the previous phase. (The prefix went across a named
- * barrier first, control arriving and data syncing, which the memory model
- * orders; racecheck reported it once in a few runs of the give-up stress,
- * as it had reported the aggregate handed the other way, so both
- * handovers between the roles are mbarriers.)
+ * No thread arrives twice at one instance of scan_prefix_ready: the control
+ * warp's next arrival comes after a scan_buffer_free that every data warp
+ * reaches only after its sync on the previous instance.
  * copy_gave_up (data -> control) only ever goes from 0 to 1 and is read
  * with volatile accesses: a read that races with the write sees it one
  * tile later, after the summed[] wait that orders it. In place is safe: a tile's elements are
@@ -178,8 +173,9 @@ __host__ __device__ constexpr int scan_resident_bytes()
 
 /* The block's barriers besides __syncthreads (named_barrier.cuh). */
 enum scan_resident_barrier : unsigned int {
-    scan_buffer_free = 1u, /* everyone syncs: the tile's buffer read */
-    scan_totals = 2u,      /* the data warps: their totals of one tile */
+    scan_prefix_ready = 1u,    /* control arrives, data syncs: the tile's prefix, stop */
+    scan_buffer_free = 2u,     /* everyone syncs: the tile's buffer read */
+    scan_totals = 3u,          /* the data warps: their totals of one tile */
 };
 
 /* What the two roles share, besides the buffers. */
@@ -194,7 +190,6 @@ struct scan_resident_shared {
 #if GS_HAS_BULK_COPY
     unsigned long long copied[2]; /* buffer b's bytes and ticket are in */
     unsigned long long summed[2]; /* buffer b's aggregate is in (data -> control) */
-    unsigned long long ready;     /* the tile's prefix and stop are in (control -> data) */
 #endif
 };
 
@@ -250,17 +245,6 @@ GS_DEVICE int scan_wait_copy(unsigned long long *bar, unsigned int parity,
             }
         }
         late = __shfl_sync(0xffffffffu, late, 0);
-    }
-}
-
-/* A data warp, every lane: wait for the phase `parity` of `ready`, each
- * lane observing it itself (its acquire orders control lane 0's prefix and
- * stop before that lane's reads). Bounded by the control warp, whose every
- * wait before its arrival is bounded by the call's time-out (and which
- * arrives once a tile whatever happens), as a block barrier would be. */
-GS_DEVICE void scan_wait_ready(unsigned long long *bar, unsigned int parity)
-{
-    while (!__all_sync(0xffffffffu, bulk_barrier_try_wait(bar, parity))) {
     }
 }
 
@@ -329,10 +313,9 @@ GS_DEVICE void scan_resident_control(const scan_args &a, T *buffers,
             s.prefix = prefix;
             s.stop = stop;
         }
-        if (lane == 0u)
-            bulk_barrier_arrive(&s.ready); /* the prefix and the stop to the data warps */
         summed_parity ^= 1u << b;
         stop = __shfl_sync(0xffffffffu, stop, 0);
+        named_barrier_arrive<scan_prefix_ready>(all);
         named_barrier_sync<scan_buffer_free>(all); /* buffer b read */
         if (next >= a.tiles)
             break;
@@ -364,8 +347,7 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
     auto run_of = [&](unsigned int b) {
         return buffers + (long long)b * Policy::tile_items + (long long)warp * Policy::warp_items;
     };
-    unsigned int parity = 0u;       /* bit b: the phase of buffer b awaited next */
-    unsigned int ready_parity = 0u; /* the phase of `ready` awaited next */
+    unsigned int parity = 0u; /* bit b: the phase of buffer b awaited next */
     /* the ticket in buffer b, once its bytes are in */
     /* for_tile: the tile the fault record names if the copy is late (the
      * tile before the copied one, whose ticket is known only once it landed;
@@ -426,8 +408,7 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
         const unsigned int next = wait(b ^ 1u, t);
         if (next < a.tiles)
             first(next, b ^ 1u, stop, before_next, warp_prefix_next);
-        scan_wait_ready(&s.ready, ready_parity); /* tile t's prefix */
-        ready_parity ^= 1u;
+        named_barrier_sync<scan_prefix_ready>(all); /* tile t's prefix */
         stop = s.stop;
         if (!stop) {
             const T p = warp > 0u ? op(s.prefix, warp_prefix) : s.prefix;
@@ -448,7 +429,7 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
             }
         }
         /* a sync, not an arrival: the control warp is here already (it
-         * arrived on `ready` just before) */
+         * arrived at scan_prefix_ready just before) */
         named_barrier_sync<scan_buffer_free>(all);
         t = next;
 #pragma unroll
@@ -480,7 +461,6 @@ static __global__ void __launch_bounds__(scan_resident_threads<Policy>(),
         bulk_barrier_init(&s.copied[1], 1u);
         bulk_barrier_init(&s.summed[0], 1u);
         bulk_barrier_init(&s.summed[1], 1u);
-        bulk_barrier_init(&s.ready, 1u);
         s.copy_gave_up = 0;
         s.stop = 0;
     }
