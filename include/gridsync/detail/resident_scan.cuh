@@ -49,7 +49,9 @@
  *     the data warps can hand tile i+1's over before the control warp
  *     takes tile i's);
  *   - the prefix and the stop flag (control -> data): scan_prefix_ready
- *     (control arrives, data syncs);
+ *     (control arrives, data syncs), double-buffered by b like the totals
+ *     (a tile's slot is written again two scan_buffer_free syncs after it
+ *     was read);
  *   - the buffer read (data -> control): scan_buffer_free, a sync on both
  *     sides, before the proxy fence and the next bulk copy into it.
  * No thread arrives twice at one instance of scan_prefix_ready: the control
@@ -183,9 +185,9 @@ template <class T, int DataWarps>
 struct scan_resident_shared {
     T warp_total[2][DataWarps];
     T aggregate[2];
-    T prefix;
+    T prefix[2];                /* control -> data: tile i's prefix, in slot i's buffer */
     unsigned int tile[2];       /* the ticket in buffer b; >= tiles: none */
-    int stop;                   /* control -> data: a look-back or a copy gave up */
+    int stop[2];                /* control -> data: a look-back or a copy gave up */
     volatile int copy_gave_up;  /* data -> control: a copy was late (0 -> 1 only) */
 #if GS_HAS_BULK_COPY
     unsigned long long copied[2]; /* buffer b's bytes and ticket are in */
@@ -310,8 +312,8 @@ GS_DEVICE void scan_resident_control(const scan_args &a, T *buffers,
                 GS_SCAN_TEST_DELAY(a, t, 1);
                 state.publish_inclusive((int)t, op(prefix, s.aggregate[b]));
             }
-            s.prefix = prefix;
-            s.stop = stop;
+            s.prefix[b] = prefix;
+            s.stop[b] = stop;
         }
         summed_parity ^= 1u << b;
         stop = __shfl_sync(0xffffffffu, stop, 0);
@@ -409,9 +411,9 @@ GS_DEVICE void scan_resident_data(const scan_args &a, T *buffers,
         if (next < a.tiles)
             first(next, b ^ 1u, stop, before_next, warp_prefix_next);
         named_barrier_sync<scan_prefix_ready>(all); /* tile t's prefix */
-        stop = s.stop;
+        stop = s.stop[b];
         if (!stop) {
-            const T p = warp > 0u ? op(s.prefix, warp_prefix) : s.prefix;
+            const T p = warp > 0u ? op(s.prefix[b], warp_prefix) : s.prefix[b];
             T *const run = run_of(b);
             const long long base = (long long)t * Policy::tile_items +
                                    (long long)warp * Policy::warp_items;
@@ -462,7 +464,7 @@ static __global__ void __launch_bounds__(scan_resident_threads<Policy>(),
         bulk_barrier_init(&s.summed[0], 1u);
         bulk_barrier_init(&s.summed[1], 1u);
         s.copy_gave_up = 0;
-        s.stop = 0;
+        s.stop[0] = s.stop[1] = 0;
     }
     __syncthreads(); /* the barriers initialized */
     if (threadIdx.x < 32u)
