@@ -34,8 +34,9 @@
 namespace gs { namespace detail {
 
 /* The probe's own mbarrier and bulk-copy helpers (gridsync/detail/
- * bulk_copy.cuh has the library's, for sm_90 device code only; bulk_load is
- * its bulk_copy_to_shared without the proxy fence: what these variants
+ * bulk_copy.cuh has the library's, declared for sm_90 device code only, so
+ * the host pass of these unguarded kernels could not name them; bulk_load
+ * is its bulk_copy_to_shared without the proxy fence: what these variants
  * measured). */
 __device__ __forceinline__ unsigned smem_addr(const void *p)
 {

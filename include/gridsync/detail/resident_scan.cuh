@@ -99,6 +99,25 @@ GS_DEVICE void scan_read_vector(T (&x)[Policy::width], T *run, int v)
     }
 }
 
+/* The calling lane's vector v (x) into its place in the warp's run `run`
+ * (shared or global memory, 16-byte aligned). */
+template <class Policy, class T>
+GS_DEVICE void scan_write_vector(T *run, int v, const T (&x)[Policy::width])
+{
+    if constexpr (Policy::width == 4)
+        *scan_vector<Policy>(run, v) = {x[0], x[1], x[2], x[3]};
+    else
+        *scan_vector<Policy>(run, v) = {x[0], x[1]};
+}
+
+/* The index of the calling lane's vector v's first element in the warp's
+ * run starting at `base`. */
+template <class Policy>
+GS_DEVICE long long scan_vector_index(long long base, int v)
+{
+    return base + v * 32 * Policy::width + (threadIdx.x & 31u) * Policy::width;
+}
+
 /* Step 1 when the threads load the tile themselves: the calling thread's
  * elements of the warp's run starting at `base` (the identity past n) into
  * its places in `run`, a vector at a time. */
@@ -106,21 +125,17 @@ template <class Policy, class Op, class T>
 GS_DEVICE void scan_fill_shared(T *run, const T *in, long long base, long long n, bool full,
                                 bool aligned)
 {
-    typedef typename vector16<T>::type vector;
 #pragma unroll
     for (int v = 0; v < Policy::vectors; ++v) {
         if (full && aligned) {
             *scan_vector<Policy>(run, v) = __ldcs(scan_vector<Policy>((T *)in + base, v));
         } else {
             T x[Policy::width];
-            const long long i = base + v * 32 * Policy::width + (threadIdx.x & 31u) * Policy::width;
+            const long long i = scan_vector_index<Policy>(base, v);
 #pragma unroll
             for (int c = 0; c < Policy::width; ++c)
                 x[c] = full || i + c < n ? __ldcs(in + i + c) : Op::identity();
-            if constexpr (Policy::width == 4)
-                *scan_vector<Policy>(run, v) = vector{x[0], x[1], x[2], x[3]};
-            else
-                *scan_vector<Policy>(run, v) = vector{x[0], x[1]};
+            scan_write_vector<Policy>(run, v, x);
         }
     }
 }
@@ -144,12 +159,9 @@ GS_DEVICE void scan_resident_pass2(T *run, const T (&before)[Policy::vectors], T
         for (int c = 0; c < Policy::width; ++c)
             x[c] = op(prefix, x[c]);
         if constexpr (VectorStore) {
-            if constexpr (Policy::width == 4)
-                *scan_vector<Policy>(out + base, v) = {x[0], x[1], x[2], x[3]};
-            else
-                *scan_vector<Policy>(out + base, v) = {x[0], x[1]};
+            scan_write_vector<Policy>(out + base, v, x);
         } else {
-            const long long i = base + v * 32 * Policy::width + (threadIdx.x & 31u) * Policy::width;
+            const long long i = scan_vector_index<Policy>(base, v);
 #pragma unroll
             for (int c = 0; c < Policy::width; ++c)
                 if (i + c < n)

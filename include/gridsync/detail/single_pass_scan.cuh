@@ -393,6 +393,8 @@ GS_DEVICE int scan_tile_look_back(const scan_tile_state<T> &state, const scan_ar
     prefix = Op::identity();
     if (publisher)
         GS_SCAN_TEST_DELAY(a, tile, 0);
+    /* the same call on both paths, written out for tile 0 because the
+     * one-call form changes all 36 register kernels' SASS (cuobjdump) */
     if (tile == 0u) {
         if (publisher)
             scan_publish_tile_aggregate(state, a, 0u, aggregate);
