@@ -292,7 +292,7 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
         const void *k = ops[op].kernels[resident_row][type];
         GS_TRY(gs__kernel_shape_get(dev, k, tiling.resident_threads, tiling.resident_bytes,
                                     &resident));
-        if (resident.per_sm > 0) { /* early_launch: the same translation unit's code */
+        if (resident.per_sm > 0 && resident.early_launch) {
             kernel = k;
             shape = resident;
             smem = tiling.resident_bytes;

@@ -764,36 +764,6 @@ static void launch_bandwidth(bool resident, unsigned int blocks, const gs::detai
         <<<blocks, gs::detail::scan_resident_threads<policy>(), smem>>>(a);
 }
 
-/* What a direct launch of a scan kernel needs besides its arrays, as the
- * library's workspace gives it: tile descriptors for `tiles` tiles and
- * their look-back windows, the four counters, and a host-mapped fault
- * record with its device address; all zeroed. */
-struct direct_workspace {
-    unsigned long long *desc;
-    unsigned int *counters, *fault, *d_fault;
-};
-
-static direct_workspace direct_workspace_make(long long tiles)
-{
-    direct_workspace w = {};
-    const size_t desc_bytes = (size_t)(tiles + 64) * 64;
-    CUDA_OK(cudaMalloc((void **)&w.desc, desc_bytes));
-    CUDA_OK(cudaMalloc((void **)&w.counters, 16));
-    CUDA_OK(cudaHostAlloc((void **)&w.fault, 16, cudaHostAllocMapped));
-    CUDA_OK(cudaHostGetDevicePointer((void **)&w.d_fault, w.fault, 0));
-    CUDA_OK(cudaMemset(w.desc, 0, desc_bytes));
-    CUDA_OK(cudaMemset(w.counters, 0, 16));
-    memset(w.fault, 0, 16);
-    return w;
-}
-
-static void direct_workspace_free(direct_workspace *w)
-{
-    cudaFree(w->desc);
-    cudaFree(w->counters);
-    cudaFreeHost(w->fault);
-}
-
 /* Whether this GPU runs the resident kernel (sm_90 and later, with code
  * built for it: src/scan/scan.cu's kernel_shape asks the same); where it
  * does not, the library never selects it and its direct cases are skipped. */
@@ -814,24 +784,30 @@ static int check_timeout_of(bool resident)
     const char *which = resident ? "resident" : "register";
     const long long n = 2 * policy::tile_items;
     float *d_in, *d_out, *h_out = (float *)malloc(n * 4);
-    unsigned int words[4], record[4];
-    direct_workspace w = direct_workspace_make(2);
+    unsigned long long *desc;
+    unsigned int *counters, *fault, words[4], record[4];
     CUDA_OK(cudaMalloc((void **)&d_in, n * 4));
     CUDA_OK(cudaMalloc((void **)&d_out, n * 4));
-    const unsigned int start = 1u; /* the ticket: tile 0 is never taken */
+    CUDA_OK(cudaMalloc((void **)&desc, 2 * 64));
+    CUDA_OK(cudaMalloc((void **)&counters, 16));
+    CUDA_OK(cudaHostAlloc((void **)&fault, 16, cudaHostAllocMapped));
+    memset(fault, 0, 16);
+    unsigned int start[4] = {1u, 0u, 0u, 0u};
     CUDA_OK(cudaMemset(d_in, 0, n * 4));
     CUDA_OK(cudaMemset(d_out, 0xff, n * 4));
-    CUDA_OK(cudaMemcpy(w.counters, &start, 4, cudaMemcpyHostToDevice));
-    gs::detail::scan_args a = {d_in, d_out, n, w.desc, w.counters, w.d_fault, 20000000ull,
-                               7u,   2u,    0};
+    CUDA_OK(cudaMemset(desc, 0, 2 * 64));
+    CUDA_OK(cudaMemcpy(counters, start, 16, cudaMemcpyHostToDevice));
+    unsigned int *d_fault = NULL;
+    CUDA_OK(cudaHostGetDevicePointer((void **)&d_fault, fault, 0));
+    gs::detail::scan_args a = {d_in, d_out, n, desc, counters, d_fault, 20000000ull, 7u, 2u, 0};
     double t0 = now_seconds();
     launch_bandwidth<gs::sum<float>>(resident, 3, a);
     CUDA_OK(cudaGetLastError());
     CUDA_OK(cudaDeviceSynchronize());
     double seconds = now_seconds() - t0;
-    CUDA_OK(cudaMemcpy(words, w.counters, 16, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(words, counters, 16, cudaMemcpyDeviceToHost));
     CUDA_OK(cudaMemcpy(h_out, d_out, n * 4, cudaMemcpyDeviceToHost));
-    memcpy(record, (const void *)w.fault, 16);
+    memcpy(record, (const void *)fault, 16);
     int written = 0;
     for (long long i = policy::tile_items; i < n; ++i)
         written += !isnan(h_out[i]);
@@ -849,7 +825,9 @@ static int check_timeout_of(bool resident)
            which, seconds);
     cudaFree(d_in);
     cudaFree(d_out);
-    direct_workspace_free(&w);
+    cudaFree(desc);
+    cudaFree(counters);
+    cudaFreeHost(fault);
     free(h_out);
     return 4;
 }
@@ -876,8 +854,13 @@ static int resident_case(const typename Op::value_type *h_in, long long n, int i
     const size_t bytes = (size_t)(n + (in_offset > out_offset ? in_offset : out_offset) + GUARD) *
                          sizeof(T);
     char *d_in, *d_out[2], *h_out[2];
-    direct_workspace w = direct_workspace_make(tiles);
+    unsigned long long *desc;
+    unsigned int *counters;
     CUDA_OK(cudaMalloc((void **)&d_in, bytes));
+    CUDA_OK(cudaMalloc((void **)&desc, (size_t)(tiles + 64) * 64));
+    CUDA_OK(cudaMalloc((void **)&counters, 16));
+    CUDA_OK(cudaMemset(desc, 0, (size_t)(tiles + 64) * 64));
+    CUDA_OK(cudaMemset(counters, 0, 16));
     for (int k = 0; k < 2; ++k) {
         CUDA_OK(cudaMalloc((void **)&d_out[k], bytes));
         h_out[k] = (char *)malloc(bytes);
@@ -886,7 +869,7 @@ static int resident_case(const typename Op::value_type *h_in, long long n, int i
         CUDA_OK(cudaMemset(d_in, 0xff, bytes));
         CUDA_OK(cudaMemset(d_out[k], 0xff, bytes));
         CUDA_OK(cudaMemcpy(src, h_in, (size_t)n * sizeof(T), cudaMemcpyHostToDevice));
-        gs::detail::scan_args a = {src,    dst,     n, w.desc, w.counters, NULL, 2000000000ull,
+        gs::detail::scan_args a = {src,    dst,     n, desc, counters, NULL, 2000000000ull,
                                    1u + k, (unsigned int)tiles, exclusive};
         launch_bandwidth<Op>(k == 1, blocks, a);
         CUDA_OK(cudaGetLastError());
@@ -912,7 +895,8 @@ static int resident_case(const typename Op::value_type *h_in, long long n, int i
         free(h_out[k]);
     }
     cudaFree(d_in);
-    direct_workspace_free(&w);
+    cudaFree(desc);
+    cudaFree(counters);
     return 3;
 }
 
@@ -995,9 +979,16 @@ static int give_up_stress_of(bool resident, long long tiles, unsigned int blocks
         fprintf(stderr, "FATAL: out of host memory for %lld elements\n", n);
         exit(1);
     }
-    direct_workspace w = direct_workspace_make(tiles);
+    unsigned long long *desc;
+    unsigned int *counters, *fault, *d_fault = NULL;
     CUDA_OK(cudaMalloc((void **)&d_in, bytes));
     CUDA_OK(cudaMalloc((void **)&d_out, bytes));
+    CUDA_OK(cudaMalloc((void **)&desc, (size_t)(tiles + 64) * 64));
+    CUDA_OK(cudaMalloc((void **)&counters, 16));
+    CUDA_OK(cudaHostAlloc((void **)&fault, 16, cudaHostAllocMapped));
+    CUDA_OK(cudaHostGetDevicePointer((void **)&d_fault, fault, 0));
+    CUDA_OK(cudaMemset(desc, 0, (size_t)(tiles + 64) * 64));
+    CUDA_OK(cudaMemset(counters, 0, 16));
     static const unsigned long long timeouts[] = {200ull, 1000ull, 3000ull, 10000ull, 30000ull,
                                                   100000ull};
     int faulted = 0, withheld = 0, exact = 0;
@@ -1010,21 +1001,21 @@ static int give_up_stress_of(bool resident, long long tiles, unsigned int blocks
             h_in[i] = (int)(unsigned int)next_u64();
         CUDA_OK(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
         CUDA_OK(cudaMemset(d_out, 0xff, bytes));
-        CUDA_OK(cudaMemcpy(w.counters, &start, 4, cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(counters, &start, 4, cudaMemcpyHostToDevice));
         unsigned int before[4];
-        CUDA_OK(cudaMemcpy(before, w.counters, 16, cudaMemcpyDeviceToHost));
-        memset(w.fault, 0, 16);
+        CUDA_OK(cudaMemcpy(before, counters, 16, cudaMemcpyDeviceToHost));
+        memset(fault, 0, 16);
         ++*seq;
         const unsigned long long timeout = last ? 2000000000ull : timeouts[(l / 3 + l) % 6];
-        gs::detail::scan_args a = {d_in,    d_out, n, w.desc, w.counters, w.d_fault, timeout,
+        gs::detail::scan_args a = {d_in,    d_out, n, desc, counters, d_fault, timeout,
                                    *seq, (unsigned int)tiles, exclusive};
         launch_bandwidth<gs::sum<int>>(resident, blocks, a);
         CUDA_OK(cudaGetLastError());
         CUDA_OK(cudaDeviceSynchronize());
         unsigned int words[4], record[4];
-        CUDA_OK(cudaMemcpy(words, w.counters, 16, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(words, counters, 16, cudaMemcpyDeviceToHost));
         CUDA_OK(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
-        memcpy(record, (const void *)w.fault, 16);
+        memcpy(record, (const void *)fault, 16);
         EXPECT(words[0] == 0u && words[2] == before[2] + blocks,
                "%s kernel, %u blocks, launch %d (time-out %llu ns, first ticket %u): ticket %u "
                "(want 0), blocks out %u (want %u)",
@@ -1065,7 +1056,9 @@ static int give_up_stress_of(bool resident, long long tiles, unsigned int blocks
            which, blocks, tiles, exact, faulted, withheld);
     cudaFree(d_in);
     cudaFree(d_out);
-    direct_workspace_free(&w);
+    cudaFree(desc);
+    cudaFree(counters);
+    cudaFreeHost(fault);
     free(h_in);
     free(h_out);
     free(want);
