@@ -7,6 +7,7 @@
 //   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude docs/probes/scan_tiles.cu -o /tmp/scan_tiles
 //   /tmp/scan_tiles            (the policies of the bandwidth study)
 //   /tmp/scan_tiles latency    (tile sizes at 2^14 - 2^20 floats)
+//   /tmp/scan_tiles window     (look-back window of 64 or 128 tiles, 2^16 - 2^21)
 // Each line: n, copy GB/s, CUB us and GB/s, then each policy's us and its
 // ratio to CUB (> 1: faster). A policy's int32 result at the first n is
 // compared with CUB's (exact), to catch a wrong setup.
@@ -244,10 +245,23 @@ int main(int argc, char **argv)
         MODE("448x2 v8 m7 (56K, lib)", 448, 2, 8, 7),
         MODE("512x1 v8 m7 (64K)", 512, 1, 8, 7),
     };
+    /* `scan_tiles window`: the library's kernel with 16 and 32 KiB tiles and a
+     * look-back window of 64 or 128 tiles (2 or 4 a lane) around 2^19 floats,
+     * where 16 KiB tiles make 128 tiles and a 64-tile window needs a second
+     * round trip */
+    const row window_rows[] = {
+        POLICY("256x4 v2 lb4 (8K)", 256, 4, 2, 4, 0),
+        POLICY("256x4 v4 lb2 (16K, short)", 256, 4, 4, 2, 0),
+        POLICY("256x4 v4 lb4 (16K)", 256, 4, 4, 4, 0),
+        POLICY("256x2 v8 lb2 (32K, latency)", 256, 2, 8, 2, 0),
+        POLICY("256x2 v8 lb4 (32K)", 256, 2, 8, 4, 0),
+    };
     const bool latency = argc > 1 && strcmp(argv[1], "latency") == 0;
-    const row *rows_begin = latency ? latency_rows : rows;
-    const row *rows_end = latency ? latency_rows + sizeof latency_rows / sizeof *latency_rows
-                                  : rows + sizeof rows / sizeof *rows;
+    const bool window = argc > 1 && strcmp(argv[1], "window") == 0;
+    const row *rows_begin = latency ? latency_rows : window ? window_rows : rows;
+    const row *rows_end = latency  ? latency_rows + sizeof latency_rows / sizeof *latency_rows
+                          : window ? window_rows + sizeof window_rows / sizeof *window_rows
+                                   : rows + sizeof rows / sizeof *rows;
     /* a setup check: int32 against CUB, exact */
     const long long ncheck = (1ll << 25) + 12345;
     CK(cub::DeviceScan::InclusiveSum(tmp, tmp_bytes, xi, yc, (int)ncheck));
@@ -267,8 +281,9 @@ int main(int argc, char **argv)
     printf("%d SMs\n%-10s %8s %9s %8s", g_sms, "n", "copyGB/s", "cub us", "cubGB/s");
     for (const row *rp = rows_begin; rp != rows_end; ++rp) printf(" | %s", rp->name);
     printf("\n");
-    const std::vector<int> sizes = latency ? std::vector<int>{12, 14, 15, 16, 17, 18, 19, 20}
-                                           : std::vector<int>{16, 19, 22, 25, 28, 30};
+    const std::vector<int> sizes = latency  ? std::vector<int>{12, 14, 15, 16, 17, 18, 19, 20}
+                                   : window ? std::vector<int>{16, 17, 18, 19, 20, 21}
+                                            : std::vector<int>{16, 19, 22, 25, 28, 30};
     for (int lg : sizes) {
         long long n = 1ll << lg;
         int reps = lg <= 22 ? 200 : lg <= 25 ? 20 : lg <= 28 ? 4 : 1;

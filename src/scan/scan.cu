@@ -287,12 +287,14 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     if (tiling.resident_bytes && shape.early_launch &&
         (long long)((unsigned long long)n * gs_dtype_size(type)) >= GS_TUNE_SCAN_RESIDENT_FROM_BYTES) {
         /* sm_90 and later, past one wave of tiles: the resident kernel (the
-         * same bits) where it fits */
+         * same bits) where it fits. It comes from this translation unit, as
+         * the register kernel does, so shape.early_launch (PTX >= 9.0 on an
+         * sm_90 GPU) holds for it too. */
         gs__kernel_shape resident;
         const void *k = ops[op].kernels[resident_row][type];
         GS_TRY(gs__kernel_shape_get(dev, k, tiling.resident_threads, tiling.resident_bytes,
                                     &resident));
-        if (resident.per_sm > 0 && resident.early_launch) {
+        if (resident.per_sm > 0) {
             kernel = k;
             shape = resident;
             smem = tiling.resident_bytes;

@@ -778,36 +778,62 @@ static bool resident_runs(void)
     return major >= 9 && attr.ptxVersion >= 90;
 }
 
+/* What a direct launch of the bandwidth kernels needs beside its data (the
+ * library's workspace holds the same, src/scan/scan.cu): descriptors for
+ * `tiles` tiles and the look-back window past them, zeroed; the four
+ * counter words (ticket, abort, blocks out, abort's call), the ticket set
+ * to `ticket`; and a fault record the host reads while the kernel runs. */
+struct direct_workspace {
+    unsigned long long *desc;
+    unsigned int *counters;
+    unsigned int *fault;   /* host view of the record */
+    unsigned int *d_fault; /* the device's view of it */
+};
+
+static direct_workspace direct_workspace_make(long long tiles, unsigned int ticket)
+{
+    direct_workspace w;
+    const size_t desc_bytes = (size_t)(tiles + 64) * 64;
+    const unsigned int start[4] = {ticket, 0u, 0u, 0u};
+    CUDA_OK(cudaMalloc((void **)&w.desc, desc_bytes));
+    CUDA_OK(cudaMalloc((void **)&w.counters, sizeof start));
+    CUDA_OK(cudaHostAlloc((void **)&w.fault, 16, cudaHostAllocMapped));
+    CUDA_OK(cudaHostGetDevicePointer((void **)&w.d_fault, w.fault, 0));
+    memset(w.fault, 0, 16);
+    CUDA_OK(cudaMemset(w.desc, 0, desc_bytes));
+    CUDA_OK(cudaMemcpy(w.counters, start, sizeof start, cudaMemcpyHostToDevice));
+    return w;
+}
+
+static void direct_workspace_free(direct_workspace *w)
+{
+    CUDA_OK(cudaFree(w->desc));
+    CUDA_OK(cudaFree(w->counters));
+    CUDA_OK(cudaFreeHost(w->fault));
+}
+
 static int check_timeout_of(bool resident)
 {
     typedef bandwidth_f32 policy;
     const char *which = resident ? "resident" : "register";
     const long long n = 2 * policy::tile_items;
     float *d_in, *d_out, *h_out = (float *)malloc(n * 4);
-    unsigned long long *desc;
-    unsigned int *counters, *fault, words[4], record[4];
+    unsigned int words[4], record[4];
     CUDA_OK(cudaMalloc((void **)&d_in, n * 4));
     CUDA_OK(cudaMalloc((void **)&d_out, n * 4));
-    CUDA_OK(cudaMalloc((void **)&desc, 2 * 64));
-    CUDA_OK(cudaMalloc((void **)&counters, 16));
-    CUDA_OK(cudaHostAlloc((void **)&fault, 16, cudaHostAllocMapped));
-    memset(fault, 0, 16);
-    unsigned int start[4] = {1u, 0u, 0u, 0u};
     CUDA_OK(cudaMemset(d_in, 0, n * 4));
     CUDA_OK(cudaMemset(d_out, 0xff, n * 4));
-    CUDA_OK(cudaMemset(desc, 0, 2 * 64));
-    CUDA_OK(cudaMemcpy(counters, start, 16, cudaMemcpyHostToDevice));
-    unsigned int *d_fault = NULL;
-    CUDA_OK(cudaHostGetDevicePointer((void **)&d_fault, fault, 0));
-    gs::detail::scan_args a = {d_in, d_out, n, desc, counters, d_fault, 20000000ull, 7u, 2u, 0};
+    direct_workspace w = direct_workspace_make(2, 1u); /* tile 0's ticket taken */
+    gs::detail::scan_args a = {d_in, d_out, n, w.desc, w.counters, w.d_fault, 20000000ull,
+                               7u, 2u, 0};
     double t0 = now_seconds();
     launch_bandwidth<gs::sum<float>>(resident, 3, a);
     CUDA_OK(cudaGetLastError());
     CUDA_OK(cudaDeviceSynchronize());
     double seconds = now_seconds() - t0;
-    CUDA_OK(cudaMemcpy(words, counters, 16, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(words, w.counters, 16, cudaMemcpyDeviceToHost));
     CUDA_OK(cudaMemcpy(h_out, d_out, n * 4, cudaMemcpyDeviceToHost));
-    memcpy(record, (const void *)fault, 16);
+    memcpy(record, (const void *)w.fault, 16);
     int written = 0;
     for (long long i = policy::tile_items; i < n; ++i)
         written += !isnan(h_out[i]);
@@ -825,9 +851,7 @@ static int check_timeout_of(bool resident)
            which, seconds);
     cudaFree(d_in);
     cudaFree(d_out);
-    cudaFree(desc);
-    cudaFree(counters);
-    cudaFreeHost(fault);
+    direct_workspace_free(&w);
     free(h_out);
     return 4;
 }
@@ -854,13 +878,8 @@ static int resident_case(const typename Op::value_type *h_in, long long n, int i
     const size_t bytes = (size_t)(n + (in_offset > out_offset ? in_offset : out_offset) + GUARD) *
                          sizeof(T);
     char *d_in, *d_out[2], *h_out[2];
-    unsigned long long *desc;
-    unsigned int *counters;
     CUDA_OK(cudaMalloc((void **)&d_in, bytes));
-    CUDA_OK(cudaMalloc((void **)&desc, (size_t)(tiles + 64) * 64));
-    CUDA_OK(cudaMalloc((void **)&counters, 16));
-    CUDA_OK(cudaMemset(desc, 0, (size_t)(tiles + 64) * 64));
-    CUDA_OK(cudaMemset(counters, 0, 16));
+    direct_workspace w = direct_workspace_make(tiles, 0u);
     for (int k = 0; k < 2; ++k) {
         CUDA_OK(cudaMalloc((void **)&d_out[k], bytes));
         h_out[k] = (char *)malloc(bytes);
@@ -869,7 +888,7 @@ static int resident_case(const typename Op::value_type *h_in, long long n, int i
         CUDA_OK(cudaMemset(d_in, 0xff, bytes));
         CUDA_OK(cudaMemset(d_out[k], 0xff, bytes));
         CUDA_OK(cudaMemcpy(src, h_in, (size_t)n * sizeof(T), cudaMemcpyHostToDevice));
-        gs::detail::scan_args a = {src,    dst,     n, desc, counters, NULL, 2000000000ull,
+        gs::detail::scan_args a = {src, dst, n, w.desc, w.counters, w.d_fault, 2000000000ull,
                                    1u + k, (unsigned int)tiles, exclusive};
         launch_bandwidth<Op>(k == 1, blocks, a);
         CUDA_OK(cudaGetLastError());
@@ -888,6 +907,8 @@ static int resident_case(const typename Op::value_type *h_in, long long n, int i
            "kernel's bits",
            what, n, in_offset, out_offset, in_place ? ", in place" : "",
            exclusive ? "exclusive" : "inclusive", blocks);
+    EXPECT(w.fault[0] == 0u, "resident kernel, %s: a look-back gave up (time-out 2 s), tile %u",
+           what, w.fault[2]);
     EXPECT(poisoned == 0, "resident kernel, %s: %lld elements left unwritten", what, poisoned);
     EXPECT(touched == 0, "resident kernel, %s: %d bytes past the end written", what, touched);
     for (int k = 0; k < 2; ++k) {
@@ -895,8 +916,7 @@ static int resident_case(const typename Op::value_type *h_in, long long n, int i
         free(h_out[k]);
     }
     cudaFree(d_in);
-    cudaFree(desc);
-    cudaFree(counters);
+    direct_workspace_free(&w);
     return 3;
 }
 
@@ -979,16 +999,9 @@ static int give_up_stress_of(bool resident, long long tiles, unsigned int blocks
         fprintf(stderr, "FATAL: out of host memory for %lld elements\n", n);
         exit(1);
     }
-    unsigned long long *desc;
-    unsigned int *counters, *fault, *d_fault = NULL;
     CUDA_OK(cudaMalloc((void **)&d_in, bytes));
     CUDA_OK(cudaMalloc((void **)&d_out, bytes));
-    CUDA_OK(cudaMalloc((void **)&desc, (size_t)(tiles + 64) * 64));
-    CUDA_OK(cudaMalloc((void **)&counters, 16));
-    CUDA_OK(cudaHostAlloc((void **)&fault, 16, cudaHostAllocMapped));
-    CUDA_OK(cudaHostGetDevicePointer((void **)&d_fault, fault, 0));
-    CUDA_OK(cudaMemset(desc, 0, (size_t)(tiles + 64) * 64));
-    CUDA_OK(cudaMemset(counters, 0, 16));
+    direct_workspace w = direct_workspace_make(tiles, 0u);
     static const unsigned long long timeouts[] = {200ull, 1000ull, 3000ull, 10000ull, 30000ull,
                                                   100000ull};
     int faulted = 0, withheld = 0, exact = 0;
@@ -1001,21 +1014,21 @@ static int give_up_stress_of(bool resident, long long tiles, unsigned int blocks
             h_in[i] = (int)(unsigned int)next_u64();
         CUDA_OK(cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice));
         CUDA_OK(cudaMemset(d_out, 0xff, bytes));
-        CUDA_OK(cudaMemcpy(counters, &start, 4, cudaMemcpyHostToDevice));
+        CUDA_OK(cudaMemcpy(w.counters, &start, 4, cudaMemcpyHostToDevice));
         unsigned int before[4];
-        CUDA_OK(cudaMemcpy(before, counters, 16, cudaMemcpyDeviceToHost));
-        memset(fault, 0, 16);
+        CUDA_OK(cudaMemcpy(before, w.counters, 16, cudaMemcpyDeviceToHost));
+        memset(w.fault, 0, 16);
         ++*seq;
         const unsigned long long timeout = last ? 2000000000ull : timeouts[(l / 3 + l) % 6];
-        gs::detail::scan_args a = {d_in,    d_out, n, desc, counters, d_fault, timeout,
+        gs::detail::scan_args a = {d_in, d_out, n, w.desc, w.counters, w.d_fault, timeout,
                                    *seq, (unsigned int)tiles, exclusive};
         launch_bandwidth<gs::sum<int>>(resident, blocks, a);
         CUDA_OK(cudaGetLastError());
         CUDA_OK(cudaDeviceSynchronize());
         unsigned int words[4], record[4];
-        CUDA_OK(cudaMemcpy(words, counters, 16, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(words, w.counters, 16, cudaMemcpyDeviceToHost));
         CUDA_OK(cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost));
-        memcpy(record, (const void *)fault, 16);
+        memcpy(record, (const void *)w.fault, 16);
         EXPECT(words[0] == 0u && words[2] == before[2] + blocks,
                "%s kernel, %u blocks, launch %d (time-out %llu ns, first ticket %u): ticket %u "
                "(want 0), blocks out %u (want %u)",
@@ -1056,9 +1069,7 @@ static int give_up_stress_of(bool resident, long long tiles, unsigned int blocks
            which, blocks, tiles, exact, faulted, withheld);
     cudaFree(d_in);
     cudaFree(d_out);
-    cudaFree(desc);
-    cudaFree(counters);
-    cudaFreeHost(fault);
+    direct_workspace_free(&w);
     free(h_in);
     free(h_out);
     free(want);
