@@ -41,36 +41,16 @@
 
 #include "gemm_probe.h"
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorName(e_));                                 \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+/* The library's cp.async helpers (cp_async, cp_async_commit, cp_async_wait)
+ * and its k step. */
+#include "../../src/gemm/sgemm_tile.cuh"
 
-constexpr int BK = 8;
-
-template <int bytes>
-static __device__ __forceinline__ void cp_async(float *dst, const float *src)
-{
-    const unsigned int to = (unsigned int)__cvta_generic_to_shared(dst);
-    if constexpr (bytes == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(to), "l"(src) : "memory");
-    else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(to), "l"(src) : "memory");
-}
-static __device__ __forceinline__ void commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-template <int n> static __device__ __forceinline__ void wait_groups()
-{
-    asm volatile("cp.async.wait_group %0;" ::"n"(n) : "memory");
-}
+constexpr int BK = GS_SGEMM_BK;
 
 /* WM x WN warps of 64 x 64; STAGES buffers; block tile BM x BN. */
 template <int WM, int WN, int STAGES, int MINB>
 struct shape {
-    static constexpr int threads = 32 * WM * WN, bm = 64 * WM, bn = 64 * WN;
+    static constexpr int threads = 32 * WM * WN, bm = 64 * WM, bn = 64 * WN, warps_n = WN;
     static constexpr int lda_s = bm + 4;                  /* A transposed: [BK][bm + 4] */
     static constexpr int buffer = BK * lda_s + BK * bn;   /* floats per stage */
     static constexpr int stages = STAGES, min_blocks = MINB;
@@ -139,7 +119,7 @@ static __global__ void __launch_bounds__(S::threads, S::min_blocks)
 {
     extern __shared__ __align__(16) float smem[];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    const int wm = warp / S::WN_, wn = warp % S::WN_;
+    const int wm = warp / S::warps_n, wn = warp % S::warps_n;
     const int lm = lane / 4, ln = lane % 4;
     const int ar = wm * 64 + lm * 4, bc = wn * 64 + ln * 4;
     const int m0 = blockIdx.y * S::bm, n0 = blockIdx.x * S::bn, k0 = blockIdx.z * steps * BK;
@@ -157,9 +137,9 @@ static __global__ void __launch_bounds__(S::threads, S::min_blocks)
     for (int st = 0; st < ST; ++st) {
         if (st < steps)
             copy_step<S>(smem + st * S::buffer, s, k, n);
-        commit();
+        cp_async_commit();
     }
-    wait_groups<ST - 1>();
+    cp_async_wait<ST - 1>();
     __syncthreads();
     float4 frag[2][6];
     frag_at<S>(frag[0], smem, 0, ar, bc);
@@ -174,11 +154,11 @@ static __global__ void __launch_bounds__(S::threads, S::min_blocks)
                 if (kk + 1 < BK) {
                     frag_at<S>(frag[(kk + 1) & 1], buf, kk + 1, ar, bc);
                 } else {
-                    wait_groups<ST - 2>();
+                    cp_async_wait<ST - 2>();
                     __syncthreads();
                     if (t + cur + ST < steps)
                         copy_step<S>(smem + cur * S::buffer, s, k, n);
-                    commit();
+                    cp_async_commit();
                     frag_at<S>(frag[0], smem + (cur + 1 == ST ? 0 : cur + 1) * S::buffer, 0, ar,
                                bc);
                 }
@@ -209,10 +189,6 @@ static __global__ void add_slices(const float *partial, float *C, long long mn, 
     }
 }
 
-template <int WM, int WN, int STAGES, int MINB>
-struct shape_named : shape<WM, WN, STAGES, MINB> {
-    static constexpr int WN_ = WN;
-};
 
 template <class S>
 static void run(const float *A, const float *B, float *C, int m, int n, int k, int slices,
@@ -237,10 +213,10 @@ struct variant {
     int bm, bn, slices_large_k; /* slices when k >= 8 * max(m, n) */
 };
 
-typedef shape_named<2, 2, 3, 2> s128_3;
-typedef shape_named<2, 2, 4, 2> s128_4;
-typedef shape_named<4, 2, 3, 1> s256x128_3;
-typedef shape_named<2, 4, 3, 1> s128x256_3;
+typedef shape<2, 2, 3, 2> s128_3;
+typedef shape<2, 2, 4, 2> s128_4;
+typedef shape<4, 2, 3, 1> s256x128_3;
+typedef shape<2, 4, 3, 1> s128x256_3;
 
 int main()
 {
