@@ -1,22 +1,12 @@
 // gemm_probe.h - what the gemm probes share (gemm_tiles.cu, gemm_splitk.cu,
 // gemm_warp_tile.cu): random fill in [-1, 1), the median of 6 timed runs of
-// `reps` calls, and CK (a CUDA call that must succeed).
+// `reps` calls, and CK (probe_check.h).
 #ifndef GS_GEMM_PROBE_H
 #define GS_GEMM_PROBE_H
-#include <stdio.h>
-#include <stdlib.h>
-
 #include <algorithm>
 #include <vector>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorName(e_));                                \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "probe_check.h"
 
 static __global__ void fill(float *x, long long n, unsigned s)
 {

@@ -24,14 +24,7 @@
 #include <cstdlib>
 #include <gridsync/detail/memory_order.cuh>
 
-#define CK(x)                                                                                      \
-    do {                                                                                           \
-        cudaError_t e_ = (x);                                                                      \
-        if (e_ != cudaSuccess) {                                                                   \
-            fprintf(stderr, "%s: %s\n", #x, cudaGetErrorName(e_));                                 \
-            exit(1);                                                                               \
-        }                                                                                          \
-    } while (0)
+#include "probe_check.h"
 
 static __device__ __forceinline__ void spin_clocks(unsigned int c)
 {
