@@ -9,6 +9,7 @@
 #define GRIDSYNC_INTERNAL_H
 
 #include "gridsync.h"
+#include <gridsync/detail/tuning.h>
 
 #if defined(__GNUC__)
 #define GS_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -74,6 +75,30 @@ gs_status gs__sgemm_splitk(const gs__sgemm_args *p, int tile, int splits, cudaSt
  * independent of timing (they depend on the GPU's SM count). */
 gs_status gs__sgemm_streamk(const gs__sgemm_args *p, int tile, cudaStream_t stream);
 
+/* Whether every pointer and leading dimension allows 16-byte vectors (the
+ * interior tiles' unguarded path; the wide tile everywhere). */
+static inline int gs__sgemm_vector_ok(const gs__sgemm_args *p)
+{
+    return ((unsigned long long)p->a & 15ull) == 0 && ((unsigned long long)p->b & 15ull) == 0 &&
+           ((unsigned long long)p->c & 15ull) == 0 && p->lda % 4 == 0 && p->ldb % 4 == 0 &&
+           p->ldc % 4 == 0;
+}
+
+/* Whether the wide-tile kernel takes these operands: gs__sgemm_vector_ok,
+ * k a multiple of the k step (8), and at least one whole 128 x 256 tile
+ * with n a multiple of 4 (a tile crossing m or n computes the last whole
+ * tile's rows or columns, which must start on a vector: sgemm_wide.cu). */
+static inline int gs__sgemm_wide_ok(const gs__sgemm_args *p)
+{
+    return gs__sgemm_vector_ok(p) && p->k % 8 == 0 && p->m >= GS_TUNE_SGEMM_WIDE_TILE_M &&
+           p->n >= GS_TUNE_SGEMM_WIDE_TILE_N && p->n % 4 == 0;
+}
+
+/* The wide-tile kernel (sgemm_wide.cu): 128 x 256 tiles of C, k cut into
+ * `splits` slices (1: unsplit; as gs__sgemm_splitk otherwise). Needs
+ * gs__sgemm_wide_ok operands and an sm_80+ GPU; refuses others. */
+gs_status gs__sgemm_wide(const gs__sgemm_args *p, int splits, cudaStream_t stream);
+
 /* The slices that k makes when its steps of 8 are cut into `splits` (at
  * least 1) slices of *slice_steps steps each (the last may be shorter; none
  * is empty). */
@@ -91,6 +116,14 @@ typedef struct gs__sgemm_plan {
 } gs__sgemm_plan;
 enum { GS__SGEMM_CHOOSE = 0, GS__SGEMM_SPLIT = 1, GS__SGEMM_STREAM = 2 };
 gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force);
+
+/* Whether gs_sgemm runs `plan` (gs__sgemm_plan_for's GS__SGEMM_CHOOSE) in
+ * the wide tile instead, on a GPU of `sms` SMs that runs it, for operands
+ * it takes: the slices to cut k into (1: unsplit), or 0 to keep the plan.
+ * Taken where the plan runs 128-tiles unsplit or split-k and the wide
+ * tiles fill the SMs at least GS_TUNE_SGEMM_WIDE_WAVE_PCT percent as well
+ * (src/gemm/sgemm_plan.c). Pure. */
+int gs__sgemm_wide_slices(int m, int n, int k, int sms, gs__sgemm_plan plan);
 
 /* ------------------------------------------------------------- reductions */
 

@@ -41,8 +41,8 @@
 
 #include "gemm_probe.h"
 
-/* The library's cp.async helpers (cp_async, cp_async_commit, cp_async_wait)
- * and its k step. */
+/* The library's cp.async helpers (cp_async, cp_async_commit, cp_async_wait),
+ * its k step and its 8 x 16 inner step (sgemm_fma_8x16). */
 #include "../../src/gemm/sgemm_tile.cuh"
 
 constexpr int BK = GS_SGEMM_BK;
@@ -91,24 +91,6 @@ static __device__ __forceinline__ void frag_at(float4 (&f)[6], const float *buf,
 #pragma unroll
     for (int j = 0; j < 4; ++j)
         f[2 + j] = *(const float4 *)(b + 16 * j);
-}
-
-static __device__ __forceinline__ void fma_frag(const float4 (&f)[6], float (&acc)[8][16])
-{
-    const float av[8] = {f[0].x, f[0].y, f[0].z, f[0].w, f[1].x, f[1].y, f[1].z, f[1].w};
-    float bv[16];
-#pragma unroll
-    for (int j = 0; j < 4; ++j) {
-        bv[4 * j] = f[2 + j].x;
-        bv[4 * j + 1] = f[2 + j].y;
-        bv[4 * j + 2] = f[2 + j].z;
-        bv[4 * j + 3] = f[2 + j].w;
-    }
-#pragma unroll
-    for (int i = 0; i < 8; ++i)
-#pragma unroll
-        for (int j = 0; j < 16; ++j)
-            acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
 }
 
 /* C (or slice z's partial, when `partial`) = A B over k steps [z*steps, ..) */
@@ -162,7 +144,7 @@ static __global__ void __launch_bounds__(S::threads, S::min_blocks)
                     frag_at<S>(frag[0], smem + (cur + 1 == ST ? 0 : cur + 1) * S::buffer, 0, ar,
                                bc);
                 }
-                fma_frag(frag[kk & 1], acc);
+                sgemm_fma_8x16(frag[kk & 1], acc);
             }
         }
     }

@@ -1,6 +1,6 @@
 /* sgemm.c - gs_sgemm: argument checks, then the kernel (gridsync_internal.h),
  * for GS_GEMM_AUTO the one the plan picks (sgemm_plan.c): unsplit, split-k
- * or stream-k. */
+ * or stream-k, in the wide tile (sgemm_wide.cu) where that runs and pays. */
 #include <limits.h>
 #include <string.h>
 
@@ -87,13 +87,20 @@ gs_status gs_sgemm_with(gs_gemm_kernel kernel, int m, int n, int k, float alpha,
         return gs__sgemm_tiled16(&p, stream);
     if (kernel == GS_GEMM_FAST)
         return gs__sgemm_fast(&p, 0, stream);
-    int dev = 0, sms = 0;
+    int dev = 0, sms = 0, major = 0;
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     gs__sgemm_plan plan = gs__sgemm_plan_for(m, n, k, sms,
                                              kernel == GS_GEMM_SPLITK    ? GS__SGEMM_SPLIT
                                              : kernel == GS_GEMM_STREAMK ? GS__SGEMM_STREAM
                                                                          : GS__SGEMM_CHOOSE);
+    if (kernel == GS_GEMM_AUTO && gs__sgemm_wide_ok(&p)) {
+        /* the wide tile where it runs (sm_80+) and fills the SMs as well */
+        GS_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+        const int wide = major >= 8 ? gs__sgemm_wide_slices(m, n, k, sms, plan) : 0;
+        if (wide > 0)
+            return gs__sgemm_wide(&p, wide, stream);
+    }
     if (plan.streamk)
         return gs__sgemm_streamk(&p, plan.tile, stream);
     if (plan.splits > 1)

@@ -6,8 +6,10 @@
  * Library-internal.
  *
  * A partial tile is stored in the layout its threads own: vector q (4 of a
- * thread's 8 x 8 registers) of thread t at slot[q * threads + t], so a warp
- * stores and loads 512 contiguous bytes.
+ * thread's R x C registers, row q / (C / 4)) of thread t at
+ * slot[q * threads + t], so a warp stores and loads 512 contiguous bytes.
+ * (8 x 8 registers: the 128- and 64-tiles; 8 x 16: the wide tile,
+ * sgemm_wide.cu.)
  *
  * Why correct (PTX memory model): every thread stores its partial (weak
  * st.global.cg), then bar.sync, then thread 0 arrives with
@@ -30,14 +32,16 @@
 /* Vectors of 4 floats in a thread's 8 x 8 register tile. */
 #define GS_SGEMM_PARTIAL_VECTORS 16
 
-/* Store this thread's registers into the partial tile at `slot` (the
+/* Store this thread's R x C registers into the partial tile at `slot` (the
  * tile's first vector; `threads` per block). */
-static __device__ __forceinline__ void sgemm_store_partial(float4 *slot, const float (&acc)[8][8],
+template <int R, int C>
+static __device__ __forceinline__ void sgemm_store_partial(float4 *slot, const float (&acc)[R][C],
                                                            int threads)
 {
+    static_assert(C % 4 == 0, "a register row is whole vectors");
 #pragma unroll
-    for (int q = 0; q < GS_SGEMM_PARTIAL_VECTORS; ++q) {
-        const float *r = &acc[q / 2][(q % 2) * 4];
+    for (int q = 0; q < R * C / 4; ++q) {
+        const float *r = &acc[q / (C / 4)][(q % (C / 4)) * 4];
         __stcg(slot + q * threads + threadIdx.x, make_float4(r[0], r[1], r[2], r[3]));
     }
 }
@@ -57,13 +61,14 @@ static __device__ __forceinline__ int sgemm_arrive(unsigned int *counter, unsign
 }
 
 /* acc += the partial tile at `slot` (acc = it when `first`). */
-static __device__ __forceinline__ void sgemm_add_partial(const float4 *slot, float (&acc)[8][8],
+template <int R, int C>
+static __device__ __forceinline__ void sgemm_add_partial(const float4 *slot, float (&acc)[R][C],
                                                          int threads, int first)
 {
 #pragma unroll
-    for (int q = 0; q < GS_SGEMM_PARTIAL_VECTORS; ++q) {
+    for (int q = 0; q < R * C / 4; ++q) {
         const float4 v = __ldcg(slot + q * threads + threadIdx.x);
-        float *r = &acc[q / 2][(q % 2) * 4];
+        float *r = &acc[q / (C / 4)][(q % (C / 4)) * 4];
         r[0] = first ? v.x : r[0] + v.x;
         r[1] = first ? v.y : r[1] + v.y;
         r[2] = first ? v.z : r[2] + v.z;

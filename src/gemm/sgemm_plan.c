@@ -138,3 +138,59 @@ gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force)
     double unsplit_cost = cost(whole, tiles_of(m, n, whole->tile), k, 1, sms);
     return best_cost * GS_TUNE_SGEMM_SPLIT_MARGIN_PCT < unsplit_cost * 100.0 ? best : unsplit;
 }
+
+/* The wide tile's cost against the 128-tile's, in hundredths of the time
+ * an SM takes for one k step of two 128-tiles (one wide tile, or two
+ * 128-tile blocks side by side): whole waves cost 200 a step; a last wave
+ * of the 128-tile kernel that leaves every SM at most one block costs
+ * 2 * GS_TUNE_SGEMM_LONE_BLOCK_PCT (a block alone on its SM runs faster
+ * than beside another), a last wave of wide tiles a whole one. */
+#if GS_TUNE_SGEMM_BIG_MIN_BLOCKS != 2
+#error "the wide tile's cost model counts two 128-tile blocks a SM"
+#endif
+static long long big_tile_cost(long long blocks, int sms, long long slice_steps)
+{
+    const long long slots = (long long)sms * GS_TUNE_SGEMM_BIG_MIN_BLOCKS;
+    const long long rest = blocks % slots;
+    const long long last = rest == 0 ? 0 : rest <= sms ? 2 * GS_TUNE_SGEMM_LONE_BLOCK_PCT : 200;
+    return (blocks / slots * 200 + last) * slice_steps;
+}
+
+static long long wide_tile_cost(long long blocks, int sms, long long slice_steps)
+{
+    return (blocks + sms - 1) / sms * 200 * slice_steps;
+}
+
+int gs__sgemm_wide_slices(int m, int n, int k, int sms, gs__sgemm_plan plan)
+{
+    if (sms < 1 || plan.streamk || plan.tile != GS_TUNE_SGEMM_BIG_TILE)
+        return 0;
+    const long long steps = ((long long)k + GS_TUNE_SGEMM_BK - 1) / GS_TUNE_SGEMM_BK;
+    const long long wide = (long long)((m + GS_TUNE_SGEMM_WIDE_TILE_M - 1) /
+                                       GS_TUNE_SGEMM_WIDE_TILE_M) *
+                           ((n + GS_TUNE_SGEMM_WIDE_TILE_N - 1) / GS_TUNE_SGEMM_WIDE_TILE_N);
+    int per = 0;
+    gs__sgemm_slices(k, plan.splits, &per);
+    const long long big_cost = big_tile_cost(tiles_of(m, n, GS_TUNE_SGEMM_BIG_TILE) * plan.splits,
+                                             sms, per);
+    /* Unsplit stays unsplit. A split takes the cheapest slice count that
+     * keeps the wide blocks in one wave: the case measured (few tiles, a
+     * long k); splits over several waves keep the 128-tile plan, whose
+     * model counts their fix-ups. */
+    int best = 0;
+    long long best_cost = 0;
+    for (int s = 1; s <= (plan.splits > 1 ? GS_TUNE_SGEMM_MAX_SPLIT : 1); ++s) {
+        if (plan.splits > 1 &&
+            (s < 2 || steps / s < GS_TUNE_SGEMM_MIN_SLICE_STEPS || wide * s > sms))
+            continue;
+        const int slices = gs__sgemm_slices(k, s, &per);
+        if (slices != s)
+            continue;
+        const long long c = wide_tile_cost(wide * slices, sms, per);
+        if (!best || c < best_cost) {
+            best = slices;
+            best_cost = c;
+        }
+    }
+    return best && best_cost * GS_TUNE_SGEMM_WIDE_WAVE_PCT <= big_cost * 100 ? best : 0;
+}

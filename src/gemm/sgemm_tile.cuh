@@ -479,13 +479,25 @@ static __device__ __forceinline__ int interior(const gs__sgemm_args *p, int vect
 }
 
 
-/* Whether every pointer and leading dimension allows 16-byte vectors (the
- * interior's unguarded path). Host side. */
-static inline int gs__sgemm_vector_ok(const gs__sgemm_args *p)
+/* acc += the outer product of a thread's 8 x 16 fragment at one k: rows
+ * f[0], f[1] (A), columns f[2] .. f[5] (B). The wide tile's inner step
+ * (sgemm_wide.cu): 128 FMAs from 6 shared-memory vectors. */
+static __device__ __forceinline__ void sgemm_fma_8x16(const float4 (&f)[6], float (&acc)[8][16])
 {
-    return ((unsigned long long)p->a & 15ull) == 0 && ((unsigned long long)p->b & 15ull) == 0 &&
-           ((unsigned long long)p->c & 15ull) == 0 && p->lda % 4 == 0 && p->ldb % 4 == 0 &&
-           p->ldc % 4 == 0;
+    const float av[8] = {f[0].x, f[0].y, f[0].z, f[0].w, f[1].x, f[1].y, f[1].z, f[1].w};
+    float bv[16];
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+        bv[4 * j] = f[2 + j].x;
+        bv[4 * j + 1] = f[2 + j].y;
+        bv[4 * j + 2] = f[2 + j].z;
+        bv[4 * j + 3] = f[2 + j].w;
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i)
+#pragma unroll
+        for (int j = 0; j < 16; ++j)
+            acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
 }
 
 #endif /* GS_GEMM_SGEMM_TILE_CUH */

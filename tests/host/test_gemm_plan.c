@@ -127,12 +127,63 @@ static void test_plan_shapes(void **state)
     assert_true(p.streamk);
 }
 
+/* When gs_sgemm runs the wide tile (gs__sgemm_wide_slices): never for
+ * stream-k or 64-tile plans, unsplit plans stay unsplit, split ones stay in
+ * one wave; and the shapes measured on a 132-SM GPU. */
+static void test_wide_choice(void **state)
+{
+    (void)state;
+    uint64_t rng = 777;
+    for (int i = 0; i < 20000; ++i) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        int m = 1 + (int)((rng >> 20) % 9000), n = 1 + (int)((rng >> 35) % 9000);
+        int k = 8 * (1 + (int)((rng >> 50) % 4000));
+        int sms = sm_counts[i % (int)(sizeof sm_counts / sizeof sm_counts[0])];
+        gs__sgemm_plan p = gs__sgemm_plan_for(m, n, k, sms, GS__SGEMM_CHOOSE);
+        int w = gs__sgemm_wide_slices(m, n, k, sms, p), per = 0;
+        long long wide = (long long)((m + 127) / 128) * ((n + 255) / 256);
+        assert_true(w >= 0 && w <= GS_TUNE_SGEMM_MAX_SPLIT);
+        if (p.streamk || p.tile != GS_TUNE_SGEMM_BIG_TILE)
+            assert_int_equal(w, 0);
+        if (p.splits == 1)
+            assert_true(w <= 1);
+        if (w > 1) {
+            assert_true(p.splits > 1 && wide * w <= sms);
+            assert_int_equal(gs__sgemm_slices(k, w, &per), w); /* as launched */
+            assert_true(per >= GS_TUNE_SGEMM_MIN_SLICE_STEPS);
+        }
+    }
+    /* whole waves of wide tiles: 2048^3 (128), 4096^3 (512), 8192^3, the
+     * tall and wide shapes (256: 1.94 waves, as the 128-tiles) */
+    assert_int_equal(gs__sgemm_wide_slices(2048, 2048, 2048, 132,
+                                           gs__sgemm_plan_for(2048, 2048, 2048, 132, 0)), 1);
+    for (int e = 12; e <= 13; ++e)
+        assert_int_equal(gs__sgemm_wide_slices(1 << e, 1 << e, 1 << e, 132,
+                                               gs__sgemm_plan_for(1 << e, 1 << e, 1 << e, 132, 0)),
+                         1);
+    assert_int_equal(gs__sgemm_wide_slices(16384, 512, 4096, 132,
+                                           gs__sgemm_plan_for(16384, 512, 4096, 132, 0)), 1);
+    /* the long-k shape: 32 wide tiles x 4 slices, one wave */
+    assert_int_equal(gs__sgemm_wide_slices(1024, 1024, 16384, 132,
+                                           gs__sgemm_plan_for(1024, 1024, 16384, 132, 0)), 4);
+    /* 207 wide tiles (1.57 waves) against 391 128-tiles whose second wave
+     * leaves each SM one block: the 128-tiles (0.857x cuBLAS against 0.79x) */
+    assert_int_equal(gs__sgemm_wide_slices(2900, 2052, 2048, 132,
+                                           gs__sgemm_plan_for(2900, 2052, 2048, 132, 0)), 0);
+    /* stream-k and the 64-tile split keep their kernels */
+    assert_int_equal(gs__sgemm_wide_slices(1536, 1536, 1536, 132,
+                                           gs__sgemm_plan_for(1536, 1536, 1536, 132, 0)), 0);
+    assert_int_equal(gs__sgemm_wide_slices(512, 512, 512, 132,
+                                           gs__sgemm_plan_for(512, 512, 512, 132, 0)), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_slices),
         cmocka_unit_test(test_plan_invariants),
         cmocka_unit_test(test_plan_shapes),
+        cmocka_unit_test(test_wide_choice),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
