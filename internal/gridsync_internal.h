@@ -125,6 +125,17 @@ gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force);
  * (src/gemm/sgemm_plan.c). Pure. */
 int gs__sgemm_wide_slices(int m, int n, int k, int sms, gs__sgemm_plan plan);
 
+/* The slices gs_sgemm (GS_GEMM_AUTO) runs `p` with in the wide tile, on a
+ * GPU of `sms` SMs and compute capability `cc_major` where the plan for the
+ * 128- and 64-tiles is `plan`; 0 where it keeps that plan. */
+static inline int gs__sgemm_wide_pick(const gs__sgemm_args *p, int sms, int cc_major,
+                                      gs__sgemm_plan plan)
+{
+    return cc_major >= 8 && gs__sgemm_wide_ok(p)
+               ? gs__sgemm_wide_slices(p->m, p->n, p->k, sms, plan)
+               : 0;
+}
+
 /* ------------------------------------------------------------- reductions */
 
 /* Reduction workspaces currently cached (for tests). */

@@ -94,10 +94,9 @@ gs_status gs_sgemm_with(gs_gemm_kernel kernel, int m, int n, int k, float alpha,
                                              kernel == GS_GEMM_SPLITK    ? GS__SGEMM_SPLIT
                                              : kernel == GS_GEMM_STREAMK ? GS__SGEMM_STREAM
                                                                          : GS__SGEMM_CHOOSE);
-    if (kernel == GS_GEMM_AUTO && gs__sgemm_wide_ok(&p)) {
-        /* the wide tile where it runs (sm_80+) and fills the SMs as well */
+    if (kernel == GS_GEMM_AUTO) { /* the wide tile where it runs and pays */
         GS_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-        const int wide = major >= 8 ? gs__sgemm_wide_slices(m, n, k, sms, plan) : 0;
+        const int wide = gs__sgemm_wide_pick(&p, sms, major, plan);
         if (wide > 0)
             return gs__sgemm_wide(&p, wide, stream);
     }

@@ -6,8 +6,9 @@
  *
  * gs_sgemm cuts k into slices (split-k) or divides every tile's k steps
  * among one wave of blocks (stream-k) on shapes with too few tiles of C for
- * the GPU (src/gemm/sgemm_plan.c): its rows say which tile and schedule it
- * took, and on those shapes the unsplit kernel (GS_GEMM_FAST, what gs_sgemm
+ * the GPU (src/gemm/sgemm_plan.c), and runs 128 x 256 tiles where they
+ * fill the SMs as well (sgemm_wide.cu): its rows say which tile and
+ * schedule it took, and on the divided shapes the unsplit kernel (GS_GEMM_FAST, what gs_sgemm
  * ran before split-k) is timed too, as "gridsync unsplit"; where it takes
  * stream-k, the best split (GS_GEMM_SPLITK) too, as "gridsync split-k".
  *
@@ -47,7 +48,7 @@ typedef struct run {
     float *a, *b, *c;
     cublasHandle_t blas;
     int calls;
-    int sms; /* for the plan gs_sgemm follows */
+    int sms, cc_major; /* for the plan gs_sgemm follows */
 } run;
 
 static gs_status blas_status(cublasStatus_t st, const char *call)
@@ -111,7 +112,7 @@ static const gs_column columns[NCOLS] = {
     {"method", "", 0,
      "gridsync, cublas, " TUTORIAL ", " UNSPLIT " (where gridsync splits k), " SPLITK
      " (where gridsync takes stream-k)"},
-    {"tile", "", 0, "gridsync's block tile (128 or 64 square)"},
+    {"tile", "", 0, "gridsync's block tile of C, rows x columns (128x256: the wide tile)"},
     {"schedule", "", 0, "gridsync's schedule: unsplit, split-k or stream-k"},
     {"splits", "", 0, "gridsync's k slices (1: unsplit or stream-k)"},
     {"ms_per_call", "ms", 4, "median time per call"},
@@ -119,8 +120,9 @@ static const gs_column columns[NCOLS] = {
     {"frac_fp32_peak", "", 3, "of SMs x 128 x 2 x the maximum SM clock"},
     {"speedup_vs_peer", "", 2, "cuBLAS time / this time"}};
 
-/* `plan`: the tile and slices of a gridsync row (NULL for the peers). */
-static void add_row(gs_table *t, gemm_shape g, enum method m, const gs__sgemm_plan *plan,
+/* `plan`: the tile and slices of a gridsync row (NULL for the peers);
+ * `wide`: the slices of the wide tile when the row runs it instead (0). */
+static void add_row(gs_table *t, gemm_shape g, enum method m, const gs__sgemm_plan *plan, int wide,
                     const gs_stats *st, double peak_tflops, double peer_us)
 {
     double us = st->median, tflops = 2.0 * g.m * (double)g.n * g.k / (us * 1e-6) / 1e12;
@@ -130,11 +132,18 @@ static void add_row(gs_table *t, gemm_shape g, enum method m, const gs__sgemm_pl
     gs_table_set(t, C_K, g.k);
     gs_table_set_text(t, C_METHOD, method_names[m]);
     if (plan) {
-        gs_table_set(t, C_TILE, plan->tile);
-        gs_table_set_text(t, C_SCHEDULE, plan->streamk      ? "stream-k"
-                                         : plan->splits > 1 ? "split-k"
-                                                            : "unsplit");
-        gs_table_set(t, C_SPLITS, plan->splits);
+        const int splits = wide > 0 ? wide : plan->splits;
+        char tile[32];
+        if (wide > 0)
+            snprintf(tile, sizeof tile, "%dx%d", GS_TUNE_SGEMM_WIDE_TILE_M,
+                     GS_TUNE_SGEMM_WIDE_TILE_N);
+        else
+            snprintf(tile, sizeof tile, "%dx%d", plan->tile, plan->tile);
+        gs_table_set_text(t, C_TILE, tile);
+        gs_table_set_text(t, C_SCHEDULE, wide == 0 && plan->streamk ? "stream-k"
+                                         : splits > 1               ? "split-k"
+                                                                    : "unsplit");
+        gs_table_set(t, C_SPLITS, splits);
     }
     gs_table_set_measured(t, C_MS, st, 1e-3);
     gs_table_set(t, C_TFLOPS, tflops);
@@ -198,6 +207,8 @@ static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, d
     const long long big_tiles = (long long)((g.m + big - 1) / big) * ((g.n + big - 1) / big);
     const gs__sgemm_plan unsplit_plan = {big_tiles >= r->sms ? big : GS_TUNE_SGEMM_SMALL_TILE, 1,
                                          0};
+    const gs__sgemm_args shape_args = {g.m, g.n, g.k, 1.0f, r->a, g.k, r->b, g.n, 0.0f, r->c, g.n};
+    const int wide = gs__sgemm_wide_pick(&shape_args, r->sms, r->cc_major, plan);
     const int divided = plan.splits > 1 || plan.streamk; /* gs_sgemm does not run it unsplit */
     if (st == GS_SUCCESS)
         st = checked_time(r, M_GRIDSYNC, o, s, &ours);
@@ -214,13 +225,13 @@ static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, d
         r->calls = save;
     }
     if (st == GS_SUCCESS) {
-        add_row(t, g, M_GRIDSYNC, &plan, &ours, peak, peer.median);
+        add_row(t, g, M_GRIDSYNC, &plan, wide, &ours, peak, peer.median);
         if (divided)
-            add_row(t, g, M_UNSPLIT, &unsplit_plan, &unsplit, peak, peer.median);
+            add_row(t, g, M_UNSPLIT, &unsplit_plan, 0, &unsplit, peak, peer.median);
         if (plan.streamk)
-            add_row(t, g, M_SPLITK, &split_plan, &splitk, peak, peer.median);
-        add_row(t, g, M_CUBLAS, NULL, &peer, peak, peer.median);
-        add_row(t, g, M_TUTORIAL, NULL, &tutorial, peak, peer.median);
+            add_row(t, g, M_SPLITK, &split_plan, 0, &splitk, peak, peer.median);
+        add_row(t, g, M_CUBLAS, NULL, 0, &peer, peak, peer.median);
+        add_row(t, g, M_TUTORIAL, NULL, 0, &tutorial, peak, peer.median);
     }
     cudaFree(r->a);
     cudaFree(r->b);
@@ -269,6 +280,7 @@ static gs_status run_gemm(const gs_bench_params *o, gs_table *t)
     GS_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     run r = {};
     r.sms = info.sm_count;
+    r.cc_major = info.cc_major;
     gs_status st = blas_status(cublasCreate(&r.blas), "cublasCreate");
     if (st == GS_SUCCESS)
         st = blas_status(cublasSetMathMode(r.blas, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
