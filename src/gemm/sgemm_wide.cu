@@ -75,8 +75,6 @@ constexpr int A_STRIDE = BM + 4;               /* A's tile, transposed: [BK][BM 
 constexpr int BUFFER = BK * A_STRIDE + BK * BN; /* floats a stage: A's tile, then B's */
 constexpr int A_COPIES = BM * BK / THREADS;    /* 4-byte copies of A a thread a step */
 constexpr int B_COPIES = BN * BK / 4 / THREADS; /* 16-byte copies of B */
-constexpr int A_ROWS_STEP = THREADS / BK;       /* rows between a thread's copies of A */
-constexpr int B_ROWS_STEP = THREADS / (BN / 4); /* k rows between its copies of B */
 static_assert(BM == GS_TUNE_SGEMM_WIDE_TILE_M && BN == GS_TUNE_SGEMM_WIDE_TILE_N &&
                   THREADS == GS_TUNE_SGEMM_WIDE_THREADS,
               "tuning.h describes this kernel's tile");
@@ -93,13 +91,18 @@ struct wide_state {
     int slices, slice_steps;
 };
 
+/* The kernel's parts: device code for sm_80 and later (cp.async); earlier
+ * GPUs get only the kernel's trap. */
+#if GS_SGEMM_ASYNC
+constexpr int A_ROWS_STEP = THREADS / BK;       /* rows between a thread's copies of A */
+constexpr int B_ROWS_STEP = THREADS / (BN / 4); /* k rows between its copies of B */
+
 /* If `copy`, cp.async of `bytes` bytes from global to shared memory, with
  * the predicate in the PTX (`@p cp.async`), so ptxas cannot put a branch
  * around a step's copies. */
 template <int bytes>
 __device__ __forceinline__ void cp_async_if(bool copy, float *dst, const float *src)
 {
-#if GS_SGEMM_ASYNC
     static_assert(bytes == 4 || bytes == 16, "cp_async_if copies 4 or 16 bytes");
     const unsigned int to = (unsigned int)__cvta_generic_to_shared(dst);
     if constexpr (bytes == 16)
@@ -112,7 +115,6 @@ __device__ __forceinline__ void cp_async_if(bool copy, float *dst, const float *
                      "@p cp.async.ca.shared.global [%1], [%2], 4;\n\t}" ::"r"((int)copy),
                      "r"(to), "l"(src)
                      : "memory");
-#endif
 }
 
 /* The rows and columns of C a block computes and those it stores: its
@@ -334,6 +336,8 @@ __device__ __forceinline__ void wide_fixup(const gs__sgemm_args &p, const float4
             wide_store_vector<GUARDED>(p, sum[q], g + q, w, ar, bc);
     }
 }
+
+#endif /* GS_SGEMM_ASYNC */
 
 /* One block a (tile, slice): blockIdx.x, .y the tile, .z the slice
  * (SPLIT: more than one slice; the fix-up's code stays out of the unsplit
