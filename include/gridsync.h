@@ -414,7 +414,10 @@ gs_status gs_scan_check(cudaStream_t stream);
 typedef enum gs_gemm_kernel {
     GS_GEMM_AUTO = 0,    /* the default: GS_GEMM_FAST, or GS_GEMM_SPLITK or GS_GEMM_STREAMK
                             where the shape's tiles of C are too few for the GPU and k is
-                            long (whichever the cost model predicts faster) */
+                            long (whichever the cost model predicts faster); on sm_80+, with
+                            16-byte aligned A, B, C, lda, ldb, ldc and n multiples of 4, k of
+                            8, m >= 128 and n >= 256, 128 x 256 tiles (unsplit or split-k)
+                            instead where they fill the SMs as well */
     GS_GEMM_FAST = 1,    /* register-tiled, double-buffered shared memory, one block per
                             tile of C (never split) */
     GS_GEMM_TILED16 = 2, /* the tutorial's 16x16 tiled kernel (the reference) */
