@@ -1,7 +1,11 @@
-/* matmul.c - gs_sgemm's kernels (fast, split-k and the tutorial's tiled one)
- * on an odd shape, every element within the FP32 bound of the FP64 product. */
+/* matmul.c - gs_sgemm's kernels (fast, split-k, stream-k and the tutorial's
+ * tiled one) on an odd shape, and the wide tile (sm_80+) unsplit and split
+ * on a shape whose edge tiles shift their windows: every element within
+ * the FP32 bound of the FP64 product. */
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "gridsync_internal.h"
 
 #include "bench/random.h"
 #include "bench/reference.h"
@@ -33,10 +37,34 @@ static int run(const gs_check_env *env, char *figure, size_t len)
         if (ok)
             wrong += gs_ref_sgemm_out_of_bound(ha, hb, hc, m, n, k);
     }
+    /* the wide tile, where the GPU has cp.async: 300 x 520 x 96 (m, n, k
+     * multiples of 4 and 8 as it needs; neither m nor n a multiple of its
+     * 128 x 256 tile), unsplit and in 3 slices */
+    const int wm = 300, wn = 520, wk = 96; /* A and B: the first elements of ha, hb */
+    const size_t wa = (size_t)wm * wk, wb = (size_t)wk * wn, wc = (size_t)wm * wn;
+    int dev = 0, major = 0, wide = 0;
+    float *dw = NULL, *hw = NULL;
+    ok = ok && cudaGetDevice(&dev) == cudaSuccess &&
+         cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess;
+    if (ok && major >= 8) /* one allocation: A, B, C at multiples of 16 bytes */
+        ok = (hw = malloc(wc * 4)) != NULL &&
+             cudaMalloc((void **)&dw, (wa + wb + wc) * 4) == cudaSuccess &&
+             cudaMemcpy(dw, ha, wa * 4, cudaMemcpyHostToDevice) == cudaSuccess &&
+             cudaMemcpy(dw + wa, hb, wb * 4, cudaMemcpyHostToDevice) == cudaSuccess;
+    for (int slices = 1; ok && major >= 8 && slices <= 3; slices += 2, ++wide) {
+        const gs__sgemm_args p = {wm, wn, wk, 1.0f, dw, wk, dw + wa, wn, 0.0f, dw + wa + wb, wn};
+        ok = gs__sgemm_wide(&p, slices, 0) == GS_SUCCESS &&
+             cudaMemcpy(hw, dw + wa + wb, wc * 4, cudaMemcpyDeviceToHost) == cudaSuccess;
+        if (ok)
+            wrong += gs_ref_sgemm_out_of_bound(ha, hb, hw, wm, wn, wk);
+    }
+    free(hw);
+    cudaFree(dw);
     snprintf(figure, len,
-             "%dx%dx%d, the fast, split-k and stream-k kernels and the tutorial's 16x16 one: "
+             "%dx%dx%d, the fast, split-k and stream-k kernels and the tutorial's 16x16 one%s: "
              "%ld elements beyond the FP32 bound%s",
-             m, n, k, wrong, ok ? "" : " (a call failed)");
+             m, n, k, wide ? "; 300x520x96, the wide tile unsplit and in 3 slices" : "", wrong,
+             ok ? "" : " (a call failed)");
     free(ha);
     free(hb);
     free(hc);
@@ -46,6 +74,6 @@ static int run(const gs_check_env *env, char *figure, size_t len)
 
 const gs_check gs_check_matmul = {
     "matmul",
-    "the matrix multiply (the fast, split-k and stream-k kernels and the tiled "
-    "matrix-multiply tutorial's 16x16 one) against FP64",
+    "the matrix multiply (the fast, split-k and stream-k kernels, the wide tile, and the "
+    "tiled matrix-multiply tutorial's 16x16 one) against FP64",
     run};
