@@ -85,18 +85,26 @@ static inline int gs__sgemm_vector_ok(const gs__sgemm_args *p)
 }
 
 /* Whether the wide-tile kernel takes these operands: gs__sgemm_vector_ok,
- * k a multiple of the k step (8), and at least one whole 128 x 256 tile
- * with n a multiple of 4 (a tile crossing m or n computes the last whole
- * tile's rows or columns, which must start on a vector: sgemm_wide.cu). */
+ * k a positive multiple of the k step (8), and at least one whole 128 x 256
+ * tile with n a multiple of 4 (a tile crossing m or n computes the last
+ * whole tile's rows or columns, which must start on a vector:
+ * sgemm_wide.cu). */
 static inline int gs__sgemm_wide_ok(const gs__sgemm_args *p)
 {
-    return gs__sgemm_vector_ok(p) && p->k % 8 == 0 && p->m >= GS_TUNE_SGEMM_WIDE_TILE_M &&
-           p->n >= GS_TUNE_SGEMM_WIDE_TILE_N && p->n % 4 == 0;
+    return gs__sgemm_vector_ok(p) && p->k >= 8 && p->k % 8 == 0 &&
+           p->m >= GS_TUNE_SGEMM_WIDE_TILE_M && p->n >= GS_TUNE_SGEMM_WIDE_TILE_N &&
+           p->n % 4 == 0;
 }
+
+/* Whether the wide tile runs on device `dev` (the current one): an sm_80+
+ * GPU, and this build holds the kernel's cp.async code for it (a build for
+ * older architectures only runs there as JIT-compiled PTX, where the kernel
+ * is a trap). *built = 1 or 0; cached per device. */
+gs_status gs__sgemm_wide_built_for(int dev, int *built);
 
 /* The wide-tile kernel (sgemm_wide.cu): 128 x 256 tiles of C, k cut into
  * `splits` slices (1: unsplit; as gs__sgemm_splitk otherwise). Needs
- * gs__sgemm_wide_ok operands and an sm_80+ GPU; refuses others. */
+ * gs__sgemm_wide_ok operands and gs__sgemm_wide_built_for; refuses others. */
 gs_status gs__sgemm_wide(const gs__sgemm_args *p, int splits, cudaStream_t stream);
 
 /* The slices that k makes when its steps of 8 are cut into `splits` (at
@@ -121,19 +129,20 @@ gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force);
  * the wide tile instead, on a GPU of `sms` SMs that runs it, for operands
  * it takes: the slices to cut k into (1: unsplit), or 0 to keep the plan.
  * Taken where the plan runs 128-tiles unsplit or split-k and the wide
- * tiles fill the SMs at least GS_TUNE_SGEMM_WIDE_WAVE_PCT percent as well
- * (src/gemm/sgemm_plan.c). Pure. */
+ * tiles' waves, counted at GS_TUNE_SGEMM_WIDE_WAVE_PCT percent of their
+ * time (the wide tile is that much faster a tile), cost no more than the
+ * 128-tiles' (src/gemm/sgemm_plan.c). Pure. */
 int gs__sgemm_wide_slices(int m, int n, int k, int sms, gs__sgemm_plan plan);
 
 /* The slices gs_sgemm (GS_GEMM_AUTO) runs `p` with in the wide tile, on a
- * GPU of `sms` SMs and compute capability `cc_major` where the plan for the
- * 128- and 64-tiles is `plan`; 0 where it keeps that plan. */
-static inline int gs__sgemm_wide_pick(const gs__sgemm_args *p, int sms, int cc_major,
+ * GPU of `sms` SMs where it runs (`built`: gs__sgemm_wide_built_for) and
+ * the plan for the 128- and 64-tiles is `plan`; 0 where it keeps that
+ * plan. */
+static inline int gs__sgemm_wide_pick(const gs__sgemm_args *p, int sms, int built,
                                       gs__sgemm_plan plan)
 {
-    return cc_major >= 8 && gs__sgemm_wide_ok(p)
-               ? gs__sgemm_wide_slices(p->m, p->n, p->k, sms, plan)
-               : 0;
+    return built && gs__sgemm_wide_ok(p) ? gs__sgemm_wide_slices(p->m, p->n, p->k, sms, plan)
+                                         : 0;
 }
 
 /* ------------------------------------------------------------- reductions */

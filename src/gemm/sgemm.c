@@ -87,16 +87,16 @@ gs_status gs_sgemm_with(gs_gemm_kernel kernel, int m, int n, int k, float alpha,
         return gs__sgemm_tiled16(&p, stream);
     if (kernel == GS_GEMM_FAST)
         return gs__sgemm_fast(&p, 0, stream);
-    int dev = 0, sms = 0, major = 0;
+    int dev = 0, sms = 0, built = 0;
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
     gs__sgemm_plan plan = gs__sgemm_plan_for(m, n, k, sms,
                                              kernel == GS_GEMM_SPLITK    ? GS__SGEMM_SPLIT
                                              : kernel == GS_GEMM_STREAMK ? GS__SGEMM_STREAM
                                                                          : GS__SGEMM_CHOOSE);
-    if (kernel == GS_GEMM_AUTO) { /* the wide tile where it runs and pays */
-        GS_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-        const int wide = gs__sgemm_wide_pick(&p, sms, major, plan);
+    if (kernel == GS_GEMM_AUTO && gs__sgemm_wide_ok(&p)) { /* the wide tile where it pays */
+        GS_TRY(gs__sgemm_wide_built_for(dev, &built));
+        const int wide = gs__sgemm_wide_pick(&p, sms, built, plan);
         if (wide > 0)
             return gs__sgemm_wide(&p, wide, stream);
     }

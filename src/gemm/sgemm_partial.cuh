@@ -1,6 +1,7 @@
 /*
  * sgemm_partial.cuh - partial tiles of C in the workspace, shared by the
- * split-k (sgemm_splitk.cu) and stream-k (sgemm_streamk.cu) kernels: a
+ * split-k (sgemm_splitk.cu), stream-k (sgemm_streamk.cu) and wide-tile
+ * split (sgemm_wide.cu) kernels: a
  * block stores the partial sums of its k range, arrives at the tile's
  * counter, and the tile's last arriver sums every partial in a fixed order.
  * Library-internal.

@@ -15,7 +15,13 @@
  * tiles, and shapes whose 128-tiles fill the SMs but leave a last wave
  * mostly idle (1536^2: 144 tiles on 132 SMs; those run in 128-tiles only).
  * The large squares, whole waves, stay unsplit.
+ *
+ * gs__sgemm_wide_slices then says whether the wide tile (128 x 256,
+ * sgemm_wide.cu) runs a 128-tile plan instead, unsplit or split in one
+ * wave, from the waves each kernel's blocks make.
  */
+#include <math.h>
+
 #include <gridsync/detail/tuning.h>
 
 #include "../core/error.h"
@@ -87,7 +93,7 @@ static double streamk_cost(const tile_kind *kind, long long tiles, int k, int sm
 
 static long long tiles_of(int m, int n, int tile)
 {
-    return (long long)((m + tile - 1) / tile) * ((n + tile - 1) / tile);
+    return (((long long)m + tile - 1) / tile) * (((long long)n + tile - 1) / tile);
 }
 
 gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force)
@@ -144,41 +150,42 @@ gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force)
  * 128-tile blocks side by side): whole waves cost 200 a step; a last wave
  * of the 128-tile kernel that leaves every SM at most one block costs
  * 2 * GS_TUNE_SGEMM_LONE_BLOCK_PCT (a block alone on its SM runs faster
- * than beside another), a last wave of wide tiles a whole one. */
+ * than beside another), a last wave of wide tiles a whole one. In double:
+ * the counts of the largest shapes gs_sgemm takes overflow 64 bits. */
 #if GS_TUNE_SGEMM_BIG_MIN_BLOCKS != 2
 #error "the wide tile's cost model counts two 128-tile blocks a SM"
 #endif
-static long long big_tile_cost(long long blocks, int sms, long long slice_steps)
+static double big_tile_cost(double blocks, int sms, double slice_steps)
 {
-    const long long slots = (long long)sms * GS_TUNE_SGEMM_BIG_MIN_BLOCKS;
-    const long long rest = blocks % slots;
-    const long long last = rest == 0 ? 0 : rest <= sms ? 2 * GS_TUNE_SGEMM_LONE_BLOCK_PCT : 200;
-    return (blocks / slots * 200 + last) * slice_steps;
+    const double slots = (double)sms * GS_TUNE_SGEMM_BIG_MIN_BLOCKS;
+    const double whole = floor(blocks / slots), rest = blocks - whole * slots;
+    const double last = rest == 0 ? 0 : rest <= sms ? 2.0 * GS_TUNE_SGEMM_LONE_BLOCK_PCT : 200;
+    return (whole * 200 + last) * slice_steps;
 }
 
-static long long wide_tile_cost(long long blocks, int sms, long long slice_steps)
+static double wide_tile_cost(double blocks, int sms, double slice_steps)
 {
-    return (blocks + sms - 1) / sms * 200 * slice_steps;
+    return ceil(blocks / sms) * 200 * slice_steps;
 }
 
 int gs__sgemm_wide_slices(int m, int n, int k, int sms, gs__sgemm_plan plan)
 {
-    if (sms < 1 || plan.streamk || plan.tile != GS_TUNE_SGEMM_BIG_TILE)
+    if (sms < 1 || m < 1 || n < 1 || k < 1 || plan.streamk || plan.tile != GS_TUNE_SGEMM_BIG_TILE)
         return 0;
     const long long steps = ((long long)k + GS_TUNE_SGEMM_BK - 1) / GS_TUNE_SGEMM_BK;
-    const long long wide = (long long)((m + GS_TUNE_SGEMM_WIDE_TILE_M - 1) /
-                                       GS_TUNE_SGEMM_WIDE_TILE_M) *
-                           ((n + GS_TUNE_SGEMM_WIDE_TILE_N - 1) / GS_TUNE_SGEMM_WIDE_TILE_N);
+    const long long wide =
+        (((long long)m + GS_TUNE_SGEMM_WIDE_TILE_M - 1) / GS_TUNE_SGEMM_WIDE_TILE_M) *
+        (((long long)n + GS_TUNE_SGEMM_WIDE_TILE_N - 1) / GS_TUNE_SGEMM_WIDE_TILE_N);
     int per = 0;
     gs__sgemm_slices(k, plan.splits, &per);
-    const long long big_cost = big_tile_cost(tiles_of(m, n, GS_TUNE_SGEMM_BIG_TILE) * plan.splits,
-                                             sms, per);
+    const double big_cost =
+        big_tile_cost((double)tiles_of(m, n, GS_TUNE_SGEMM_BIG_TILE) * plan.splits, sms, per);
     /* Unsplit stays unsplit. A split takes the cheapest slice count that
      * keeps the wide blocks in one wave: the case measured (few tiles, a
      * long k); splits over several waves keep the 128-tile plan, whose
      * model counts their fix-ups. */
     int best = 0;
-    long long best_cost = 0;
+    double best_cost = 0;
     for (int s = 1; s <= (plan.splits > 1 ? GS_TUNE_SGEMM_MAX_SPLIT : 1); ++s) {
         if (plan.splits > 1 &&
             (s < 2 || steps / s < GS_TUNE_SGEMM_MIN_SLICE_STEPS || wide * s > sms))
@@ -186,7 +193,7 @@ int gs__sgemm_wide_slices(int m, int n, int k, int sms, gs__sgemm_plan plan)
         const int slices = gs__sgemm_slices(k, s, &per);
         if (slices != s)
             continue;
-        const long long c = wide_tile_cost(wide * slices, sms, per);
+        const double c = wide_tile_cost((double)wide * slices, sms, per);
         if (!best || c < best_cost) {
             best = slices;
             best_cost = c;

@@ -57,6 +57,8 @@
 #include <limits.h>
 #include <stdint.h>
 
+#include <atomic>
+
 #include <gridsync/detail/memory_order.cuh>
 
 #include "sgemm_partial.cuh"
@@ -80,6 +82,8 @@ static_assert(BM == GS_TUNE_SGEMM_WIDE_TILE_M && BN == GS_TUNE_SGEMM_WIDE_TILE_N
               "tuning.h describes this kernel's tile");
 static_assert(BK == 8, "gs__sgemm_wide_ok asks k for multiples of 8");
 static_assert(STAGES >= 3, "the wide tile's loop needs three or more stages");
+static_assert(STAGES * BK * (BM + 4 + BN) * 4 <= 48 * 1024,
+              "the stages fit the default 48 KiB of dynamic shared memory (no opt-in here)");
 static_assert(A_COPIES * THREADS == BM * BK && B_COPIES * THREADS * 4 == BN * BK,
               "the copies cover the tiles");
 
@@ -380,11 +384,39 @@ __global__ void __launch_bounds__(THREADS, 1) sgemm_wide(gs__sgemm_args p, wide_
 #else
     (void)p;
     (void)s;
-    __trap(); /* never launched: gs__sgemm_wide refuses GPUs before sm_80 */
+    __trap(); /* never launched: gs__sgemm_wide_built_for says no here */
 #endif
 }
 
 } // namespace
+
+/* The answer per device (0: not asked yet, 1: yes, 2: no), for the first
+ * 64 devices; others ask every time. */
+static std::atomic<int> wide_built[64];
+
+extern "C" gs_status gs__sgemm_wide_built_for(int dev, int *built)
+{
+    *built = 0;
+    if (dev >= 0 && dev < 64 && wide_built[dev].load(std::memory_order_relaxed) != 0) {
+        *built = wide_built[dev].load(std::memory_order_relaxed) == 1;
+        return GS_SUCCESS;
+    }
+    int major = 0, current = 0;
+    cudaFuncAttributes attr;
+    GS_CUDA_TRY(cudaGetDevice(&current));
+    if (current != dev)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "wide gemm: asked about device %d while device %d is current", dev,
+                        current);
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    if (major >= 8) {
+        GS_CUDA_TRY(cudaFuncGetAttributes(&attr, (const void *)sgemm_wide<false>));
+        *built = attr.ptxVersion >= 80;
+    }
+    if (dev >= 0 && dev < 64)
+        wide_built[dev].store(*built ? 1 : 2, std::memory_order_relaxed);
+    return GS_SUCCESS;
+}
 
 extern "C" gs_status gs__sgemm_wide(const gs__sgemm_args *p, int splits, cudaStream_t stream)
 {
@@ -397,12 +429,14 @@ extern "C" gs_status gs__sgemm_wide(const gs__sgemm_args *p, int splits, cudaStr
                         "multiples of 4, k of 8, m >= 128 and n >= 256 (m=%d n=%d k=%d lda=%d "
                         "ldb=%d ldc=%d)",
                         p->m, p->n, p->k, p->lda, p->ldb, p->ldc);
-    int dev = 0, major = 0, capturing = 0;
+    int dev = 0, capturing = 0, built = 0;
     GS_CUDA_TRY(cudaGetDevice(&dev));
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    if (major < 8)
+    GS_TRY(gs__sgemm_wide_built_for(dev, &built));
+    if (!built)
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                        "wide gemm: needs cp.async (sm_80 or later), this GPU is sm_%d", major * 10);
+                        "wide gemm: needs cp.async (sm_80 or later) in both the GPU and this "
+                        "build's code for it (device %d)",
+                        dev);
     int slice_steps = 0;
     const int slices = gs__sgemm_slices(p->k, splits, &slice_steps);
     const unsigned int tiles_n = (unsigned int)((p->n + BN - 1) / BN);
@@ -414,8 +448,8 @@ extern "C" gs_status gs__sgemm_wide(const gs__sgemm_args *p, int splits, cudaStr
     void *args[] = {(void *)p, &state};
     const dim3 grid(tiles_n, tiles_m, (unsigned int)slices);
     if (slices == 1) {
-        GS_CUDA_TRY(cudaLaunchKernel((const void *)sgemm_wide<false>, grid, dim3(THREADS), args,
-                                     smem, stream));
+        GS_CUDA_TRY(cudaLaunchKernel((const void *)sgemm_wide<false>, grid, dim3(THREADS),
+                                     args, smem, stream));
         return GS_SUCCESS;
     }
     if (tiles > UINT_MAX / GS_TUNE_SGEMM_MAX_SPLIT || tiles * slices > SIZE_MAX / 2 / tile_bytes)

@@ -7,7 +7,8 @@
  * leading dimensions multiples of 4 and k of 8, as the kernel needs), one
  * k step and fewer steps than stages, unsplit and every slice count with a
  * short last slice, alpha and beta; then the same bits on every run and in
- * a CUDA graph, that gs_sgemm takes it where the plan says, bad input
+ * a CUDA graph, that gs_sgemm runs it where the plan says (the same bits as
+ * the kernel called directly), bad input
  * refused, and every call counted out of the workspace. Operands are
  * allocated to their exact size, so memcheck sees any read outside them.
  */
@@ -50,23 +51,56 @@ static void test_unsplit(void)
     check_wide(1, (shape){1000, 1004, 40}, 0, 1.0f, 0.0f);
 }
 
-/* Every slice count on whole tiles (k of S * 3 - 2 steps: the last slice
- * short) and on edge tiles with padded leading dimensions; one tile, 16
- * slices. */
+/* Every slice count on whole tiles (k of S * 3 - 2 steps: for S > 2 the
+ * last slice is short), and on edge tiles with padded leading dimensions
+ * and slices of 10 steps (copies issued inside the loop, not only before
+ * it); one tile, 16 slices. */
 static void test_splits(int small)
 {
     for (int s = 2; s <= GS_TUNE_SGEMM_MAX_SPLIT; ++s) {
         if (small && s % 5 != 2)
             continue;
-        const int k = (s * 3 - 2) * 8;
-        int steps = 0;
+        const int k = (s * 3 - 2) * 8, k_edge = s * 10 * 8;
+        int steps = 0, edge_steps = 0;
         ++checks;
-        EXPECT(gs__sgemm_slices(k, s, &steps) == s, "k = %d does not make %d slices", k, s);
+        EXPECT(gs__sgemm_slices(k, s, &steps) == s && gs__sgemm_slices(k_edge, s, &edge_steps) == s,
+               "k = %d and %d do not make %d slices", k, k_edge, s);
         const float alpha = s % 2 ? 1.0f : -0.5f, beta = s % 2 ? 0.0f : 0.75f;
         check_wide(s, (shape){256, 256, k}, 0, alpha, beta);
-        check_wide(s, (shape){200, 300, k}, 4, beta, alpha);
+        check_wide(s, (shape){200, 300, k_edge}, 4, s % 2 ? 0.5f : 0.75f, s % 2 ? 1.0f : -0.5f);
     }
     check_wide(16, (shape){128, 256, small ? 1024 : 4096}, 0, 1.0f, 0.0f);
+}
+
+/* gs_sgemm on `s` gives the same bits as the wide tile in `wide` slices
+ * (one check): it runs the kernel the plan says. */
+static void check_auto_is_wide(shape s, int wide)
+{
+    const size_t na = (size_t)s.m * s.k, nb = (size_t)s.k * s.n, nc = (size_t)s.m * s.n;
+    float *da, *db, *dc, *dw, *hc = (float *)malloc(nc * 4), *hw = (float *)malloc(nc * 4);
+    CUDA_OK(cudaMalloc((void **)&da, na * 4));
+    CUDA_OK(cudaMalloc((void **)&db, nb * 4));
+    CUDA_OK(cudaMalloc((void **)&dc, nc * 4));
+    CUDA_OK(cudaMalloc((void **)&dw, nc * 4));
+    fill_random(da, na);
+    fill_random(db, nb);
+    CUDA_OK(cudaMemset(dc, 0xff, nc * 4));
+    CUDA_OK(cudaMemset(dw, 0xff, nc * 4));
+    gs__sgemm_args p = {s.m, s.n, s.k, 1.0f, da, s.k, db, s.n, 0.0f, dw, s.n};
+    GS_OK(gs_sgemm(s.m, s.n, s.k, 1.0f, da, s.k, db, s.n, 0.0f, dc, s.n, 0));
+    GS_OK(gs__sgemm_wide(&p, wide, 0));
+    CUDA_OK(cudaMemcpy(hc, dc, nc * 4, cudaMemcpyDeviceToHost));
+    CUDA_OK(cudaMemcpy(hw, dw, nc * 4, cudaMemcpyDeviceToHost));
+    const long differ = differing_words(hc, hw, nc);
+    ++checks;
+    EXPECT(differ == 0, "%dx%dx%d: gs_sgemm differs from the wide tile in %d slices in %ld words",
+           s.m, s.n, s.k, wide, differ);
+    free(hc);
+    free(hw);
+    CUDA_OK(cudaFree(da));
+    CUDA_OK(cudaFree(db));
+    CUDA_OK(cudaFree(dc));
+    CUDA_OK(cudaFree(dw));
 }
 
 /* gs_sgemm's answer where gs__sgemm_wide_slices takes the wide tile (132
@@ -75,19 +109,21 @@ static void test_splits(int small)
  * in a graph. */
 static void test_auto(int small)
 {
-    int dev = 0, sms = 0, major = 0;
+    int dev = 0, sms = 0, built = 0;
     CUDA_OK(cudaGetDevice(&dev));
     CUDA_OK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CUDA_OK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    GS_OK(gs__sgemm_wide_built_for(dev, &built));
     const shape shapes[] = {{2048, 2048, 128}, {512, 1024, 16384}, {1000, 1000, 1000}};
     for (int i = 0; i < (small ? 1 : 3); ++i) {
         const shape s = shapes[i];
         const gs__sgemm_plan plan = gs__sgemm_plan_for(s.m, s.n, s.k, sms, GS__SGEMM_CHOOSE);
-        const int wide = gs__sgemm_wide_slices(s.m, s.n, s.k, sms, plan);
+        const gs__sgemm_args p = {s.m, s.n, s.k, 1.0f, NULL, s.k, NULL, s.n, 0.0f, NULL, s.n};
+        const int wide = gs__sgemm_wide_pick(&p, sms, built, plan);
         printf("  %dx%dx%d on %d SMs: %s\n", s.m, s.n, s.k, sms,
-               major >= 8 && wide ? (wide > 1 ? "wide tile, split" : "wide tile, unsplit")
-                                  : "another kernel");
+               wide ? (wide > 1 ? "wide tile, split" : "wide tile, unsplit") : "another kernel");
         gemm_check_case("auto", run_auto, NULL, s, 0, 1.0f, 0.0f);
+        if (wide)
+            check_auto_is_wide(s, wide);
     }
     const int two = 2;
     /* between runs, gs_sgemm on an odd shape (the other kernels) shares the
@@ -120,7 +156,6 @@ static void test_bad_input(void)
     odd_ld.lda = 5;
     gs__sgemm_args odd_k = p;
     odd_k.k = 12;
-    odd_k.lda = 12;
     gs__sgemm_args narrow = p; /* fewer columns than a tile */
     narrow.n = 252;
     gs__sgemm_args odd_n = p; /* n not a multiple of 4 */
@@ -128,15 +163,26 @@ static void test_bad_input(void)
     odd_n.ldb = odd_n.ldc = 260;
     gs__sgemm_args short_m = p; /* fewer rows than a tile */
     short_m.m = 127;
+    gs__sgemm_args misaligned_b = p, misaligned_c = p, odd_ldb = p, odd_ldc = p, no_k = p;
+    misaligned_b.b = d + 2;
+    misaligned_c.c = d + 3;
+    odd_ldb.ldb = 258;
+    odd_ldc.ldc = 257;
+    no_k.k = 0;
     ++checks;
     EXPECT(gs__sgemm_wide(&misaligned, 1, 0) == GS_ERR_INVALID_ARGUMENT &&
                gs__sgemm_wide(&odd_ld, 1, 0) == GS_ERR_INVALID_ARGUMENT &&
                gs__sgemm_wide(&odd_k, 1, 0) == GS_ERR_INVALID_ARGUMENT &&
                gs__sgemm_wide(&odd_n, 1, 0) == GS_ERR_INVALID_ARGUMENT &&
                gs__sgemm_wide(&short_m, 1, 0) == GS_ERR_INVALID_ARGUMENT &&
-               gs__sgemm_wide(&narrow, 1, 0) == GS_ERR_INVALID_ARGUMENT,
-           "a misaligned A, an lda or n not a multiple of 4, a k not a multiple of 8, an m "
-           "below 128 or an n below 256 refused");
+               gs__sgemm_wide(&narrow, 1, 0) == GS_ERR_INVALID_ARGUMENT &&
+               gs__sgemm_wide(&misaligned_b, 1, 0) == GS_ERR_INVALID_ARGUMENT &&
+               gs__sgemm_wide(&misaligned_c, 1, 0) == GS_ERR_INVALID_ARGUMENT &&
+               gs__sgemm_wide(&odd_ldb, 1, 0) == GS_ERR_INVALID_ARGUMENT &&
+               gs__sgemm_wide(&odd_ldc, 1, 0) == GS_ERR_INVALID_ARGUMENT &&
+               gs__sgemm_wide(&no_k, 1, 0) == GS_ERR_INVALID_ARGUMENT,
+           "a misaligned A, B or C, an lda, ldb, ldc or n not a multiple of 4, a k of 0 or not a "
+           "multiple of 8, an m below 128 or an n below 256 refused");
     CUDA_OK(cudaDeviceSynchronize());
     CUDA_OK(cudaFree(d));
 }
@@ -148,12 +194,15 @@ int main(void)
     int dev = 0, major = 0;
     CUDA_OK(cudaGetDevice(&dev));
     CUDA_OK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    if (major < 8) { /* the wide tile needs cp.async: only the refusal to test */
+    int built = 0;
+    GS_OK(gs__sgemm_wide_built_for(dev, &built));
+    if (!built) { /* no cp.async here (GPU or build): only the refusal to test */
         float *d;
-        CUDA_OK(cudaMalloc((void **)&d, 64 * 4));
-        gs__sgemm_args p = {4, 4, 4, 1.0f, d, 4, d, 4, 0.0f, d + 32, 4};
+        CUDA_OK(cudaMalloc((void **)&d, 256 * 4));
+        gs__sgemm_args p = {128, 256, 8, 1.0f, d, 8, d, 256, 0.0f, d, 256}; /* else valid */
         ++checks;
-        EXPECT(gs__sgemm_wide(&p, 1, 0) == GS_ERR_INVALID_ARGUMENT, "sm_%d refused", major * 10);
+        EXPECT(gs__sgemm_wide(&p, 1, 0) == GS_ERR_INVALID_ARGUMENT,
+               "refused on sm_%d without the kernel's code", major * 10);
         CUDA_OK(cudaFree(d));
         return gs_test_finish("gpu_gemm_wide", checks);
     }

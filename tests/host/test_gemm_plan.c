@@ -163,6 +163,8 @@ static void test_wide_choice(void **state)
                          1);
     assert_int_equal(gs__sgemm_wide_slices(16384, 512, 4096, 132,
                                            gs__sgemm_plan_for(16384, 512, 4096, 132, 0)), 1);
+    assert_int_equal(gs__sgemm_wide_slices(512, 16384, 4096, 132,
+                                           gs__sgemm_plan_for(512, 16384, 4096, 132, 0)), 1);
     /* the long-k shape: 32 wide tiles x 4 slices, one wave */
     assert_int_equal(gs__sgemm_wide_slices(1024, 1024, 16384, 132,
                                            gs__sgemm_plan_for(1024, 1024, 16384, 132, 0)), 4);

@@ -72,7 +72,8 @@ static __global__ void ring(gs_grid_barrier bar, gs_signal_set sig, unsigned int
 
 /* C = A B with `kernel` (GS_GEMM_SPLITK: k cut into slices; GS_GEMM_STREAMK:
  * k steps divided among one wave of blocks; GS_GEMM_AUTO: what gs_sgemm
- * picks, on sm_80+ with many SMs the wide 128 x 256 tile for 2048 x 2048),
+ * picks, for 2048 x 2048 x 64 the wide 128 x 256 tile on sm_80+ GPUs of,
+ * for example, 132 SMs, the 128-tiles on others),
  * m x n x k of small integers: every product and sum is exact in FP32, so
  * C must equal the CPU's integers. Returns the wrong elements (-1: a call
  * failed). */

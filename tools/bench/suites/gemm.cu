@@ -48,7 +48,7 @@ typedef struct run {
     float *a, *b, *c;
     cublasHandle_t blas;
     int calls;
-    int sms, cc_major; /* for the plan gs_sgemm follows */
+    int sms, wide_built; /* for the plan gs_sgemm follows */
 } run;
 
 static gs_status blas_status(cublasStatus_t st, const char *call)
@@ -208,7 +208,7 @@ static gs_status bench_shape(run *r, const gs_bench_params *o, cudaStream_t s, d
     const gs__sgemm_plan unsplit_plan = {big_tiles >= r->sms ? big : GS_TUNE_SGEMM_SMALL_TILE, 1,
                                          0};
     const gs__sgemm_args shape_args = {g.m, g.n, g.k, 1.0f, r->a, g.k, r->b, g.n, 0.0f, r->c, g.n};
-    const int wide = gs__sgemm_wide_pick(&shape_args, r->sms, r->cc_major, plan);
+    const int wide = gs__sgemm_wide_pick(&shape_args, r->sms, r->wide_built, plan);
     const int divided = plan.splits > 1 || plan.streamk; /* gs_sgemm does not run it unsplit */
     if (st == GS_SUCCESS)
         st = checked_time(r, M_GRIDSYNC, o, s, &ours);
@@ -280,8 +280,9 @@ static gs_status run_gemm(const gs_bench_params *o, gs_table *t)
     GS_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     run r = {};
     r.sms = info.sm_count;
-    r.cc_major = info.cc_major;
-    gs_status st = blas_status(cublasCreate(&r.blas), "cublasCreate");
+    gs_status st = gs__sgemm_wide_built_for(dev, &r.wide_built);
+    if (st == GS_SUCCESS)
+        st = blas_status(cublasCreate(&r.blas), "cublasCreate");
     if (st == GS_SUCCESS)
         st = blas_status(cublasSetMathMode(r.blas, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
     gs_progress prog;
