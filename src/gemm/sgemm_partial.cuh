@@ -61,15 +61,15 @@ static __device__ __forceinline__ int sgemm_arrive(unsigned int *counter, unsign
     return *last;
 }
 
-/* acc += the partial tile at `slot` (acc = it when `first`). */
-template <int R, int C>
-static __device__ __forceinline__ void sgemm_add_partial(const float4 *slot, float (&acc)[R][C],
+/* acc += the partial tile at `slot` (acc = it when `first`; the 8 x 8
+ * kernels: the wide tile sums its partials a group at a time). */
+static __device__ __forceinline__ void sgemm_add_partial(const float4 *slot, float (&acc)[8][8],
                                                          int threads, int first)
 {
 #pragma unroll
-    for (int q = 0; q < R * C / 4; ++q) {
+    for (int q = 0; q < GS_SGEMM_PARTIAL_VECTORS; ++q) {
         const float4 v = __ldcg(slot + q * threads + threadIdx.x);
-        float *r = &acc[q / (C / 4)][(q % (C / 4)) * 4];
+        float *r = &acc[q / 2][(q % 2) * 4];
         r[0] = first ? v.x : r[0] + v.x;
         r[1] = first ? v.y : r[1] + v.y;
         r[2] = first ? v.z : r[2] + v.z;

@@ -57,14 +57,13 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include <atomic>
-
 #include <gridsync/detail/memory_order.cuh>
 
 #include "sgemm_partial.cuh"
 #include "sgemm_tile.cuh"
 
 #include "../core/error.h"
+#include "../reduce/kernel_shape.h"
 #include "../reduce/workspace.h"
 
 namespace {
@@ -82,7 +81,7 @@ static_assert(BM == GS_TUNE_SGEMM_WIDE_TILE_M && BN == GS_TUNE_SGEMM_WIDE_TILE_N
               "tuning.h describes this kernel's tile");
 static_assert(BK == 8, "gs__sgemm_wide_ok asks k for multiples of 8");
 static_assert(STAGES >= 3, "the wide tile's loop needs three or more stages");
-static_assert(STAGES * BK * (BM + 4 + BN) * 4 <= 48 * 1024,
+static_assert(STAGES * BUFFER * sizeof(float) <= 48 * 1024,
               "the stages fit the default 48 KiB of dynamic shared memory (no opt-in here)");
 static_assert(A_COPIES * THREADS == BM * BK && B_COPIES * THREADS * 4 == BN * BK,
               "the copies cover the tiles");
@@ -390,31 +389,15 @@ __global__ void __launch_bounds__(THREADS, 1) sgemm_wide(gs__sgemm_args p, wide_
 
 } // namespace
 
-/* The answer per device (0: not asked yet, 1: yes, 2: no), for the first
- * 64 devices; others ask every time. */
-static std::atomic<int> wide_built[64];
-
+/* From the library's kernel-shape cache (a few microseconds of driver
+ * queries once per device, in relaxed capture mode). */
 extern "C" gs_status gs__sgemm_wide_built_for(int dev, int *built)
 {
+    gs__kernel_shape shape;
     *built = 0;
-    if (dev >= 0 && dev < 64 && wide_built[dev].load(std::memory_order_relaxed) != 0) {
-        *built = wide_built[dev].load(std::memory_order_relaxed) == 1;
-        return GS_SUCCESS;
-    }
-    int major = 0, current = 0;
-    cudaFuncAttributes attr;
-    GS_CUDA_TRY(cudaGetDevice(&current));
-    if (current != dev)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                        "wide gemm: asked about device %d while device %d is current", dev,
-                        current);
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    if (major >= 8) {
-        GS_CUDA_TRY(cudaFuncGetAttributes(&attr, (const void *)sgemm_wide<false>));
-        *built = attr.ptxVersion >= 80;
-    }
-    if (dev >= 0 && dev < 64)
-        wide_built[dev].store(*built ? 1 : 2, std::memory_order_relaxed);
+    GS_TRY(gs__kernel_shape_get(dev, (const void *)sgemm_wide<false>, THREADS,
+                                STAGES * BUFFER * (int)sizeof(float), &shape));
+    *built = shape.async_copy && shape.per_sm > 0;
     return GS_SUCCESS;
 }
 

@@ -43,6 +43,7 @@ static gs_status query_now(int device, const void *kernel, int threads, int dyna
     /* a build without sm_90 code JIT-compiles older PTX on sm_90: its
      * kernels have no griddepcontrol and no bulk copies */
     shape->early_launch = major >= 9 && attr.ptxVersion >= 90;
+    shape->async_copy = major >= 8 && attr.ptxVersion >= 80;
     GS_CUDA_TRY(cudaMemGetInfo(&free_bytes, &shape->total_bytes));
     if (dynamic_smem > 48 * 1024) {
         GS_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));

@@ -1,5 +1,6 @@
-/* kernel_shape.h - what the single-pass calls need to know about a device and
- * a kernel to size the grid (internal), queried once and cached: the
+/* kernel_shape.h - what the single-pass calls (and the wide gemm tile)
+ * need to know about a device and a kernel to size the grid and pick a
+ * code path (internal), queried once and cached: the
  * driver queries behind it (SM count, memory size, occupancy) cost a few
  * microseconds together, more than a small reduction itself. */
 #ifndef GS_REDUCE_KERNEL_SHAPE_H
@@ -24,6 +25,8 @@ typedef struct gs__kernel_shape {
                            overlaps the end of the previous kernel on the
                            stream, which griddepcontrol.wait then waits out),
                            and bulk copies */
+    int async_copy;     /* compute capability >= 8.0 and the kernel's code
+                           built for it (PTX 8.0 or later): cp.async */
 } gs__kernel_shape;
 
 /* The shape of `kernel` launched with `threads` threads and

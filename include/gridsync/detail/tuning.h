@@ -150,12 +150,12 @@
  * against cuBLAS (docs/gemm-notes.md): 0.99-1.01x at 4096^3 and 8192^3,
  * 0.90-0.92x at 1024 x 1024 x 16384 split 4 ways, where the 128-tile kernel
  * reaches 0.94-0.95x and 0.89x; measured on H200 only, taken on every
- * sm_80+ GPU. The plan (sgemm_plan.c) takes it where its
- * waves, counted at WIDE_WAVE_PCT percent of a 128-tile kernel's wave (the
- * wide tile does the same work about 5% faster), cost no more than the
- * 128-tile kernel's: a wide tile is two 128-tiles, one block a SM against
- * two; a last wave of 128-tiles with at most one block a SM costs
- * LONE_BLOCK_PCT percent of a whole one (H200, 2900 x 2052 x 2048: 391 128-tiles ran in 0.632 ms, of
+ * sm_80+ GPU. The plan (sgemm_plan.c) takes it where its waves, counted at
+ * WIDE_WAVE_PCT percent of a 128-tile kernel's wave (the wide tile does the
+ * same work about 5% faster), cost no more than the 128-tile kernel's: a
+ * wide tile is two 128-tiles, one block a SM against two; a last wave of
+ * 128-tiles with at most one block a SM costs LONE_BLOCK_PCT percent of a
+ * whole one (H200, 2900 x 2052 x 2048: 391 128-tiles ran in 0.632 ms, of
  * which the first wave of 264 blocks about 0.369; the 207 wide tiles' two
  * waves took 0.70 ms). */
 #define GS_TUNE_SGEMM_WIDE_TILE_M 128

@@ -8,8 +8,8 @@
  * among one wave of blocks (stream-k) on shapes with too few tiles of C for
  * the GPU (src/gemm/sgemm_plan.c), and runs 128 x 256 tiles where they
  * fill the SMs as well (sgemm_wide.cu): its rows say which tile and
- * schedule it took, and on the divided shapes the unsplit kernel (GS_GEMM_FAST, what gs_sgemm
- * ran before split-k) is timed too, as "gridsync unsplit"; where it takes
+ * schedule it took, and on the divided shapes the unsplit kernel
+ * (GS_GEMM_FAST, what gs_sgemm ran before split-k) is timed too, as "gridsync unsplit"; where it takes
  * stream-k, the best split (GS_GEMM_SPLITK) too, as "gridsync split-k".
  *
  * Floor: 2*m*n*k flops; the peak is SMs x 128 FP32 lanes x 2 x the SM's
