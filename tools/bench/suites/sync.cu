@@ -9,10 +9,12 @@
  * Workload (the same for every row): each step the last thread of every
  * block writes its slot (two buffers, even and odd steps), the primitive
  * synchronizes, and thread 0 loads the slot of a block the primitive
- * connects it to (a neighbour, a subset member, the next block) and checks
- * it at the next step (so that the load's round trip overlaps the next
- * step, as a program's independent work would). A wrong value counts as
- * an error. Time per step = kernel time / steps. Each block's slot is a
+ * connects it to (a neighbour, a subset member, the next block), which
+ * every step then checks first, before its own slot write and
+ * synchronization: warp 0 waits for the load there, so its round trip is
+ * part of each step, as in a program that uses what it read from its
+ * neighbours before it synchronizes again (a stencil). A wrong value counts
+ * as an error. Time per step = kernel time / steps. Each block's slot is a
  * 32-byte sector of its own (the unit in which L2 keeps memory), as a
  * program's per-block data would be: packed 4-byte slots put the stores of
  * 8 blocks in one sector, which on H200 cost the exchanges up to 0.3 us a
@@ -148,7 +150,8 @@ static __global__ void sync_kernel(gs_grid_barrier bar, unsigned int *slots,
     unsigned int bad = 0u, seen = 0u, expected = 0u, unchecked = 0u;
     (void)tag0;
     for (int it = 0; it < iters; ++it) {
-        /* last step's check: its load had a step to arrive */
+        /* last step's check: warp 0 waits here for the load (docs/scoped-sync.md,
+         * "Neighbour barrier", on what that costs every row) */
         if constexpr (P == K_WORK)
             unchecked += seen;
         else
