@@ -91,9 +91,10 @@ static double streamk_cost(const tile_kind *kind, long long tiles, int k, int sm
            GS_TUNE_SGEMM_STREAMK_PCT / 100.0;
 }
 
-static long long tiles_of(int m, int n, int tile)
+/* Tiles of tile_m x tile_n that cover m x n. */
+static long long tiles_of(int m, int n, int tile_m, int tile_n)
 {
-    return (((long long)m + tile - 1) / tile) * (((long long)n + tile - 1) / tile);
+    return (((long long)m + tile_m - 1) / tile_m) * (((long long)n + tile_n - 1) / tile_n);
 }
 
 gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force)
@@ -101,7 +102,7 @@ gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force)
     const tile_kind *big = &kinds[0], *small = &kinds[1];
     long long steps = ((long long)k + GS_TUNE_SGEMM_BK - 1) / GS_TUNE_SGEMM_BK;
     /* unsplit: the big tile once its tiles fill the SMs, else the small */
-    const tile_kind *whole = tiles_of(m, n, big->tile) >= sms ? big : small;
+    const tile_kind *whole = tiles_of(m, n, big->tile, big->tile) >= sms ? big : small;
     gs__sgemm_plan unsplit = {whole->tile, 1, 0};
     gs__sgemm_plan best = unsplit;
     double best_cost = 0.0;
@@ -112,7 +113,7 @@ gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force)
      * slower per FMA on odd sizes (1500^2: 0.59x cuBLAS in 64-tiles cut in
      * 2, 0.63x unsplit, 0.88-0.91x in 128-tiles cut in 4-6) */
     for (int i = 0; i < (whole == big ? 1 : 2); ++i) {
-        long long tiles = tiles_of(m, n, kinds[i].tile);
+        long long tiles = tiles_of(m, n, kinds[i].tile, kinds[i].tile);
         for (int s = 2; force != GS__SGEMM_STREAM && s <= GS_TUNE_SGEMM_MAX_SPLIT && s <= steps;
              ++s) {
             if (force == GS__SGEMM_CHOOSE && steps / s < GS_TUNE_SGEMM_MIN_SLICE_STEPS)
@@ -141,7 +142,7 @@ gs__sgemm_plan gs__sgemm_plan_for(int m, int n, int k, int sms, int force)
     /* it must beat the unsplit kernel by the margin: with the big tile that
      * is a last wave that leaves SMs idle (1536^2: 144 tiles on 132 SMs,
      * 0.69x cuBLAS unsplit, 1.12x in stream-k) */
-    double unsplit_cost = cost(whole, tiles_of(m, n, whole->tile), k, 1, sms);
+    double unsplit_cost = cost(whole, tiles_of(m, n, whole->tile, whole->tile), k, 1, sms);
     return best_cost * GS_TUNE_SGEMM_SPLIT_MARGIN_PCT < unsplit_cost * 100.0 ? best : unsplit;
 }
 
@@ -173,13 +174,11 @@ int gs__sgemm_wide_slices(int m, int n, int k, int sms, gs__sgemm_plan plan)
     if (sms < 1 || m < 1 || n < 1 || k < 1 || plan.streamk || plan.tile != GS_TUNE_SGEMM_BIG_TILE)
         return 0;
     const long long steps = ((long long)k + GS_TUNE_SGEMM_BK - 1) / GS_TUNE_SGEMM_BK;
-    const long long wide =
-        (((long long)m + GS_TUNE_SGEMM_WIDE_TILE_M - 1) / GS_TUNE_SGEMM_WIDE_TILE_M) *
-        (((long long)n + GS_TUNE_SGEMM_WIDE_TILE_N - 1) / GS_TUNE_SGEMM_WIDE_TILE_N);
+    const long long wide = tiles_of(m, n, GS_TUNE_SGEMM_WIDE_TILE_M, GS_TUNE_SGEMM_WIDE_TILE_N);
+    const long long big = tiles_of(m, n, GS_TUNE_SGEMM_BIG_TILE, GS_TUNE_SGEMM_BIG_TILE);
     int per = 0;
     gs__sgemm_slices(k, plan.splits, &per);
-    const double big_cost =
-        big_tile_cost((double)tiles_of(m, n, GS_TUNE_SGEMM_BIG_TILE) * plan.splits, sms, per);
+    const double big_cost = big_tile_cost((double)big * plan.splits, sms, per);
     /* Unsplit stays unsplit. A split takes the cheapest slice count that
      * keeps the wide blocks in one wave: the case measured (few tiles, a
      * long k); splits over several waves keep the 128-tile plan, whose

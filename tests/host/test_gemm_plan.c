@@ -40,13 +40,20 @@ static void test_slices(void **state)
         }
 }
 
+/* The next value of a 64-bit linear congruential generator (Knuth's
+ * MMIX constants): the shapes the invariant tests draw. */
+static uint64_t next_random(uint64_t *state)
+{
+    return *state = *state * 6364136223846793005ull + 1442695040888963407ull;
+}
+
 /* Invariants over many shapes and GPUs. */
 static void test_plan_invariants(void **state)
 {
     (void)state;
     uint64_t rng = 12345;
     for (int i = 0; i < 20000; ++i) {
-        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        next_random(&rng);
         int m = 1 + (int)((rng >> 20) % 5000), n = 1 + (int)((rng >> 35) % 5000);
         int k = 1 + (int)((rng >> 50) % 20000) * (i % 3 == 0 ? 4 : 1);
         int sms = sm_counts[i % (int)(sizeof sm_counts / sizeof sm_counts[0])];
@@ -135,7 +142,7 @@ static void test_wide_choice(void **state)
     (void)state;
     uint64_t rng = 777;
     for (int i = 0; i < 20000; ++i) {
-        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        next_random(&rng);
         int m = 1 + (int)((rng >> 20) % 9000), n = 1 + (int)((rng >> 35) % 9000);
         int k = 8 * (1 + (int)((rng >> 50) % 4000));
         int sms = sm_counts[i % (int)(sizeof sm_counts / sizeof sm_counts[0])];
