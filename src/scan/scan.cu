@@ -8,7 +8,10 @@
  * the bandwidth tiling's resident kernel (gridsync/detail/resident_scan.cuh:
  * the same tiles and bits, two tiles a block in shared memory and a warp
  * that looks back while the others work), which runs instead
- * on sm_90 and later; inclusive and exclusive are one kernel (an argument).
+ * on sm_90 and later, and the short and latency tilings' one-tile kernels
+ * (gridsync/detail/single_tile_scan.cuh: the same tiles and bits, one tile
+ * a block), which run instead where the grid has one block per tile;
+ * inclusive and exclusive are one kernel (an argument).
  * A call: checks (the cheap ones before any CUDA call, so that bad input
  * fails the same with or without a GPU), a workspace for the stream with
  * descriptors for its tiles (src/reduce/workspace.c), one launch. The grid
@@ -25,6 +28,7 @@
 #include <gridsync/detail/reduce_ops.cuh>
 #include <gridsync/detail/resident_scan.cuh>
 #include <gridsync/detail/single_pass_scan.cuh>
+#include <gridsync/detail/single_tile_scan.cuh>
 
 #include "../barrier/barrier_internal.h"
 #include "../core/error.h"
@@ -34,8 +38,13 @@
 namespace {
 
 /* The kernels of an operator: one per tiling (scan_tiling_kind), then the
- * bandwidth tiling's resident kernel. */
-enum { resident_row = gs::detail::scan_tilings, kernel_rows };
+ * bandwidth tiling's resident kernel, then the one-tile kernels of the
+ * short and latency tilings (one_tile_row + the tiling). */
+enum {
+    resident_row = gs::detail::scan_tilings,
+    one_tile_row,
+    kernel_rows = one_tile_row + gs::detail::scan_bandwidth
+};
 
 /* An operator: its name and its kernels per row and element type
  * (gs_dtype's order). */
@@ -44,7 +53,8 @@ struct scan_op_entry {
     const void *kernels[kernel_rows][GS_DTYPE_COUNT];
 };
 
-/* Row: a tiling, or resident_row (the bandwidth tiling's resident kernel). */
+/* Row: a tiling, resident_row (the bandwidth tiling's resident kernel) or
+ * one_tile_row + a tiling (its one-tile kernel). */
 template <class Op, int Row>
 const void *kernel_of()
 {
@@ -55,6 +65,9 @@ const void *kernel_of()
         return (const void *)gs::detail::single_pass_scan_resident_kernel<bandwidth, Op>;
     else if constexpr (Row == resident_row)
         return nullptr; /* none for this type: the register kernel runs */
+    else if constexpr (Row >= one_tile_row)
+        return (const void *)gs::detail::single_tile_scan_kernel<
+            gs::detail::scan_policy<T, Row - one_tile_row>, Op>;
     else
         return (const void *)gs::detail::single_pass_scan_kernel<gs::detail::scan_policy<T, Row>,
                                                                  Op>;
@@ -78,6 +91,10 @@ scan_op_entry entry(const char *name)
     kernels_of<Op, gs::detail::scan_latency>(e.kernels[gs::detail::scan_latency]);
     kernels_of<Op, gs::detail::scan_bandwidth>(e.kernels[gs::detail::scan_bandwidth]);
     kernels_of<Op, resident_row>(e.kernels[resident_row]);
+    kernels_of<Op, one_tile_row + gs::detail::scan_short>(
+        e.kernels[one_tile_row + gs::detail::scan_short]);
+    kernels_of<Op, one_tile_row + gs::detail::scan_latency>(
+        e.kernels[one_tile_row + gs::detail::scan_latency]);
     return e;
 }
 
@@ -324,6 +341,11 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     long long tiles = (n + tiling.tile_items - 1) / tiling.tile_items;
     long long wave = (long long)shape.sms * (shape.per_sm > 0 ? shape.per_sm : 1);
     unsigned int blocks = (unsigned int)(tiles < wave ? tiles : wave);
+    if (blocks == tiles && tiling.kind != gs::detail::scan_bandwidth)
+        /* one block per tile: the one-tile kernel (the same translation
+         * unit, tiles and bits; its occupancy does not matter, since no
+         * block waits for another to start) */
+        kernel = ops[op].kernels[one_tile_row + tiling.kind][type];
     gs__ws_lease ws;
     GS_TRY(gs__ws_acquire_scan(stream, dev, capturing, (unsigned int)tiles, blocks, &ws));
 

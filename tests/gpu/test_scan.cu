@@ -30,7 +30,9 @@
  * from 200 ns, publications held back by a fault-injection hook, some
  * launches with their first tiles withheld: every launch ends, resets the
  * ticket, counts its blocks out, and is exact unless it recorded a fault;
- * the resident kernel (tiles in shared memory,
+ * the one-tile kernels (one block per tile) against their tile loops,
+ * launched directly, and under the same stress; the resident kernel
+ * (tiles in shared memory,
  * bulk copies, a look-back warp) against the register kernel, launched
  * directly: the same bits for inclusive and exclusive sums, min and max,
  * aligned, misaligned (input, output or both) and in place, partial last
@@ -53,6 +55,7 @@ static __device__ void scan_test_delay(unsigned int seq, unsigned int tile, int 
 
 #include <gridsync/detail/resident_scan.cuh>
 #include <gridsync/detail/single_pass_scan.cuh>
+#include <gridsync/detail/single_tile_scan.cuh>
 #include <gridsync/scan.cuh>
 
 /* Calls numbered from here on (the give-up stress's) are the only ones
@@ -861,20 +864,26 @@ static int check_timeout(void)
     return check_timeout_of(false) + (resident_runs() ? check_timeout_of(true) : 0);
 }
 
-/* One case of check_resident: n elements of Op's type from `h_in` at
- * `in_offset` (in place when `in_place`), both kernels on `blocks` blocks,
- * outputs poisoned first; the resident kernel's bits must be the register
- * kernel's, every element written, nothing past n touched. */
-template <class Op>
-static int resident_case(const typename Op::value_type *h_in, long long n, int in_offset,
-                         bool in_place, int exclusive, unsigned int blocks, const char *what,
-                         int out_offset = -1)
+/* Two kernels of one tiling launched directly (`launch`: kernel 0, the
+ * reference, or 1, on `blocks[k]` blocks) must give the same bits: n
+ * elements of Op's type from `h_in` at `in_offset` (in place when
+ * `in_place`), outputs poisoned first; kernel 1 must write every element
+ * and nothing past n, and no look-back may give up (time-out 2 s). */
+struct kernel_pair {
+    const char *names[2];
+    void (*launch)(int k, unsigned int blocks, const gs::detail::scan_args &a);
+    unsigned int blocks[2];
+};
+
+template <class Policy, class Op>
+static int same_bits_case(const kernel_pair &pair, const typename Op::value_type *h_in,
+                          long long n, int in_offset, bool in_place, int exclusive,
+                          const char *what, int out_offset = -1)
 {
     if (out_offset < 0 || in_place)
         out_offset = in_offset;
     typedef typename Op::value_type T;
-    typedef gs::detail::scan_policy<T, gs::detail::scan_bandwidth> policy;
-    const long long tiles = (n + policy::tile_items - 1) / policy::tile_items;
+    const long long tiles = (n + Policy::tile_items - 1) / Policy::tile_items;
     const size_t bytes = (size_t)(n + (in_offset > out_offset ? in_offset : out_offset) + GUARD) *
                          sizeof(T);
     char *d_in, *d_out[2], *h_out[2];
@@ -890,7 +899,7 @@ static int resident_case(const typename Op::value_type *h_in, long long n, int i
         CUDA_OK(cudaMemcpy(src, h_in, (size_t)n * sizeof(T), cudaMemcpyHostToDevice));
         gs::detail::scan_args a = {src, dst, n, w.desc, w.counters, w.d_fault, 2000000000ull,
                                    1u + k, (unsigned int)tiles, exclusive};
-        launch_bandwidth<Op>(k == 1, blocks, a);
+        pair.launch(k, pair.blocks[k], a);
         CUDA_OK(cudaGetLastError());
         CUDA_OK(cudaDeviceSynchronize());
         CUDA_OK(cudaMemcpy(h_out[k], in_place ? d_in : d_out[k], bytes, cudaMemcpyDeviceToHost));
@@ -903,14 +912,13 @@ static int resident_case(const typename Op::value_type *h_in, long long n, int i
     for (size_t i = at + used; i < bytes; ++i)
         touched += (unsigned char)h_out[1][i] != 0xffu;
     EXPECT(memcmp(h_out[0] + at, h_out[1] + at, used) == 0,
-           "resident kernel, %s (n=%lld, in+%d, out+%d%s, %s, %u blocks): not the register "
-           "kernel's bits",
-           what, n, in_offset, out_offset, in_place ? ", in place" : "",
-           exclusive ? "exclusive" : "inclusive", blocks);
-    EXPECT(w.fault[0] == 0u, "resident kernel, %s: a look-back gave up (time-out 2 s), tile %u",
-           what, w.fault[2]);
-    EXPECT(poisoned == 0, "resident kernel, %s: %lld elements left unwritten", what, poisoned);
-    EXPECT(touched == 0, "resident kernel, %s: %d bytes past the end written", what, touched);
+           "%s, %s (n=%lld, in+%d, out+%d%s, %s, %u blocks): not the bits of the %s on %u",
+           pair.names[1], what, n, in_offset, out_offset, in_place ? ", in place" : "",
+           exclusive ? "exclusive" : "inclusive", pair.blocks[1], pair.names[0], pair.blocks[0]);
+    EXPECT(w.fault[0] == 0u, "%s, %s: a look-back gave up (time-out 2 s), tile %u",
+           pair.names[1], what, w.fault[2]);
+    EXPECT(poisoned == 0, "%s, %s: %lld elements left unwritten", pair.names[1], what, poisoned);
+    EXPECT(touched == 0, "%s, %s: %d bytes past the end written", pair.names[1], what, touched);
     for (int k = 0; k < 2; ++k) {
         cudaFree(d_out[k]);
         free(h_out[k]);
@@ -918,6 +926,28 @@ static int resident_case(const typename Op::value_type *h_in, long long n, int i
     cudaFree(d_in);
     direct_workspace_free(&w);
     return 3;
+}
+
+/* The bandwidth tiling's register kernel (0) and resident kernel (1). */
+template <class Op>
+static void launch_register_resident(int k, unsigned int blocks, const gs::detail::scan_args &a)
+{
+    launch_bandwidth<Op>(k == 1, blocks, a);
+}
+
+/* One case of check_resident: the resident kernel's bits must be the
+ * register kernel's, both on `blocks` blocks. */
+template <class Op>
+static int resident_case(const typename Op::value_type *h_in, long long n, int in_offset,
+                         bool in_place, int exclusive, unsigned int blocks, const char *what,
+                         int out_offset = -1)
+{
+    typedef gs::detail::scan_policy<typename Op::value_type, gs::detail::scan_bandwidth> policy;
+    const kernel_pair pair = {{"register kernel", "resident kernel"},
+                              launch_register_resident<Op>,
+                              {blocks, blocks}};
+    return same_bits_case<policy, Op>(pair, h_in, n, in_offset, in_place, exclusive, what,
+                                      out_offset);
 }
 
 /* The bandwidth tiling's resident kernel against its register kernel (the
@@ -957,13 +987,100 @@ static int check_resident(void)
     return checks;
 }
 
+/* ------------------------------------------------- the one-tile kernel */
+
+/* A tiling's tile loop (0) and its one-tile kernel (1). */
+template <class Op, int Tiling>
+static void launch_loop_or_one_tile(int k, unsigned int blocks, const gs::detail::scan_args &a)
+{
+    typedef gs::detail::scan_policy<typename Op::value_type, Tiling> policy;
+    if (k == 0)
+        gs::detail::single_pass_scan_kernel<policy, Op><<<blocks, policy::threads>>>(a);
+    else
+        gs::detail::single_tile_scan_kernel<policy, Op><<<blocks, policy::threads>>>(a);
+}
+
+/* One case of check_one_tile: the one-tile kernel on one block per tile
+ * must give the bits of the tile loop on `loop_blocks` blocks. */
+template <class Op, int Tiling>
+static int one_tile_case(const typename Op::value_type *h_in, long long n, int in_offset,
+                         bool in_place, int exclusive, unsigned int loop_blocks, const char *what,
+                         int out_offset = -1)
+{
+    typedef gs::detail::scan_policy<typename Op::value_type, Tiling> policy;
+    const unsigned int tiles = (unsigned int)((n + policy::tile_items - 1) / policy::tile_items);
+    const kernel_pair pair = {{"tile loop", "one-tile kernel"},
+                              launch_loop_or_one_tile<Op, Tiling>,
+                              {loop_blocks, tiles}};
+    return same_bits_case<policy, Op>(pair, h_in, n, in_offset, in_place, exclusive, what,
+                                      out_offset);
+}
+
+/* The one-tile kernels of the short and latency tilings (gs_scan runs them
+ * where the grid has one block per tile) against their tile loops on one
+ * block per tile, three blocks (tickets) and one: float sums of real values
+ * and int max, inclusive and exclusive, aligned, input misaligned, output
+ * misaligned (stored element by element) and in place, partial last tiles;
+ * and float sums over 70 tiles, whose last look-backs start past tile 0's
+ * 64-tile window. */
+template <int Tiling>
+static int check_one_tile_of(const float *hf, const int *hi, int quick)
+{
+    typedef gs::detail::scan_policy<float, Tiling> policy;
+    const long long n = 5 * policy::tile_items + 77, tiles = 6;
+    const unsigned int grids[] = {(unsigned int)tiles, 3u, 1u};
+    int checks = 0;
+    for (unsigned int blocks : grids)
+        for (int exclusive = 0; exclusive < 2; ++exclusive) {
+            checks += one_tile_case<gs::sum<float>, Tiling>(hf, n, 0, false, exclusive, blocks,
+                                                            "f32 sum");
+            checks += one_tile_case<gs::max<int>, Tiling>(hi, n, 0, true, exclusive, blocks,
+                                                          "i32 max");
+            if (quick)
+                continue;
+            checks += one_tile_case<gs::sum<float>, Tiling>(hf, n, 1, false, exclusive, blocks,
+                                                            "f32 sum");
+            checks += one_tile_case<gs::sum<float>, Tiling>(hf, n, 0, false, exclusive, blocks,
+                                                            "f32 sum", 3);
+        }
+    checks += one_tile_case<gs::sum<float>, Tiling>(hf, policy::tile_items - 5, 0, false, 1, 1u,
+                                                    "f32 sum");
+    if (!quick)
+        checks += one_tile_case<gs::sum<float>, Tiling>(hf, 70 * policy::tile_items + 3, 0, false,
+                                                        0, 7u, "f32 sum, 71 tiles");
+    return checks;
+}
+
+static int check_one_tile(int quick)
+{
+    typedef gs::detail::scan_policy<float, gs::detail::scan_latency> latency;
+    const long long n = 70 * latency::tile_items + 3; /* the largest case */
+    float *hf = (float *)malloc((size_t)n * sizeof(float));
+    int *hi = (int *)malloc((size_t)n * sizeof(int));
+    if (!hf || !hi) {
+        fprintf(stderr, "FATAL: out of host memory for %lld elements\n", n);
+        exit(1);
+    }
+    for (long long i = 0; i < n; ++i) {
+        hf[i] = (float)(urand() * 2.0 - 1.0) * 100.0f;
+        hi[i] = (int)(next_u64() & 0xffffffu); /* never -1: the poison */
+    }
+    int checks = check_one_tile_of<gs::detail::scan_short>(hf, hi, quick);
+    checks += check_one_tile_of<gs::detail::scan_latency>(hf, hi, quick);
+    free(hf);
+    free(hi);
+    printf("  the one-tile kernels give their tile loops' bits: %d checks\n", checks);
+    return checks;
+}
+
 /* ------------------------------------------------------ give-up stress */
 
 /*
  * Both bandwidth kernels launched again and again with time-outs from
  * 200 ns to 100 us, on fresh random int32 data (sums exact, wrapping), on
  * a grid of more blocks than fit at once, one block per tile, a few
- * blocks, and one. At full speed no wait outlasts 128 polls, so one
+ * blocks, and one; the latency tiling's one-tile kernel the same, on one
+ * block per tile. At full speed no wait outlasts 128 polls, so one
  * publication in 8 is held back 0-40 us (scan_test_delay): look-backs and
  * the resident kernel's aggregate wait then give up, or stop on another
  * tile's give-up, at any point of a block's tile loop. Every third launch
@@ -986,12 +1103,30 @@ static void scan_i32_reference(const int *x, unsigned int *y, long long n, int e
     }
 }
 
-static int give_up_stress_of(bool resident, long long tiles, unsigned int blocks, int launches,
-                             unsigned int *seq)
+/* The kernels the stress runs: the bandwidth tiling's two, and the
+ * latency tiling's one-tile kernel (on one block per tile only). */
+enum stress_kernel { stress_register, stress_resident, stress_one_tile };
+
+static void launch_stress(stress_kernel kind, unsigned int blocks, const gs::detail::scan_args &a)
 {
-    typedef bandwidth_i32 policy;
-    const char *which = resident ? "resident" : "register";
-    const long long n = tiles * policy::tile_items - 37; /* a partial last tile */
+    typedef gs::detail::scan_policy<int, gs::detail::scan_latency> latency_i32;
+    if (kind == stress_one_tile)
+        gs::detail::single_tile_scan_kernel<latency_i32, gs::sum<int>>
+            <<<blocks, latency_i32::threads>>>(a);
+    else
+        launch_bandwidth<gs::sum<int>>(kind == stress_resident, blocks, a);
+}
+
+static int give_up_stress_of(stress_kernel kind, long long tiles, unsigned int blocks,
+                             int launches, unsigned int *seq)
+{
+    const char *which = kind == stress_resident   ? "resident"
+                        : kind == stress_one_tile ? "one-tile"
+                                                  : "register";
+    const long long tile_items =
+        kind == stress_one_tile ? gs::detail::scan_policy<int, gs::detail::scan_latency>::tile_items
+                                : bandwidth_i32::tile_items;
+    const long long n = tiles * tile_items - 37; /* a partial last tile */
     const size_t bytes = (size_t)n * sizeof(int);
     int *h_in = (int *)malloc(bytes), *d_in, *d_out;
     unsigned int *h_out = (unsigned int *)malloc(bytes), *want = (unsigned int *)malloc(bytes);
@@ -1022,7 +1157,7 @@ static int give_up_stress_of(bool resident, long long tiles, unsigned int blocks
         const unsigned long long timeout = last ? 2000000000ull : timeouts[(l / 3 + l) % 6];
         gs::detail::scan_args a = {d_in, d_out, n, w.desc, w.counters, w.d_fault, timeout,
                                    *seq, (unsigned int)tiles, exclusive};
-        launch_bandwidth<gs::sum<int>>(resident, blocks, a);
+        launch_stress(kind, blocks, a);
         CUDA_OK(cudaGetLastError());
         CUDA_OK(cudaDeviceSynchronize());
         unsigned int words[4], record[4];
@@ -1090,7 +1225,9 @@ static int check_give_up_stress(int quick)
     unsigned int seq = STRESS_SEQ_FROM;
     for (int k = resident_runs() ? 1 : 0; k >= 0; --k)
         for (unsigned int blocks : grids)
-            checks += give_up_stress_of(k == 1, tiles, blocks, launches, &seq);
+            checks += give_up_stress_of(k == 1 ? stress_resident : stress_register, tiles, blocks,
+                                        launches, &seq);
+    checks += give_up_stress_of(stress_one_tile, tiles, (unsigned int)tiles, launches, &seq);
     return checks;
 }
 
@@ -1257,6 +1394,7 @@ int main(void)
     } else {
         printf("  the resident kernel: skipped (it needs sm_90 and code built for it)\n");
     }
+    checks += check_one_tile(quick);
     checks += check_timeout();
     checks += check_give_up_stress(quick);
     EXPECT(gs_scan_check(0) == GS_SUCCESS, "gs_scan_check at the end: %s", gs_last_error_detail());

@@ -302,6 +302,10 @@ template <class T> inline T __shfl_down_sync(unsigned int, T v, unsigned int del
     const unsigned long long *s = emu::exchange(emu::bits(v));
     return lane + delta < lanes ? emu::from_bits<T>(s[lane + delta]) : v;
 }
+inline void __syncwarp(unsigned int = 0xffffffffu)
+{
+    (void)emu::exchange(0ull);
+}
 inline unsigned int __ballot_sync(unsigned int, int predicate)
 {
     unsigned int lanes = emu::lanes_of_warp(emu::cur->tid >> 5), bits = 0;

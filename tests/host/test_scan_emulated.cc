@@ -7,6 +7,8 @@
  * threads as fibers. No GPU needed; the GPU tests (tests/gpu/test_scan.cu)
  * check the same on the hardware.
  *
+ * Both kernels of the scan: the tile loop (single_pass_scan.cuh) and the
+ * one-tile kernel for grids of one block per tile (single_tile_scan.cuh).
  * Checked: every op, kind and type against the CPU (exactly: floats hold
  * small integers, integers wrap); the library's own tuning and a small one
  * (64 threads, 512-element tiles, 32-tile windows) on a hundred tiles and
@@ -27,6 +29,7 @@
 #include <gridsync/detail/block_scan.cuh>
 #include <gridsync/detail/reduce_ops.cuh>
 #include <gridsync/detail/single_pass_scan.cuh>
+#include <gridsync/detail/single_tile_scan.cuh>
 #include <gridsync/detail/warp_scan.cuh>
 
 #include <limits>
@@ -68,12 +71,18 @@ struct workspace {
     explicit workspace(size_t tiles) : descriptors(tiles * 4 + 4, 0ull) {}
 };
 
+/* Which kernel a call of check_one runs on a grid of one block per tile:
+ * the one-tile kernel, as the library does for its short and latency
+ * tilings, or the tile loop, as it does for the bandwidth tiling. */
+enum one_per_tile { one_tile_kernel, tile_loop };
+
 /* One call: the kernel of Policy and Op on grid x resident blocks (at
- * most one per tile, as the library launches, unless `more_blocks`). */
+ * most one per tile, as the library launches, unless `more_blocks`); on
+ * one block per tile, the kernel `which` says. */
 template <class Policy, class Op>
 static void scan(workspace &ws, const void *in, void *out, long long n, bool exclusive,
                  unsigned int grid, unsigned int resident, unsigned long long timeout_ns = 0,
-                 bool more_blocks = false)
+                 bool more_blocks = false, one_per_tile which = one_tile_kernel)
 {
     long long tiles = (n + Policy::tile_items - 1) / Policy::tile_items;
     if (grid > tiles && !more_blocks)
@@ -82,8 +91,12 @@ static void scan(workspace &ws, const void *in, void *out, long long n, bool exc
     unsigned int exits_before = ws.counters[2];
     gs::detail::scan_args a = {in, out, n, ws.descriptors.data(), ws.counters, ws.fault,
                                timeout_ns, ws.seq, (unsigned int)tiles, exclusive ? 1 : 0};
-    emu::launch(grid, Policy::threads, resident, rng(),
-                [&] { gs::detail::single_pass_scan_kernel<Policy, Op>(a); });
+    if (grid == tiles && which == one_tile_kernel)
+        emu::launch(grid, Policy::threads, resident, rng(),
+                    [&] { gs::detail::single_tile_scan_kernel<Policy, Op>(a); });
+    else
+        emu::launch(grid, Policy::threads, resident, rng(),
+                    [&] { gs::detail::single_pass_scan_kernel<Policy, Op>(a); });
     EXPECT(ws.counters[0] == 0u, "the ticket is %u after the call, not 0", ws.counters[0]);
     EXPECT(ws.counters[2] - exits_before == grid, "%u blocks counted out of %u",
            ws.counters[2] - exits_before, grid);
@@ -141,12 +154,15 @@ static void check_one(const char *what, long long n, bool exclusive, unsigned in
     workspace ws((size_t)(n / Policy::tile_items + 2));
     ws.seq = (unsigned int)(rng() % 1000u) + 1u;
     /* twice on one workspace, on other data: the second call meets the
-     * first's descriptors, whose values are now wrong */
+     * first's descriptors, whose values are now wrong (on one block per
+     * tile, the first call runs the one-tile kernel, the second the tile
+     * loop) */
     for (int call = 0; call < 2; ++call) {
         std::vector<T> x = small_values<T>((size_t)n);
         std::vector<T> want = cpu_scan<T, Op>(x, exclusive);
         std::copy(x.begin(), x.end(), in);
-        scan<Policy, Op>(ws, in, out, n, exclusive, grid, resident);
+        scan<Policy, Op>(ws, in, out, n, exclusive, grid, resident, 0, false,
+                         call == 0 ? one_tile_kernel : tile_loop);
         long long wrong = 0, first = -1;
         for (long long k = 0; k < n; ++k)
             if (!same(out[k], want[(size_t)k]) && wrong++ == 0)
@@ -200,9 +216,10 @@ static void check_repeatable(void)
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
     for (auto &v : x)
         v = u(rng);
-    const unsigned int shapes[][2] = {{1, 1}, {8, 8}, {8, 2}, {5, 3}, {16, 4}};
+    /* the last: one block per tile (the one-tile kernel), 8 resident */
+    const unsigned int shapes[][2] = {{1, 1}, {8, 8}, {8, 2}, {5, 3}, {16, 4}, {91, 8}};
     int differ = 0;
-    for (int s = 0; s < 5; ++s) {
+    for (int s = 0; s < 6; ++s) {
         workspace ws(100);
         scan<small, gs::sum<float>>(ws, x.data(), y.data(), n, false, shapes[s][0], shapes[s][1]);
         if (s == 0)
@@ -217,7 +234,7 @@ static void check_repeatable(void)
         }
         EXPECT(worst < 1e-4, "real-valued sum: relative error %.3g", worst);
     }
-    EXPECT(differ == 0, "%d of 4 schedules gave other bits than the first", differ);
+    EXPECT(differ == 0, "%d of 5 schedules gave other bits than the first", differ);
 }
 
 /* Tile 0's block stalls (0.5 s after drawing it) while 69 other blocks
