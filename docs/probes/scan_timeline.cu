@@ -532,7 +532,59 @@ static void timeline(const variant &v, const float *x, float *y, long long n)
     }
 }
 
-int main()
+/* `scan_timeline lib`: gs_scan_inclusive_sum (whichever library is loaded)
+ * against CUB and a copy on a stream of its own, 20 and 200 calls a sample
+ * (the bench takes 20), to compare two builds of the library on one GPU. */
+/* Microseconds per call on stream `st`: the median of 14 samples of `reps`
+ * calls (events on the stream itself). */
+template <class F>
+static double time_on(cudaStream_t st, F f, int reps)
+{
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    std::vector<float> v;
+    for (int s = 0; s < 15; ++s) {
+        CK(cudaEventRecord(a, st));
+        for (int r = 0; r < reps; ++r)
+            f();
+        CK(cudaEventRecord(b, st));
+        CK(cudaEventSynchronize(b));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        if (s)
+            v.push_back(ms * 1000.0f / reps);
+    }
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+static int lib_only(float *x, float *y, void *tmp, size_t tmp_bytes)
+{
+    cudaStream_t st;
+    CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+    for (long long n : {1ll << 16, 1ll << 17, 1ll << 18, 1ll << 19, (1ll << 19) - 777, 1ll << 20}) {
+        for (int reps : {20, 200}) {
+            double tl = time_on(st, [&] { (void)gs_scan_inclusive_sum(GS_FLOAT32, x, y, n, st); },
+                                reps);
+            double tl2 = time_on(st, [&] { (void)gs_scan_inclusive_sum(GS_FLOAT32, x, y, n, st); },
+                                 reps);
+            double tc = time_on(st, 
+                [&] { cub::DeviceScan::InclusiveSum(tmp, tmp_bytes, x, y, (int)n, st); }, reps);
+            double tm = time_on(st, 
+                [&] { CK(cudaMemcpyAsync(y, x, n * 4, cudaMemcpyDeviceToDevice, st)); }, reps);
+            printf("lib n %8lld reps %3d: gs_scan %6.2f / %6.2f us, CUB %6.2f us (%.2fx), copy "
+                   "%6.2f us\n",
+                   n, reps, tl, tl2, tc, tc / std::min(tl, tl2), tm);
+        }
+    }
+    CK(cudaStreamSynchronize(st));
+    return gs_scan_check(st) == GS_SUCCESS ? 0 : 1;
+}
+
+int main(int argc, char **argv)
 {
     const long long nmax = 1ll << 20;
     scan_probe_init((nmax / 256 + 64) * 2 * 8 * 2);
@@ -548,6 +600,8 @@ int main()
     size_t tmp_bytes = 0;
     CK(cub::DeviceScan::InclusiveSum(tmp, tmp_bytes, x, y, (int)nmax));
     CK(cudaMalloc(&tmp, tmp_bytes));
+    if (argc > 1 && strcmp(argv[1], "lib") == 0)
+        return lib_only(x, y, tmp, tmp_bytes);
 
     /* %globaltimer's step, seen by one thread */
     {
