@@ -18,7 +18,9 @@
  * after each call would stand between back-to-back kernels).
  * A scan cannot mark itself done that way (its blocks touch the workspace
  * until they end, in any order): each of its blocks adds one to counters[2]
- * as its last act, and the host, which knows how many blocks it launched
+ * (a release) after its last access to the workspace (the one-tile kernel
+ * before storing its tile's output, which the count does not cover), and
+ * the host, which knows how many blocks it launched
  * there, compares. Its tile descriptors carry the call's sequence number
  * (gridsync/detail/scan_tile_state.cuh), so they are never cleared between
  * calls: only when the area is allocated or grown, and when the numbering

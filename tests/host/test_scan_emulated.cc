@@ -155,14 +155,15 @@ static void check_one(const char *what, long long n, bool exclusive, unsigned in
     ws.seq = (unsigned int)(rng() % 1000u) + 1u;
     /* twice on one workspace, on other data: the second call meets the
      * first's descriptors, whose values are now wrong (on one block per
-     * tile, the first call runs the one-tile kernel, the second the tile
-     * loop) */
+     * tile, one call runs the one-tile kernel and the other the tile loop,
+     * in an order drawn at random) */
+    const bool one_tile_first = (rng() & 1u) != 0u;
     for (int call = 0; call < 2; ++call) {
         std::vector<T> x = small_values<T>((size_t)n);
         std::vector<T> want = cpu_scan<T, Op>(x, exclusive);
         std::copy(x.begin(), x.end(), in);
         scan<Policy, Op>(ws, in, out, n, exclusive, grid, resident, 0, false,
-                         call == 0 ? one_tile_kernel : tile_loop);
+                         (call == 0) == one_tile_first ? one_tile_kernel : tile_loop);
         long long wrong = 0, first = -1;
         for (long long k = 0; k < n; ++k)
             if (!same(out[k], want[(size_t)k]) && wrong++ == 0)
@@ -204,6 +205,16 @@ template <class T> static void check_type(const char *name)
     check_one<lib, gs::max<T>>(name, 2 * lib::tile_items, false, 2, 2, 0, 0, true);
     typedef gs::detail::scan_policy<T, gs::detail::scan_bandwidth> bandwidth;
     check_one<bandwidth, gs::sum<T>>(name, 3 * bandwidth::tile_items + 5, false, 2, 2, 0, 1, false);
+}
+
+/* The one-tile kernel with the library's short tiling (64-tile windows,
+ * two entries a lane) on 40 tiles: the last look-backs fold both rows of
+ * the first window through shared memory. */
+static void check_one_tile_window(void)
+{
+    typedef gs::detail::scan_policy<int, gs::detail::scan_short> short_tiles;
+    check_one<short_tiles, gs::sum<int>>("one-tile window", 40 * short_tiles::tile_items + 5,
+                                         false, 41, 4, 0, 0, false);
 }
 
 /* Real-valued floats: the same bits whatever the grid, residency and
@@ -347,6 +358,7 @@ int main(void)
     check_type<int>("i32");
     check_type<long long>("i64");
     check_repeatable();
+    check_one_tile_window();
     check_deep_walk();
     printf("test_scan_emulated: %d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
