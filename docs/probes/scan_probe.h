@@ -70,17 +70,18 @@ __global__ void fill(float *x, int *y, long long n, long long ny, unsigned s)
 }
 
 /* Microseconds per call: the median of `samples - 1` runs of `reps` calls
- * (the first run discarded). */
+ * (the first run discarded), timed with events on `stream` (the calls'
+ * own: events on the legacy stream do not bracket a non-blocking one). */
 template <class F>
-static double time_us(F f, int reps, int samples = 7)
+static double time_us(F f, int reps, int samples = 7, cudaStream_t stream = 0)
 {
     cudaEvent_t a, b;
     CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
     std::vector<float> v;
     for (int s = 0; s < samples; ++s) {
-        CK(cudaEventRecord(a));
+        CK(cudaEventRecord(a, stream));
         for (int r = 0; r < reps; ++r) f();
-        CK(cudaEventRecord(b)); CK(cudaEventSynchronize(b));
+        CK(cudaEventRecord(b, stream)); CK(cudaEventSynchronize(b));
         float ms; CK(cudaEventElapsedTime(&ms, a, b));
         if (s) v.push_back(ms * 1000.0f / reps);
     }

@@ -247,44 +247,10 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     }
 }
 
-/* The first window's fold through shared memory: each lane stores its
- * entries, then every lane folds them left to right from `s` (broadcast
- * reads) instead of one shuffle per entry. */
-template <class T, int K, class Op>
-GS_DEVICE T fold_via_shared(const scan_window<T, K> &w, int from, T x, Op op, T *s)
-{
-    const int lane = (int)(threadIdx.x & 31u);
-#pragma unroll
-    for (int k = 0; k < K; ++k)
-        s[32 * k + lane] = w.value[k];
-    __syncwarp();
-#pragma unroll 8
-    for (int j = from; j < 32 * K; ++j)
-        x = op(x, s[j]);
-    return x;
-}
-
-/* scan_look_back with fold_via_shared for a prefix in the first window. */
-template <class T, int K, int SleepNs, class Op>
-GS_DEVICE bool look_back_shared(const scan_tile_state<T> &s, int t, Op op, const scan_watch &watch,
-                                T &prefix, T *fold)
-{
-    unsigned long long deadline = 0ull;
-    scan_window<T, K> first;
-    int h = scan_wait_window<T, K, SleepNs>(s, t - 32 * K, true, first, watch, deadline);
-    if (h == SCAN_GAVE_UP)
-        return false;
-    if (h >= 0) {
-        prefix = fold_via_shared(first, h + 1, scan_entry(first, h), op, fold);
-        return true;
-    }
-    return scan_look_back<T, K, SleepNs>(s, t, op, watch, prefix);
-}
-
 /* A candidate for the library: one tile a block (grids of one block per
  * tile), the block counted out right after barrier B. Exclusive: 0 / 1 at
  * compile time, -1 from the arguments. SharedFold: the first window folded
- * through shared memory. */
+ * through shared memory (as shipped: scan_fold_from_shared). */
 template <class Policy, class Op, int Exclusive, bool SharedFold>
 static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     one_tile_kernel(const scan_args a, unsigned long long *stamps)
@@ -337,13 +303,8 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
             if (tid == 0u)
                 state.publish_aggregate((int)tile, aggregate);
             const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, tile, a.tiles};
-            bool ok;
-            if constexpr (SharedFold)
-                ok = look_back_shared<T, Policy::lookback, Policy::poll_sleep_ns>(
-                    state, (int)tile, op, watch, prefix, s_fold);
-            else
-                ok = scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(state, (int)tile, op,
-                                                                               watch, prefix);
+            const bool ok = scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(
+                state, (int)tile, op, watch, prefix, SharedFold ? s_fold : nullptr);
             gave_up = !ok;
             if (tid == 0u && ok)
                 state.publish_inclusive((int)tile, op(prefix, aggregate));
@@ -421,10 +382,11 @@ static __global__ void timer_step(unsigned long long *out)
     *out = best;
 }
 
-/* Launch k on one block per tile with PDL, as gs_scan does. */
-template <class K>
+/* Launch k on one block per tile with PDL, as gs_scan does; `extra`: the
+ * kernel's arguments after the scan's (the stamps, or none). */
+template <class K, class... Extra>
 static void launch_pdl(K k, int threads, long long tile_items, const float *in, float *out,
-                       long long n)
+                       long long n, Extra... extra)
 {
     const long long tiles = (n + tile_items - 1) / tile_items;
     gs::detail::scan_args a = {};
@@ -444,7 +406,7 @@ static void launch_pdl(K k, int threads, long long tile_items, const float *in, 
     config.blockDim = dim3((unsigned)threads);
     config.attrs = attr;
     config.numAttrs = 1;
-    CK(cudaLaunchKernelEx(&config, k, a, g_stamps));
+    CK(cudaLaunchKernelEx(&config, k, a, extra...));
 }
 
 struct variant {
@@ -457,7 +419,7 @@ template <class P, int End>
 static void scan_v(const float *in, float *out, long long n)
 {
     launch_pdl(gs::detail::timeline_kernel<P, gs::sum<float>, End>, P::threads, P::tile_items, in,
-               out, n);
+               out, n, g_stamps);
 }
 /* The library's own kernel, launched as gs_scan launches it (one block per
  * tile: the probe's lengths are all within one wave). */
@@ -465,25 +427,8 @@ template <int Tiling>
 static void lib_v(const float *in, float *out, long long n)
 {
     typedef gs::detail::scan_policy<float, Tiling> P;
-    const long long tiles = (n + P::tile_items - 1) / P::tile_items;
-    gs::detail::scan_args a = {};
-    a.in = in;
-    a.out = out;
-    a.n = n;
-    a.descriptors = g_desc;
-    a.counters = g_counters;
-    a.timeout_ns = 2000000000ull;
-    a.seq = g_seq++;
-    a.tiles = (unsigned int)tiles;
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr[0].val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3((unsigned)tiles);
-    config.blockDim = dim3((unsigned)P::threads);
-    config.attrs = attr;
-    config.numAttrs = 1;
-    CK(cudaLaunchKernelEx(&config, gs::detail::single_pass_scan_kernel<P, gs::sum<float>>, a));
+    launch_pdl(gs::detail::single_pass_scan_kernel<P, gs::sum<float>>, P::threads, P::tile_items,
+               in, out, n);
 }
 
 template <int Strip>
@@ -491,7 +436,7 @@ static void bisect_v(const float *in, float *out, long long n)
 {
     typedef gs::detail::scan_policy<float, gs::detail::scan_latency> P;
     launch_pdl(gs::detail::bisect_kernel<P, gs::sum<float>, Strip>, P::threads, P::tile_items, in,
-               out, n);
+               out, n, g_stamps);
 }
 
 template <int Tiling, int Exclusive, bool SharedFold>
@@ -499,13 +444,13 @@ static void one_v(const float *in, float *out, long long n)
 {
     typedef gs::detail::scan_policy<float, Tiling> P;
     launch_pdl(gs::detail::one_tile_kernel<P, gs::sum<float>, Exclusive, SharedFold>, P::threads,
-               P::tile_items, in, out, n);
+               P::tile_items, in, out, n, g_stamps);
 }
 
 template <class P>
 static void copy_v(const float *in, float *out, long long n)
 {
-    launch_pdl(gs::detail::copy_tile_kernel<P>, P::threads, P::tile_items, in, out, n);
+    launch_pdl(gs::detail::copy_tile_kernel<P>, P::threads, P::tile_items, in, out, n, g_stamps);
 }
 
 typedef policy<float, 256, 4, 4> p16k; /* the short tiling */
@@ -535,46 +480,20 @@ static void timeline(const variant &v, const float *x, float *y, long long n)
 /* `scan_timeline lib`: gs_scan_inclusive_sum (whichever library is loaded)
  * against CUB and a copy on a stream of its own, 20 and 200 calls a sample
  * (the bench takes 20), to compare two builds of the library on one GPU. */
-/* Microseconds per call on stream `st`: the median of 14 samples of `reps`
- * calls (events on the stream itself). */
-template <class F>
-static double time_on(cudaStream_t st, F f, int reps)
-{
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    std::vector<float> v;
-    for (int s = 0; s < 15; ++s) {
-        CK(cudaEventRecord(a, st));
-        for (int r = 0; r < reps; ++r)
-            f();
-        CK(cudaEventRecord(b, st));
-        CK(cudaEventSynchronize(b));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (s)
-            v.push_back(ms * 1000.0f / reps);
-    }
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    std::sort(v.begin(), v.end());
-    return v[v.size() / 2];
-}
-
 static int lib_only(float *x, float *y, void *tmp, size_t tmp_bytes)
 {
     cudaStream_t st;
     CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
     for (long long n : {1ll << 16, 1ll << 17, 1ll << 18, 1ll << 19, (1ll << 19) - 777, 1ll << 20}) {
         for (int reps : {20, 200}) {
-            double tl = time_on(st, [&] { (void)gs_scan_inclusive_sum(GS_FLOAT32, x, y, n, st); },
-                                reps);
-            double tl2 = time_on(st, [&] { (void)gs_scan_inclusive_sum(GS_FLOAT32, x, y, n, st); },
-                                 reps);
-            double tc = time_on(st, 
-                [&] { cub::DeviceScan::InclusiveSum(tmp, tmp_bytes, x, y, (int)n, st); }, reps);
-            double tm = time_on(st, 
-                [&] { CK(cudaMemcpyAsync(y, x, n * 4, cudaMemcpyDeviceToDevice, st)); }, reps);
+            double tl = time_us([&] { (void)gs_scan_inclusive_sum(GS_FLOAT32, x, y, n, st); },
+                                reps, 15, st);
+            double tl2 = time_us([&] { (void)gs_scan_inclusive_sum(GS_FLOAT32, x, y, n, st); },
+                                 reps, 15, st);
+            double tc = time_us(
+                [&] { cub::DeviceScan::InclusiveSum(tmp, tmp_bytes, x, y, (int)n, st); }, reps, 15, st);
+            double tm = time_us(
+                [&] { CK(cudaMemcpyAsync(y, x, n * 4, cudaMemcpyDeviceToDevice, st)); }, reps, 15, st);
             printf("lib n %8lld reps %3d: gs_scan %6.2f / %6.2f us, CUB %6.2f us (%.2fx), copy "
                    "%6.2f us\n",
                    n, reps, tl, tl2, tc, tc / std::min(tl, tl2), tm);

@@ -358,6 +358,19 @@ GS_DEVICE void scan_add_prefix(scan_items<Policy, T> &it, T prefix, Op op)
             it.x[v][c] = op(prefix, it.x[v][c]);
 }
 
+/* Step 5 for the calling thread: every element becomes (P (+) its warp's
+ * prefix) (+) its prefix within the run, stored where it was loaded from. */
+template <class Policy, class Op, class T>
+GS_DEVICE void scan_tile_store(scan_items<Policy, T> &it, T prefix, T warp_prefix,
+                               unsigned int warp, T *out, long long base, long long n, bool full,
+                               bool aligned, Op op)
+{
+    if (warp > 0u)
+        prefix = op(prefix, warp_prefix);
+    scan_add_prefix(it, prefix, op);
+    scan_store(it, out, base, n, full, aligned);
+}
+
 /* Whether tile t has all Policy::tile_items elements below a.n (else its
  * last elements get the identity on load and are not stored). */
 template <class Policy>
@@ -383,10 +396,13 @@ GS_DEVICE void scan_publish_tile_aggregate(const scan_tile_state<T> &state, cons
  * from the warps' totals in `s_warp`, published (tile 0 publishes its
  * inclusive prefix at once); the look-back for P, the tile's exclusive
  * prefix (the identity for tile 0); P (+) aggregate published. Returns 1
- * when the look-back gave up (nothing more published), else 0. */
+ * when the look-back gave up (nothing more published), else 0. `fold`:
+ * scan_look_back's (shared memory to fold the first window through, or
+ * NULL). */
 template <class Policy, class T, class Op>
 GS_DEVICE int scan_tile_look_back(const scan_tile_state<T> &state, const scan_args &a,
-                                  unsigned int tile, const T *s_warp, Op op, T &prefix)
+                                  unsigned int tile, const T *s_warp, Op op, T &prefix,
+                                  T *fold = nullptr)
 {
     const T aggregate = scan_fold_shared(s_warp, (unsigned int)(Policy::threads / 32), op);
     const bool publisher = threadIdx.x == 0u;
@@ -404,7 +420,7 @@ GS_DEVICE int scan_tile_look_back(const scan_tile_state<T> &state, const scan_ar
         scan_publish_tile_aggregate(state, a, tile, aggregate);
     const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns, a.seq, tile, a.tiles};
     if (!scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(state, (int)tile, op, watch,
-                                                                   prefix))
+                                                                   prefix, fold))
         return 1;
     if (publisher) {
         GS_SCAN_TEST_DELAY(a, tile, 1);
@@ -488,14 +504,9 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
             }
         }
         __syncthreads(); /* (B) the tile's prefix */
-        if (!gave_up && s_gave_up == 0) {
-            /* (P (+) warp prefix) (+) the element's prefix within the run */
-            T base_prefix = s_prefix;
-            if (warp > 0u)
-                base_prefix = op(base_prefix, warp_prefix);
-            scan_add_prefix(it, base_prefix, op);
-            scan_store(it, out, base, a.n, full, out_aligned);
-        }
+        if (!gave_up && s_gave_up == 0)
+            scan_tile_store<Policy>(it, s_prefix, warp_prefix, warp, out, base, a.n, full,
+                                    out_aligned, op);
         gave_up = s_gave_up; /* once a tile gave up, so does every later one */
         if (one_each)
             break;

@@ -87,6 +87,8 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
             (long long)tile * Policy::tile_items + (long long)warp * Policy::warp_items;
         const bool full = scan_full_tile<Policy>(a, tile);
         scan_items<Policy, T> it;
+        /* steps 1 to 3 as the tile loop writes them out (the same code as a
+         * shared function moves the tile loop's schedule: cuobjdump) */
         scan_load<Policy, Op>(it, in, base, a.n, full, ((unsigned long long)in & 15ull) == 0ull);
         {
             T before[Policy::vectors];
@@ -100,26 +102,9 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
         if (nwarps > 1u && warp > 0u)
             warp_prefix = scan_fold_shared(s_warp, warp, op);
         if (warp == 0u) {
-            const T aggregate = scan_fold_shared(s_warp, nwarps, op);
-            T prefix = Op::identity();
-            int gave_up = 0;
-            if (tid == 0u)
-                GS_SCAN_TEST_DELAY(a, tile, 0);
-            if (tile == 0u) {
-                if (tid == 0u)
-                    scan_publish_tile_aggregate(state, a, 0u, aggregate);
-            } else {
-                if (tid == 0u)
-                    scan_publish_tile_aggregate(state, a, tile, aggregate);
-                const scan_watch watch = {a.counters + 3, a.fault, a.timeout_ns,
-                                          a.seq,          tile,    a.tiles};
-                gave_up = !scan_look_back<T, Policy::lookback, Policy::poll_sleep_ns>(
-                    state, (int)tile, op, watch, prefix, s_fold);
-                if (tid == 0u && !gave_up) {
-                    GS_SCAN_TEST_DELAY(a, tile, 1);
-                    state.publish_inclusive((int)tile, op(prefix, aggregate));
-                }
-            }
+            T prefix;
+            const int gave_up =
+                scan_tile_look_back<Policy>(state, a, tile, s_warp, op, prefix, s_fold);
             if (tid == 0u) {
                 s_prefix = prefix;
                 s_gave_up = gave_up;
@@ -128,14 +113,9 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
         __syncthreads(); /* (B) the tile's prefix; the workspace's last use */
         if (tid == 0u)
             gs_red_add_release_gpu(a.counters + 2, 1u);
-        if (s_gave_up == 0) {
-            /* (P (+) warp prefix) (+) the element's prefix within the run */
-            T base_prefix = s_prefix;
-            if (warp > 0u)
-                base_prefix = op(base_prefix, warp_prefix);
-            scan_add_prefix(it, base_prefix, op);
-            scan_store(it, out, base, a.n, full, ((unsigned long long)out & 15ull) == 0ull);
-        }
+        if (s_gave_up == 0)
+            scan_tile_store<Policy>(it, s_prefix, warp_prefix, warp, out, base, a.n, full,
+                                    ((unsigned long long)out & 15ull) == 0ull, op);
     } else if (tid == 0u) {
         gs_red_add_release_gpu(a.counters + 2, 1u);
     }
