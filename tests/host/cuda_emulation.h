@@ -399,6 +399,8 @@ GS_DEVICE unsigned long long gs_globaltimer_ns(void)
 namespace gs {
 namespace detail {
 inline void single_pass_begin() {}
+/* a hint to L2: nothing to emulate */
+inline void single_pass_prefetch_l2(const void *, long long) {}
 } // namespace detail
 } // namespace gs
 

@@ -132,6 +132,37 @@ static __device__ __forceinline__ void single_pass_begin()
 #endif
 }
 
+/* Before single_pass_begin: bring the calling block's bytes [p, p + bytes)
+ * into L2, one prefetch.L2 per 128-byte line (generic address), the block's threads
+ * taking the lines in turn. Launched early (sm_90, programmatic dependent
+ * launch), a block runs this while the previous kernel on the stream is
+ * still running, so the input's trip from DRAM overlaps that kernel instead
+ * of following it. Safe before griddepcontrol.wait even if that kernel is
+ * still writing the bytes: a prefetch is a hint outside the memory model
+ * (PTX ISA: it moves a line into a cache and returns nothing), it fills L2
+ * only, not L1, and L2 is where every write to device memory lands (SMs,
+ * copy engines and peers alike), so a load after the wait still reads the
+ * written value. Every address it touches lies inside [p, p + bytes) (the
+ * first line from p itself), so a prefetch never strays past the caller's
+ * array. Before sm_90 (no early launch) it does nothing. */
+static __device__ __forceinline__ void single_pass_prefetch_l2(const void *p, long long bytes)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (bytes <= 0)
+        return;
+    const unsigned long long first = (unsigned long long)p;
+    const unsigned long long line0 = first & ~127ull;
+    const long long lines = (long long)((first + (unsigned long long)bytes - 1ull - line0) >> 7) + 1;
+    for (long long i = threadIdx.x; i < lines; i += blockDim.x) {
+        const unsigned long long a = i == 0 ? first : line0 + ((unsigned long long)i << 7);
+        asm volatile("prefetch.L2 [%0];" ::"l"(a));
+    }
+#else
+    (void)p;
+    (void)bytes;
+#endif
+}
+
 /* The call's last access to its workspace: ticket[1] = seq, stored after
  * the result and the ticket's reset. The host reads that word (rarely: only
  * to recycle or free the workspace) to know that the call no longer reads

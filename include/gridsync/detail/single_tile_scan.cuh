@@ -68,6 +68,14 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     __shared__ T s_prefix;
     __shared__ unsigned int s_tile;
     __shared__ int s_gave_up;
+    {
+        /* the tile of this block's index: the tickets name every tile once
+         * and the grid has one block per tile, so together the blocks bring
+         * the whole input into L2 whichever ticket each one draws */
+        const long long first = (long long)blockIdx.x * Policy::tile_items;
+        const long long count = a.n - first < Policy::tile_items ? a.n - first : Policy::tile_items;
+        single_pass_prefetch_l2(in + first, count * (long long)sizeof(T));
+    }
     single_pass_begin();
     Op op;
     const unsigned int tid = threadIdx.x, warp = tid >> 5;
