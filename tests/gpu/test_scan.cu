@@ -19,7 +19,9 @@
  * poisoned first: every element written, nothing past n touched; results
  * bitwise identical from run to run and between aligned and misaligned
  * copies of the same data (the order of operations is fixed by n alone);
- * NaN and infinities; many back-to-back calls on two streams and from two
+ * NaN and infinities; in-place scans back to back, each reading what the
+ * one before it is writing as it starts (its tiles prefetched into L2
+ * before the programmatic-launch wait); many back-to-back calls on two streams and from two
  * host threads (own streams and one shared stream), with reductions mixed
  * in (they share the workspace); 300 streams created, used and destroyed
  * (workspaces recycled); gs_reduce_release_workspaces racing scans whose
@@ -429,6 +431,67 @@ static int check_special(buffers *b)
     CUDA_OK(cudaMemcpy(y, b->d_out, 4, cudaMemcpyDeviceToHost));
     EXPECT(isinf(y[0]) && y[0] > 0, "exclusive min: element 0 is %g, not +inf", y[0]);
     return checks + 1;
+}
+
+/* ------------------------------------------------- in-place chains */
+
+/* In-place int32 scans back to back on one stream, each reading what the
+ * one before it wrote: on sm_90 a call's blocks start, and prefetch their
+ * tiles into L2, while the previous call is still writing those very
+ * elements (single_pass_prefetch_l2, before the programmatic-launch wait).
+ * Every call must still read the finished values. The kinds alternate at
+ * random; the reference applies the same scans on the CPU (wrapping). One
+ * length per kernel: one block per tile (aligned, and misaligned with a
+ * partial tile), the tile loop and, past 32 MiB, the resident kernel. */
+static int check_in_place_chain(int quick)
+{
+    enum { CALLS = 12 };
+    const long long lengths[] = {1ll << 19, (1ll << 19) - 777, 3000001, 9000011};
+    const int offsets[] = {0, 3, 1, 0};
+    const int nlen = quick ? 2 : 4;
+    int checks = 0;
+    for (int l = 0; l < nlen; ++l) {
+        const long long n = lengths[l];
+        int *d, *h_in = (int *)malloc((size_t)n * 4), *h_out = (int *)malloc((size_t)n * 4);
+        unsigned int *want = (unsigned int *)malloc((size_t)n * 4);
+        CUDA_OK(cudaMalloc((void **)&d, (size_t)(n + offsets[l]) * 4));
+        cudaStream_t s;
+        CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        fill(h_in, n, FILL_REAL);
+        for (long long i = 0; i < n; ++i)
+            want[i] = (unsigned int)h_in[i];
+        CUDA_OK(cudaMemcpy(d + offsets[l], h_in, (size_t)n * 4, cudaMemcpyHostToDevice));
+        int kinds = 0;
+        for (int c = 0; c < CALLS; ++c) {
+            const int exclusive = (int)(next_u64() & 1u);
+            kinds |= 1 << exclusive;
+            GS_OK(gs_scan(GS_SCAN_SUM, exclusive ? GS_SCAN_EXCLUSIVE : GS_SCAN_INCLUSIVE,
+                          GS_INT32, d + offsets[l], d + offsets[l], n, s));
+            unsigned int run = 0u;
+            for (long long i = 0; i < n; ++i) {
+                const unsigned int x = want[i];
+                want[i] = exclusive ? run : run + x;
+                run += x;
+            }
+        }
+        CUDA_OK(cudaStreamSynchronize(s));
+        CUDA_OK(cudaMemcpy(h_out, d + offsets[l], (size_t)n * 4, cudaMemcpyDeviceToHost));
+        long long wrong = 0;
+        for (long long i = 0; i < n; ++i)
+            wrong += (unsigned int)h_out[i] != want[i];
+        EXPECT(wrong == 0, "%d in-place scans back to back, n %lld, offset %d: %lld elements wrong",
+               CALLS, n, offsets[l], wrong);
+        printf("  %d in-place scans back to back (kinds %s), n %lld, offset %d: %lld wrong\n",
+               CALLS, kinds == 3 ? "mixed" : kinds == 2 ? "exclusive" : "inclusive", n, offsets[l],
+               wrong);
+        ++checks;
+        CUDA_OK(cudaStreamDestroy(s));
+        cudaFree(d);
+        free(h_in);
+        free(h_out);
+        free(want);
+    }
+    return checks;
 }
 
 /* ------------------------------------------------- streams and threads */
@@ -1384,6 +1447,7 @@ int main(void)
     checks += check_special(&b);
     checks += check_bad_input(&b);
     checks += check_two_streams(quick);
+    checks += check_in_place_chain(quick);
     checks += check_threads(quick);
     checks += check_stream_churn(quick);
     checks += check_release_race(quick);

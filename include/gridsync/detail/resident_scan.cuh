@@ -469,6 +469,7 @@ static __global__ void __launch_bounds__(scan_resident_threads<Policy>(),
     extern __shared__ __align__(128) unsigned char scan_resident_buffer[];
     __shared__ scan_resident_shared<T, Policy::threads / 32> s;
     T *const buffers = (T *)scan_resident_buffer;
+    scan_prefetch_first_tile<Policy, T>(a); /* before the wait: single_pass_scan.cuh */
     single_pass_begin();
     if (threadIdx.x == 0u) {
         bulk_barrier_init(&s.copied[0], 1u);

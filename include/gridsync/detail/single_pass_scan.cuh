@@ -15,7 +15,11 @@
  * covers [t T, t T + T), whoever processes it. A block takes tiles from the ticket (an atomic counter in
  * the workspace) until they run out, drawing its next ticket only after
  * storing its tile (below: why not earlier); a grid of one block per tile
- * draws one ticket per block and no more. For each tile:
+ * draws one ticket per block and no more. Before anything else (before the
+ * programmatic-launch wait, while the previous kernel on the stream may
+ * still run) each block prefetches the tile of its own index into L2
+ * (scan_prefetch_first_tile): the first wave's input is on its way from
+ * DRAM before the call may touch it. For each tile:
  *   1. load: warp w owns 32 x items consecutive elements; each lane loads
  *      one 16-byte vector per step (the warp reads 512 contiguous bytes per
  *      instruction), `vectors` steps, streaming (ld.global.cs); misaligned
@@ -379,6 +383,23 @@ GS_DEVICE bool scan_full_tile(const scan_args &a, unsigned int t)
     return (long long)t * Policy::tile_items + Policy::tile_items <= a.n;
 }
 
+/* First in every scan kernel, before single_pass_begin: prefetch into L2
+ * the tile of the block's index (single_pass_prefetch_l2: safe before the
+ * programmatic-launch wait). Tickets are drawn in order, so the first wave's
+ * tiles are these whichever block draws which: a grid of one block per
+ * tile brings in the whole input, a tile loop its first wave. */
+template <class Policy, class T>
+GS_DEVICE void scan_prefetch_first_tile(const scan_args &a)
+{
+    const long long first = (long long)blockIdx.x * Policy::tile_items;
+    if (first < a.n) {
+        const long long left = a.n - first;
+        single_pass_prefetch_l2((const T *)a.in + first,
+                                (left < Policy::tile_items ? left : Policy::tile_items) *
+                                    (long long)sizeof(T));
+    }
+}
+
 /* A tile's aggregate published for the look-backs of later tiles; tile 0,
  * which has no predecessor, publishes it as its inclusive prefix at once
  * (and not at all when it is the only tile). By the publishing thread. */
@@ -456,6 +477,7 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     __shared__ T s_prefix;
     __shared__ unsigned int s_tile;
     __shared__ int s_gave_up;
+    scan_prefetch_first_tile<Policy, T>(a);
     single_pass_begin();
     Op op;
     const unsigned int tid = threadIdx.x, warp = tid >> 5;
