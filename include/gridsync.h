@@ -377,7 +377,10 @@ const char *gs_scan_kind_name(gs_scan_kind kind);
  * `d_out` (device or managed memory; d_out == d_in scans in place; arrays
  * that overlap otherwise are refused), any n from 0. Asynchronous on
  * `stream`; one kernel launch (single pass, decoupled look-back: each tile
- * of elements is read once and written once). The identity is 0 for sums,
+ * of elements is read once and written once; on sm_90, where d_in is this
+ * GPU's own memory, the launch overlaps the end of the previous kernel on
+ * the stream, and the scan's first tiles are prefetched into L2 then,
+ * before it waits for that kernel). The identity is 0 for sums,
  * +inf / the largest integer for min, -inf / the smallest for max.
  * Results are bitwise identical from run to run: the order of operations is
  * fixed by n alone (the prefix of tile t is always the left fold of the

@@ -49,6 +49,7 @@ static void launch(const float *in, float *out, long long n)
     a.timeout_ns = 2000000000ull;
     a.seq = g_seq++;
     a.tiles = (unsigned int)tiles;
+    a.prefetch_input = 1; /* cudaMalloc'ed on this GPU, as gs_scan would prefetch */
     cudaLaunchAttribute attr[1];
     attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr[0].val.programmaticStreamSerializationAllowed = 1;

@@ -53,6 +53,7 @@ static void scan_probe_launch(K k, int per_sm, int threads, int smem, long long 
     a.seq = g_seq++;
     a.tiles = (unsigned int)tiles;
     a.exclusive = exclusive;
+    a.prefetch_input = 1; /* cudaMalloc'ed on this GPU, as gs_scan would prefetch */
     k<<<(unsigned)std::min(tiles, wave), threads, smem>>>(a);
 }
 

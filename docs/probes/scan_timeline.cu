@@ -398,6 +398,7 @@ static void launch_pdl(K k, int threads, long long tile_items, const float *in, 
     a.timeout_ns = 2000000000ull;
     a.seq = g_seq++;
     a.tiles = (unsigned int)tiles;
+    a.prefetch_input = 1; /* cudaMalloc'ed on this GPU, as gs_scan would prefetch */
     cudaLaunchAttribute attr[1];
     attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr[0].val.programmaticStreamSerializationAllowed = 1;

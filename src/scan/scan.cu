@@ -232,11 +232,12 @@ gs_status scan_timeout(unsigned long long *ns)
 
 /* ------------------------------------------------------------ the checks */
 
-gs_status memory_type(const void *p, enum cudaMemoryType *type)
+gs_status memory_type(const void *p, enum cudaMemoryType *type, int *device)
 {
     cudaPointerAttributes attr;
     GS_CUDA_TRY(cudaPointerGetAttributes(&attr, p));
     *type = attr.type;
+    *device = attr.device;
     return GS_SUCCESS;
 }
 
@@ -323,13 +324,17 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
                         "gs_scan: %lld elements of %s exceed the device's %.1f GiB", n,
                         gs_dtype_name(type), shape.total_bytes / 1073741824.0);
     const void *pointers[2] = {d_in, d_out};
+    int prefetch_input = 0;
     for (int i = 0; i < (d_in == d_out ? 1 : 2); ++i) { /* in place: one array */
         enum cudaMemoryType where = cudaMemoryTypeUnregistered;
-        GS_TRY(memory_type(pointers[i], &where));
+        int home = -1;
+        GS_TRY(memory_type(pointers[i], &where, &home));
         if (where != cudaMemoryTypeDevice && where != cudaMemoryTypeManaged)
             return gs__fail(GS_ERR_INVALID_ARGUMENT,
                             "gs_scan: the %s is host memory; it must be device (or managed) memory",
                             i == 0 ? "input" : "output");
+        if (i == 0) /* the L2 prefetch before the launch wait: this GPU's own memory only */
+            prefetch_input = where == cudaMemoryTypeDevice && home == dev;
     }
     unsigned long long timeout_ns = 0;
     unsigned int *fault = NULL;
@@ -360,6 +365,7 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     args.seq = ws.seq;
     args.tiles = (unsigned int)tiles;
     args.exclusive = kind == GS_SCAN_EXCLUSIVE;
+    args.prefetch_input = prefetch_input;
     void *params[] = {&args};
     cudaLaunchAttribute attr[1];
     cudaLaunchConfig_t config = {};

@@ -90,7 +90,8 @@ static void scan(workspace &ws, const void *in, void *out, long long n, bool exc
     ++ws.seq;
     unsigned int exits_before = ws.counters[2];
     gs::detail::scan_args a = {in, out, n, ws.descriptors.data(), ws.counters, ws.fault,
-                               timeout_ns, ws.seq, (unsigned int)tiles, exclusive ? 1 : 0};
+                               timeout_ns, ws.seq, (unsigned int)tiles, exclusive ? 1 : 0,
+                               1 /* the prefetch is a no-op in the emulation */};
     if (grid == tiles && which == one_tile_kernel)
         emu::launch(grid, Policy::threads, resident, rng(),
                     [&] { gs::detail::single_tile_scan_kernel<Policy, Op>(a); });

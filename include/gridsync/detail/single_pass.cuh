@@ -116,7 +116,8 @@ single_pass_thread_fold(const Input &in, long long n, Op op, Transform t)
     return op(op(acc[0], acc[1]), op(acc[2], acc[3]));
 }
 
-/* First thing in every single-pass kernel. They are launched with
+/* First thing in every single-pass kernel, after the scan kernels' L2
+ * prefetch (single_pass_prefetch_l2, below). They are launched with
  * programmatic dependent launch on sm_90+ (gs__single_pass_start), so a call
  * can be scheduled while the previous kernel on the stream is finishing:
  * griddepcontrol.wait blocks until that kernel has completed and its memory
@@ -137,14 +138,22 @@ static __device__ __forceinline__ void single_pass_begin()
  * taking the lines in turn. Launched early (sm_90, programmatic dependent
  * launch), a block runs this while the previous kernel on the stream is
  * still running, so the input's trip from DRAM overlaps that kernel instead
- * of following it. Safe before griddepcontrol.wait even if that kernel is
- * still writing the bytes: a prefetch is a hint outside the memory model
- * (PTX ISA: it moves a line into a cache and returns nothing), it fills L2
- * only, not L1, and L2 is where every write to device memory lands (SMs,
- * copy engines and peers alike), so a load after the wait still reads the
- * written value. Every address it touches lies inside [p, p + bytes) (the
- * first line from p itself), so a prefetch never strays past the caller's
- * array. Before sm_90 (no early launch) it does nothing. */
+ * of following it.
+ * Why a load after griddepcontrol.wait still reads what that kernel wrote,
+ * even into these very bytes: prefetch.L2 only fills a line of this GPU's
+ * L2 and gives the thread no value (PTX ISA, prefetch), it does not touch
+ * L1, and this GPU's L2 is where the GPU keeps its own memory coherent:
+ * every store of the previous kernel to these bytes updates the line in L2
+ * before that kernel counts as complete, and the loads come after the
+ * wait. The PTX memory model does not speak of prefetches, so the caller
+ * uses this only for memory of the GPU it runs on (scan_args'
+ * prefetch_input, set by the host from the pointer's attributes: not for
+ * managed memory, whose pages may be elsewhere, nor a peer's memory, whose
+ * home is another GPU's L2); gpu_scan checks it with a kernel that writes
+ * the input while the scan's blocks are already prefetching it. Every
+ * address lies inside [p, p + bytes) (the first line from p itself), so a
+ * prefetch never strays past the caller's array. Before sm_90 (no early
+ * launch) it does nothing. */
 static __device__ __forceinline__ void single_pass_prefetch_l2(const void *p, long long bytes)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900

@@ -180,6 +180,10 @@ struct scan_args {
     unsigned int seq;        /* the call's number: the descriptors' tag, never 0 */
     unsigned int tiles;      /* ceil(n / tile_items) */
     int exclusive;
+    int prefetch_input;      /* 1: `in` is memory of the GPU the kernel runs on, so its blocks
+                                prefetch their first tiles into L2 before the launch wait
+                                (scan_prefetch_first_tile); 0 (managed or peer memory, direct
+                                launches): they do not */
 };
 
 /* Left fold of the first `count` values of smem. */
@@ -385,14 +389,18 @@ GS_DEVICE bool scan_full_tile(const scan_args &a, unsigned int t)
 
 /* First in every scan kernel, before single_pass_begin: prefetch into L2
  * the tile of the block's index (single_pass_prefetch_l2: safe before the
- * programmatic-launch wait). Tickets are drawn in order, so the first wave's
- * tiles are these whichever block draws which: a grid of one block per
- * tile brings in the whole input, a tile loop its first wave. */
+ * programmatic-launch wait), where a.prefetch_input says the input is this
+ * GPU's memory. Tickets are drawn in order and a grid never has more blocks
+ * than tiles, so these are the first gridDim.x tiles whichever block draws
+ * which: with one block per tile the whole input. In the tile loop a block
+ * that starts early may draw a second ticket before a late block draws its
+ * first, and the resident kernel's blocks draw two tickets at once; there
+ * the prefetch covers the first gridDim.x tiles, not each block's own. */
 template <class Policy, class T>
 GS_DEVICE void scan_prefetch_first_tile(const scan_args &a)
 {
     const long long first = (long long)blockIdx.x * Policy::tile_items;
-    if (first < a.n) {
+    if (a.prefetch_input && first < a.n) {
         const long long left = a.n - first;
         single_pass_prefetch_l2((const T *)a.in + first,
                                 (left < Policy::tile_items ? left : Policy::tile_items) *
