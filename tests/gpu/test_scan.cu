@@ -572,6 +572,11 @@ static int check_prefetch_race(int quick)
         fill(h_fresh, n, FILL_REAL);
         CUDA_OK(cudaMemcpy(d_fresh, h_fresh, (size_t)n * 4, cudaMemcpyHostToDevice));
         if (l == 0) { /* does a dependent kernel start early here? */
+            /* both kernels loaded first: the first launch of a kernel
+             * (lazy loading) waits for the work in flight */
+            late_writer<<<1, 32, 0, s>>>(d_in + off, d_fresh, 0, 0ull, d_stamps);
+            early_observer<<<1, 32, 0, s>>>(d_stamps + 1);
+            CUDA_OK(cudaGetLastError());
             CUDA_OK(cudaMemsetAsync(d_stamps, 0, 2 * sizeof(unsigned long long), s));
             late_writer<<<4, 256, 0, s>>>(d_in + off, d_fresh, n, spin_ns, d_stamps);
             cudaLaunchAttribute attr[1];
