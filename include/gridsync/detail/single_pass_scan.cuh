@@ -182,8 +182,8 @@ struct scan_args {
     int exclusive;
     int prefetch_input;      /* 1: `in` is memory of the GPU the kernel runs on, so its blocks
                                 prefetch their first tiles into L2 before the launch wait
-                                (scan_prefetch_first_tile); 0 (managed or peer memory, direct
-                                launches): they do not */
+                                (scan_prefetch_first_tile); 0 (managed or peer memory): they
+                                do not */
 };
 
 /* Left fold of the first `count` values of smem. */
