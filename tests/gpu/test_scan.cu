@@ -564,7 +564,6 @@ static int check_prefetch_race(int quick)
         int *d_in, *d_fresh, *d_out;
         int *h_old = (int *)malloc((size_t)n * 4), *h_fresh = (int *)malloc((size_t)n * 4);
         int *h_out = (int *)malloc((size_t)(n + 2) * 4);
-        unsigned int *want = (unsigned int *)malloc((size_t)n * 4);
         CUDA_OK(cudaMalloc((void **)&d_in, (size_t)(n + off) * 4));
         CUDA_OK(cudaMalloc((void **)&d_fresh, (size_t)n * 4));
         CUDA_OK(cudaMalloc((void **)&d_out, (size_t)(n + 2) * 4));
@@ -610,24 +609,16 @@ static int check_prefetch_race(int quick)
             GS_OK(gs_scan(GS_SCAN_SUM, exclusive ? GS_SCAN_EXCLUSIVE : GS_SCAN_INCLUSIVE, GS_INT32,
                           d_in + off, dst, n, s));
             CUDA_OK(cudaStreamSynchronize(s));
-            unsigned int run = 0u;
-            for (long long i = 0; i < n; ++i) {
-                const unsigned int x = (unsigned int)h_fresh[i];
-                want[i] = exclusive ? run : run + x;
-                run += x;
-            }
-            long long wrong = 0;
             int outside = 0;
             if (in_place) {
-                CUDA_OK(cudaMemcpy(h_out, d_in + off, (size_t)n * 4, cudaMemcpyDeviceToHost));
-                for (long long i = 0; i < n; ++i)
-                    wrong += (unsigned int)h_out[i] != want[i];
+                CUDA_OK(cudaMemcpy(h_out + 1, d_in + off, (size_t)n * 4, cudaMemcpyDeviceToHost));
             } else {
                 CUDA_OK(cudaMemcpy(h_out, d_out, (size_t)(n + 2) * 4, cudaMemcpyDeviceToHost));
-                for (long long i = 0; i < n; ++i)
-                    wrong += (unsigned int)h_out[i + 1] != want[i];
                 outside = h_out[0] != (int)0xabababab || h_out[n + 1] != (int)0xabababab;
             }
+            const long long wrong =
+                wrong_elements<int>(GS_SCAN_SUM, exclusive ? GS_SCAN_EXCLUSIVE : GS_SCAN_INCLUSIVE,
+                                    h_fresh, h_out + 1, n, true, "scan behind a late writer");
             EXPECT(wrong == 0 && !outside,
                    "scan behind a late writer, n %lld, offset %d, %s, %s: %lld elements wrong%s",
                    n, off, exclusive ? "exclusive" : "inclusive", in_place ? "in place" : "apart",
@@ -642,7 +633,6 @@ static int check_prefetch_race(int quick)
         free(h_old);
         free(h_fresh);
         free(h_out);
-        free(want);
     }
     cudaFree(d_stamps);
     CUDA_OK(cudaStreamDestroy(s));
@@ -674,7 +664,7 @@ static int check_managed(int quick)
         int *in, *out;
         CUDA_OK(cudaMallocManaged((void **)&in, (size_t)n * 4));
         CUDA_OK(cudaMallocManaged((void **)&out, (size_t)(n + 2) * 4));
-        unsigned int *want = (unsigned int *)malloc((size_t)n * 4);
+        int *h_in = (int *)malloc((size_t)n * 4); /* the input, kept for the reference */
         cudaStream_t s;
         CUDA_OK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
         for (int in_place = 0; in_place < 2; ++in_place) {
@@ -683,18 +673,13 @@ static int check_managed(int quick)
             fill(in, n, FILL_REAL); /* on the host: the pages move there */
             for (long long i = 0; i < n + 2; ++i)
                 out[i] = (int)0xdeadbeef;
-            unsigned int run = 0u;
-            for (long long i = 0; i < n; ++i) {
-                const unsigned int x = (unsigned int)in[i];
-                want[i] = exclusive ? run : run + x;
-                run += x;
-            }
+            memcpy(h_in, in, (size_t)n * 4);
             GS_OK(gs_scan(GS_SCAN_SUM, exclusive ? GS_SCAN_EXCLUSIVE : GS_SCAN_INCLUSIVE, GS_INT32,
                           in, dst, n, s));
             CUDA_OK(cudaStreamSynchronize(s));
-            long long wrong = 0;
-            for (long long i = 0; i < n; ++i)
-                wrong += (unsigned int)dst[i] != want[i];
+            const long long wrong =
+                wrong_elements<int>(GS_SCAN_SUM, exclusive ? GS_SCAN_EXCLUSIVE : GS_SCAN_INCLUSIVE,
+                                    h_in, dst, n, true, "managed memory");
             const int outside = !in_place && (out[0] != (int)0xdeadbeef ||
                                               out[n + 1] != (int)0xdeadbeef);
             EXPECT(wrong == 0 && !outside,
@@ -708,7 +693,7 @@ static int check_managed(int quick)
         CUDA_OK(cudaStreamDestroy(s));
         cudaFree(in);
         cudaFree(out);
-        free(want);
+        free(h_in);
     }
     return checks;
 }
