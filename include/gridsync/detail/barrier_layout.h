@@ -63,6 +63,7 @@
 #define GS_MISUSE_SIGNAL_INDEX 8u      /* a signal index past the set: index, count */
 #define GS_MISUSE_SUBSET_EMPTY 9u      /* a subset of no blocks: slot */
 #define GS_MISUSE_NEIGHBOUR_LAUNCH 10u /* a neighbour barrier's launch count was off: count, blocks */
+#define GS_MISUSE_TASK_GRID 11u        /* a task plan launched on another grid: grid, plan's blocks */
 
 #define GS_W_LOCK (1u * GS_LINE_WORDS)
 #define GS_W_FLIP (2u * GS_LINE_WORDS)

@@ -85,6 +85,32 @@ static __device__ __forceinline__ void bulk_copy_to_shared(void *dst, const void
                  : "memory");
 }
 
+/* Arrive, announcing `bytes` to come from copies issued after this
+ * (bulk_copy_counted), all counted on `bar`. The caller's earlier generic
+ * accesses to the destinations (ordered before this thread by a block
+ * barrier) come first: fence.proxy.async.shared::cta. */
+static __device__ __forceinline__ void bulk_barrier_expect(unsigned long long *bar,
+                                                           unsigned int bytes)
+{
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+                     shared_address(bar)),
+                 "r"(bytes)
+                 : "memory");
+}
+
+/* Copy `bytes` from global `src` to shared `dst`, counted on `bar`, whose
+ * phase the issuing thread announced with bulk_barrier_expect. */
+static __device__ __forceinline__ void bulk_copy_counted(void *dst, const void *src,
+                                                         unsigned int bytes,
+                                                         unsigned long long *bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
+                 "%2, [%3];" ::"r"(shared_address(dst)),
+                 "l"(src), "r"(bytes), "r"(shared_address(bar))
+                 : "memory");
+}
+
 /* Whether the phase of parity `parity` has completed (acquire, CTA scope);
  * may suspend the thread for a while before answering no. */
 static __device__ __forceinline__ bool bulk_barrier_try_wait(unsigned long long *bar,
