@@ -27,6 +27,8 @@
 /* gs_task_record.flags */
 #define GS_TASK_COPY_BY_THREADS 1u /* an input is not 16-byte aligned: the block's threads
                                     * copy the inputs when the task starts (no overlap) */
+#define GS_TASK_DEFER_POSTS 2u     /* the next task of the list posts the same counters: this
+                                    * task's posts go with its (or before the block waits) */
 
 /* One task as a block sees it: the host writes one record per position of
  * each block's list (records of block b at list_begin[b] .. list_begin[b+1]).

@@ -165,13 +165,30 @@ static void fill_ahead(gs_task_record *r, const gs_task_record *a)
     }
 }
 
+/* Whether task b posts the same counters as task a, in the same order. */
+static int same_posts(const gs_task_desc *a, const gs_task_desc *b)
+{
+    if (a->nposts != b->nposts || a->nposts == 0)
+        return 0;
+    for (unsigned int i = 0; i < a->nposts; ++i)
+        if (a->posts[i].counter != b->posts[i].counter)
+            return 0;
+    return 1;
+}
+
 void gs__task_records(const gs_task_desc *tasks, const unsigned int *list, unsigned int n,
                       const unsigned int *list_begin, unsigned int blocks,
                       const unsigned int *period, unsigned int stages, gs_task_record *records)
 {
     for (unsigned int i = 0; i < n; ++i)
         fill_own(records + i, tasks + list[i], list[i], period);
-    for (unsigned int b = 0; b < blocks; ++b)
+    for (unsigned int b = 0; b < blocks; ++b) {
         for (unsigned int i = list_begin[b]; i + stages < list_begin[b + 1]; ++i)
             fill_ahead(records + i, records + i + stages);
+        for (unsigned int i = list_begin[b]; i + 1 < list_begin[b + 1]; ++i) {
+            const gs_task_desc *t = tasks + list[i];
+            if (!(t->flags & GS_TASK_POST_AT_ONCE) && same_posts(t, tasks + list[i + 1]))
+                records[i].flags |= GS_TASK_DEFER_POSTS;
+        }
+    }
 }

@@ -95,6 +95,9 @@ static gs_status check_task(const struct gs_task_plan *p, const gs_task_desc *t,
                         "gs_task_plan_add: task %u's block field is %d; give 0 (the plan "
                         "chooses) or b + 1 for block b",
                         id, t->block);
+    if (t->flags & ~GS_TASK_POST_AT_ONCE)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "gs_task_plan_add: task %u has unknown flags 0x%x", id, t->flags);
     if (!(t->cost >= 0.0) || isinf(t->cost))
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "gs_task_plan_add: task %u's cost %g; give 0 or a finite positive cost",

@@ -55,6 +55,8 @@ typedef struct gs_task_runner {
     unsigned int slot, parity;   /* the next task's stage and its mbarrier's phase parity */
     unsigned int seen_counter;   /* thread 0: the counter last acquired, and its value */
     unsigned int seen_value;
+    unsigned int pend_n;         /* thread 0: posts deferred (GS_TASK_DEFER_POSTS) */
+    unsigned int pend_counter[GS_TASK_MAX_POSTS], pend_delta[GS_TASK_MAX_POSTS];
 } gs_task_runner;
 
 /* The task a block runs now (gs_task_next fills it). */
@@ -121,20 +123,31 @@ GS_DEVICE void gs__task_issue_first(const gs_task_runner *r, unsigned int pos, u
 }
 
 /* Thread 0, when the task in `slot` ends: the copies of the task `stages`
- * places later, as the ending task's record lists them. */
+ * places later, as the ending task's record lists them. The record is read
+ * whole before the first copy is issued: the copies overwrite it. */
 GS_DEVICE void gs__task_issue_ahead(const gs_task_runner *r, const gs_task_record *rec,
                                     unsigned int pos)
 {
     if (!rec->ahead_valid)
         return;
+    const unsigned int n = rec->ahead_n, bytes = rec->ahead_bytes;
+    unsigned long long src[GS_TASK_MAX_INPUTS];
+    unsigned int len[GS_TASK_MAX_INPUTS], dst[GS_TASK_MAX_INPUTS];
+#pragma unroll
+    for (unsigned int i = 0; i < GS_TASK_MAX_INPUTS; ++i) {
+        src[i] = rec->ahead_src[i];
+        len[i] = rec->ahead_len[i];
+        dst[i] = rec->ahead_dst[i];
+    }
     unsigned char *stage = gs__task_stage(r, r->slot);
     unsigned long long *bar = gs__task_bars(r) + r->slot;
-    gs::detail::bulk_barrier_expect(bar, rec->ahead_bytes);
+    gs::detail::bulk_barrier_expect(bar, bytes);
+#pragma unroll
+    for (unsigned int i = 0; i < GS_TASK_MAX_INPUTS; ++i)
+        if (i < n)
+            gs::detail::bulk_copy_counted(stage + dst[i], (const void *)src[i], len[i], bar);
     gs::detail::bulk_copy_counted(stage, r->v.records + pos + r->v.stages, GS_TASK_RECORD_BYTES,
                                   bar);
-    for (unsigned int i = 0; i < rec->ahead_n; ++i)
-        gs::detail::bulk_copy_counted(stage + rec->ahead_dst[i], (const void *)rec->ahead_src[i],
-                                      rec->ahead_len[i], bar);
 }
 #endif
 
@@ -168,6 +181,22 @@ static __device__ __noinline__ int gs__task_stage_wait_slow(const gs_task_runner
 }
 #endif
 
+/* Thread 0: post what the block's finished tasks deferred (one release
+ * for all of them), and count them finished for the watchdog. */
+GS_DEVICE void gs__task_flush(gs_task_runner *r)
+{
+    if (r->pend_n == 0u)
+        return;
+#pragma unroll
+    for (unsigned int p = 0; p < GS_TASK_MAX_POSTS; ++p)
+        if (p < r->pend_n)
+            gs_red_add_release_gpu(r->v.counters + (unsigned long long)r->pend_counter[p] *
+                                                       GS_TASK_COUNTER_STRIDE,
+                                   r->pend_delta[p]);
+    r->pend_n = 0u;
+    gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_DONE), r->pos - r->begin);
+}
+
 /* Thread 0: wait until counter c has reached (epoch x period + value).
  * 1: reached (acquired); 0: the wait gave up (the block must leave). */
 GS_DEVICE int gs__task_wait_counter(gs_task_runner *r, const gs_task_record *rec, unsigned int w)
@@ -176,23 +205,27 @@ GS_DEVICE int gs__task_wait_counter(gs_task_runner *r, const gs_task_record *rec
     const unsigned int target = r->epoch * rec->wait_period[w] + rec->wait_value[w];
     if (c == r->seen_counter && (int)(r->seen_value - target) >= 0)
         return 1; /* acquired before, by an earlier task of this block */
+    gs__task_flush(r); /* never wait holding posts */
     const unsigned int *p = r->v.counters + (unsigned long long)c * GS_TASK_COUNTER_STRIDE;
-    const int until = GS__UNTIL_REACHED;
-    int reached = 0;
-    for (unsigned int k = 0; k < GS_TUNE_BARRIER_FAST_POLLS && !reached; ++k)
-        reached = gs__wait_done(p, until, target, 0u);
-    if (!reached) {
-        gs__waiter wt = {r->v.record, p,      target, r->v.timeout_ns, 0u, rec->id,
-                         r->rank,     0u,     until,  0,               c};
-        if (gs__wait_slow(&wt)) {
-            const unsigned int base = r->epoch * rec->wait_period[w];
-            gs__task_left(r, GS_TASK_EXIT_WAITING, c, gs_ld_relaxed_gpu(p) - base,
-                          rec->wait_value[w]);
-            return 0;
+    /* every poll an ld.acquire: the one that sees the target is the acquire */
+    const int until = GS__UNTIL_REACHED | GS__ACQUIRE_EACH;
+    for (unsigned int k = 0; k < GS_TUNE_BARRIER_FAST_POLLS; ++k) {
+        const unsigned int v = gs_ld_acquire_gpu(p);
+        if ((int)(v - target) >= 0) {
+            r->seen_counter = c;
+            r->seen_value = v;
+            return 1;
         }
     }
+    gs__waiter wt = {r->v.record, p, target, r->v.timeout_ns, 0u, rec->id, r->rank, 0u, until, 0,
+                     c};
+    if (gs__wait_slow(&wt)) {
+        const unsigned int base = r->epoch * rec->wait_period[w];
+        gs__task_left(r, GS_TASK_EXIT_WAITING, c, gs_ld_relaxed_gpu(p) - base, rec->wait_value[w]);
+        return 0;
+    }
     r->seen_counter = c;
-    r->seen_value = gs_ld_acquire_gpu(p);
+    r->seen_value = target; /* at least */
     return 1;
 }
 
@@ -206,6 +239,7 @@ GS_DEVICE void gs__task_begin(gs_task_runner *r, const gs_task_view *view, void 
     r->parity = 0u;
     r->seen_counter = ~0u;
     r->seen_value = 0u;
+    r->pend_n = 0u;
     if (gs__grid_blocks() != r->v.blocks) {
         /* the lists were made for another grid: nothing runs (a misuse;
          * gs_task_plan_launch refuses such grids) */
@@ -240,6 +274,7 @@ GS_DEVICE int gs__task_next(gs_task_runner *r, gs_task *t)
     volatile unsigned int *leave = (volatile unsigned int *)r->smem + GS__TASK_LEAVE_WORD;
     if (r->pos == r->end) {
         if (gs__thread_rank() == 0u && r->v.blocks != 0u) {
+            gs__task_flush(r);
             gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_EXIT), GS_TASK_EXIT_FINISHED);
             gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_EPOCH), r->epoch + 1u);
         }
@@ -292,23 +327,31 @@ GS_DEVICE int gs__task_next(gs_task_runner *r, gs_task *t)
     return 1;
 }
 
-/* Every thread: the task is done; post its counters and refill its stage. */
+/* Every thread: the task is done; post its counters (or defer them to the
+ * next task's, GS_TASK_DEFER_POSTS) and refill its stage. */
 GS_DEVICE void gs__task_end(gs_task_runner *r, const gs_task *t)
 {
     __syncthreads();
     if (gs__thread_rank() == 0u) {
         const gs_task_record *rec = t->rec;
-        for (unsigned int p = 0; p < rec->nposts; ++p)
-            gs_red_add_release_gpu(r->v.counters +
-                                       (unsigned long long)rec->post_counter[p] *
-                                           GS_TASK_COUNTER_STRIDE,
-                                   rec->post_delta[p]);
-        gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_DONE), r->pos - r->begin + 1u);
+        const unsigned int n = rec->nposts;
+#pragma unroll
+        for (unsigned int p = 0; p < GS_TASK_MAX_POSTS; ++p)
+            if (p < n) {
+                r->pend_counter[p] = rec->post_counter[p];
+                r->pend_delta[p] = (r->pend_n ? r->pend_delta[p] : 0u) + rec->post_delta[p];
+            }
+        r->pend_n = n;
+        const int defer = (rec->flags & GS_TASK_DEFER_POSTS) != 0u;
 #if GS_HAS_BULK_COPY
         gs__task_issue_ahead(r, rec, r->pos);
 #endif
+        ++r->pos;
+        if (!defer)
+            gs__task_flush(r);
+    } else {
+        ++r->pos;
     }
-    ++r->pos;
     if (++r->slot == r->v.stages) {
         r->slot = 0u;
         r->parity ^= 1u;
