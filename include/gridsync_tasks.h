@@ -133,8 +133,8 @@ gs_status gs_task_plan_add(gs_task_plan_t plan, const gs_task_desc *task, unsign
 
 /* The shared-memory stages each block copies inputs into: `stages` (1 ..
  * GS_TASK_MAX_STAGES; default 2) of `stage_bytes` each (0: what the
- * largest task needs, the default). A task needs GS_TASK_RECORD_BYTES plus
- * its inputs, each rounded up to 16 bytes. More stages let a block's
+ * largest task needs, the default). A task needs its inputs, each rounded
+ * up to 128 bytes, plus GS_TASK_RECORD_BYTES. More stages let a block's
  * copies run further ahead of its waits. Before build. */
 gs_status gs_task_plan_set_stages(gs_task_plan_t plan, unsigned int stages,
                                   unsigned int stage_bytes);

@@ -21,7 +21,7 @@
 /* Bytes at the start of a block's dynamic shared memory that the runtime
  * keeps for itself (the stages' barriers), before the stages. */
 #define GS_TASK_SMEM_HEADER 128u
-/* Stages start every GS_TASK_STAGE_ALIGN bytes. */
+/* Stages start every GS_TASK_STAGE_ALIGN bytes; inputs within a stage too. */
 #define GS_TASK_STAGE_ALIGN 128u
 
 /* gs_task_record.flags */
@@ -32,8 +32,9 @@
 
 /* One task as a block sees it: the host writes one record per position of
  * each block's list (records of block b at list_begin[b] .. list_begin[b+1]).
- * The record is the first GS_TASK_RECORD_BYTES of the task's stage; its
- * inputs follow, each at input_offset[i] (16-byte aligned). The `ahead_*`
+ * In the task's stage the inputs come first, each at input_offset[i]
+ * (128-byte aligned: the bulk copies' best), and the record is the stage's
+ * last GS_TASK_RECORD_BYTES. The `ahead_*`
  * fields describe the copies of the task GS_TASK stages later in the same
  * list, which the block issues when this task ends. */
 typedef struct gs_task_record {

@@ -42,7 +42,8 @@
  *     gave up (time-out, or another block's): then the block must leave
  *     (return from the kernel); gs_task_plan_check reports why.
  *   - A task's stage is the block's until gs_task_end: an operation may use
- *     it as scratch once it has read its inputs.
+ *     its first gs_task_stage_bytes() bytes as scratch once it has read its
+ *     inputs (the runtime's record of the task follows them: never write it).
  * When: chains and graphs of dependent steps whose steps read large inputs
  * that do not depend on earlier steps (batch-1 decode: every layer's weights;
  * solvers' matrices; wavefront tiles' constants). The copies of later tasks
@@ -93,8 +94,17 @@ GS_DEVICE unsigned int gs_task_input_bytes(const gs_task_t *t, unsigned int i)
     return t->rec->input_bytes[i];
 }
 
-/* The task's whole stage (record, inputs, and what is left of it), as
- * scratch for the operation once it has read its inputs. */
+/* The task's stage (its inputs, and what is left of it), as scratch for
+ * the operation once it has read its inputs: gs_task_stage_bytes(r) bytes
+ * (the runtime's record of the task follows them). */
 GS_DEVICE unsigned char *gs_task_stage(const gs_task_t *t) { return t->stage; }
+GS_DEVICE unsigned int gs_task_stage_bytes(const gs_task_runner *r)
+{
+    return r->v.stage_bytes - GS_TASK_RECORD_BYTES;
+}
+
+/* Launches of the plan that finished before this one (the same for every
+ * block): data a kernel tags per launch can use it. */
+GS_DEVICE unsigned int gs_task_launch_index(const gs_task_runner *r) { return r->epoch; }
 
 #endif /* GRIDSYNC_TASKS_CUH */

@@ -12,15 +12,19 @@
 
 _Static_assert(sizeof(gs_task_record) == GS_TASK_RECORD_BYTES,
                "gs_task_record: GS_TASK_RECORD_BYTES bytes");
-_Static_assert(GS_TASK_RECORD_BYTES % 16u == 0u, "records keep the inputs 16-byte aligned");
+_Static_assert(GS_TASK_RECORD_BYTES % 16u == 0u && GS_TASK_STAGE_ALIGN % 128u == 0u,
+               "a record at a stage's end stays 16-byte aligned");
 
-static unsigned long long round16(unsigned long long b) { return (b + 15u) & ~15ull; }
+static unsigned long long round_align(unsigned long long b)
+{
+    return (b + GS_TASK_STAGE_ALIGN - 1u) / GS_TASK_STAGE_ALIGN * GS_TASK_STAGE_ALIGN;
+}
 
 unsigned long long gs__task_need(const gs_task_desc *t)
 {
     unsigned long long need = GS_TASK_RECORD_BYTES;
     for (unsigned int i = 0; i < t->ninputs; ++i)
-        need += round16(t->inputs[i].bytes);
+        need += round_align(t->inputs[i].bytes);
     return need;
 }
 
@@ -137,12 +141,12 @@ static void fill_own(gs_task_record *r, const gs_task_desc *t, unsigned int id,
         r->post_delta[i] = t->posts[i].delta;
     }
     r->ninputs = t->ninputs;
-    unsigned long long offset = GS_TASK_RECORD_BYTES;
+    unsigned long long offset = 0;
     for (unsigned int i = 0; i < t->ninputs; ++i) {
         r->input_src[i] = (unsigned long long)(uintptr_t)t->inputs[i].ptr;
         r->input_bytes[i] = (unsigned int)t->inputs[i].bytes;
         r->input_offset[i] = (unsigned int)offset;
-        offset += round16(t->inputs[i].bytes);
+        offset += round_align(t->inputs[i].bytes);
     }
     r->flags = gs__task_bulk_ok(t) ? 0u : GS_TASK_COPY_BY_THREADS;
 }

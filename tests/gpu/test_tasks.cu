@@ -328,7 +328,7 @@ int main(void)
     for (const gen_task &t : g.tasks) {
         size_t k = GS_TASK_RECORD_BYTES;
         for (unsigned int i = 0; i < t.d.ninputs; ++i)
-            k += (t.d.inputs[i].bytes + 15) & ~(size_t)15;
+            k += (t.d.inputs[i].bytes + 127) & ~(size_t)127;
         need = k > need ? k : need;
     }
     unsigned long long waits = 0;

@@ -219,7 +219,7 @@ static void test_records_ahead(void **state)
     gs_task_record r[N];
     gs__task_records(t, list, N, begin, 1, period, 2, r);
     assert_int_equal(sizeof r[0], GS_TASK_RECORD_BYTES);
-    assert_int_equal(r[0].input_offset[0], GS_TASK_RECORD_BYTES);
+    assert_int_equal(r[0].input_offset[0], 0); /* inputs first, the record at the end */
     assert_int_equal(r[0].ahead_valid, 1);
     assert_int_equal(r[0].ahead_n, 1);
     assert_int_equal(r[0].ahead_src[0], (unsigned long long)(uintptr_t)(buffer + 2048));

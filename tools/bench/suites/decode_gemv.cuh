@@ -95,35 +95,47 @@ __device__ __forceinline__ void slab_dot(float (&acc)[R][B], const T *w,
     }
 }
 
+/* One xor-shuffle step at offset O of the warp reduce-scatter over the N
+ * values a lane still keeps (compile-time, so v stays in registers): with
+ * N > 1 a lane keeps the upper half if its bit O is set, else the lower,
+ * and adds its partner's copy of that half; with one value left, a plain
+ * xor sum. `index` gathers which value the lane ends with. */
+template <int O, int N, int V>
+__device__ __forceinline__ void reduce_scatter(float (&v)[V], unsigned int lane,
+                                               unsigned int &index)
+{
+    if constexpr (O > 0) {
+        if constexpr (N > 1) {
+            constexpr int H = N / 2;
+            const bool upper = (lane & (unsigned int)O) != 0u;
+#pragma unroll
+            for (int i = 0; i < H; ++i) {
+                const float send = upper ? v[i] : v[i + H];
+                const float keep = upper ? v[i + H] : v[i];
+                v[i] = keep + __shfl_xor_sync(0xffffffffu, send, O);
+            }
+            index += upper ? (unsigned int)H : 0u;
+            reduce_scatter<O / 2, H, V>(v, lane, index);
+        } else {
+            v[0] += __shfl_xor_sync(0xffffffffu, v[0], O);
+            reduce_scatter<O / 2, 1, V>(v, lane, index);
+        }
+    }
+}
+
 /* Sum V values over the block's threads; thread i < V returns the sum of
  * value i (others: garbage). `red` holds V x (THREADS / 32) floats. The
- * warp step is a reduce-scatter: at xor offset o, a lane keeps half of its
- * values (the upper half if its bit o is set) and adds its partner's copy of
- * them; from one value on, plain xor sums. */
+ * warp step is a reduce-scatter (32 values take 31 shuffles, not 160),
+ * then the warps' sums meet in shared memory. */
 template <int V, int THREADS>
 __device__ __forceinline__ float block_sum(float (&v)[V], float *red)
 {
+    static_assert(V >= 1 && V <= 32 && (V & (V - 1)) == 0, "V: a power of two up to 32");
     const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     unsigned int index = 0;
-#pragma unroll
-    for (int o = 16, n = V; o >= 1; o >>= 1) {
-        if (n > 1) {
-            const int half = n / 2;
-            const bool upper = (lane & (unsigned int)o) != 0u;
-#pragma unroll
-            for (int i = 0; i < half; ++i) {
-                float send = upper ? v[i] : v[i + half];
-                float keep = upper ? v[i + half] : v[i];
-                v[i] = keep + __shfl_xor_sync(0xffffffffu, send, o);
-            }
-            index += upper ? (unsigned int)half : 0u;
-            n = half;
-        } else {
-            v[0] += __shfl_xor_sync(0xffffffffu, v[0], o);
-        }
-    }
-    /* lanes holding value `index` first: the lowest lane of each group */
-    constexpr int GROUP = V >= 32 ? 1 : 32 / V;
+    reduce_scatter<16, V, V>(v, lane, index);
+    /* the lanes holding value `index`: the lowest of each group writes */
+    constexpr int GROUP = 32 / V;
     if ((lane & (GROUP - 1)) == 0u)
         red[index * (THREADS / 32) + warp] = v[0];
     __syncthreads();

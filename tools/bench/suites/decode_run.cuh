@@ -17,9 +17,10 @@
 
 namespace decode {
 
-enum version { V_TASKS, V_BARRIER, V_GRAPH, V_GRAPH_PDL, V_CUBLAS, V_COUNT };
+enum version { V_TASKS, V_TASKS_TAGGED, V_BARRIER, V_GRAPH, V_GRAPH_PDL, V_CUBLAS, V_COUNT };
 static const char *const version_names[V_COUNT] = {
-    "gridsync tasks", "persistent + grid barrier", "per-layer kernels, graph",
+    "gridsync tasks",          "gridsync tasks, tagged activations",
+    "persistent + grid barrier", "per-layer kernels, graph",
     "per-layer kernels, graph + PDL", "cuBLAS GemmEx, graph"};
 
 struct timing {
@@ -131,6 +132,9 @@ struct chain_opts {
 template <typename T, int K, int B, int R> struct chain_bench {
     chain_opts o;
     T *w = nullptr, *act = nullptr;
+    unsigned long long *xt = nullptr; /* the tagged version's activations */
+    unsigned int *failed = nullptr;
+    unsigned int launches = 0;        /* of the tagged version's plan, for its tags */
     cudaStream_t s = nullptr;
     int sms = 0;
     float scale = 0;
@@ -144,6 +148,8 @@ template <typename T, int K, int B, int R> struct chain_bench {
         const size_t wn = (size_t)o.layers * K * K, an = (size_t)(o.layers + 1) * B * K;
         DECODE_CUDA(cudaMalloc(&w, wn * sizeof(T)));
         DECODE_CUDA(cudaMalloc(&act, an * sizeof(T)));
+        DECODE_CUDA(cudaMalloc(&xt, (size_t)o.layers * B * (K / 2) * sizeof *xt));
+        DECODE_CUDA(cudaMalloc(&failed, sizeof *failed));
         scale = sqrtf(3.0f / K); /* keeps |x| near 1 through the layers */
         fill_uniform<T><<<1024, 256, 0, s>>>(w, wn, o.seed, scale);
         fill_uniform<T><<<64, 256, 0, s>>>(act, (size_t)B * K, o.seed ^ 0x5bd1e995ull, 1.0f);
@@ -156,6 +162,8 @@ template <typename T, int K, int B, int R> struct chain_bench {
     {
         cudaFree(w);
         cudaFree(act);
+        cudaFree(xt);
+        cudaFree(failed);
         cudaStreamDestroy(s);
     }
 
@@ -174,7 +182,8 @@ template <typename T, int K, int B, int R> struct chain_bench {
         const size_t slab_bytes = (size_t)R * K * sizeof(T);
         chain<T> c = {w, act, o.layers};
         cudaGraph_t g;
-        if (v == V_TASKS) {
+        if (v == V_TASKS || v == V_TASKS_TAGGED) {
+            const int tagged = v == V_TASKS_TAGGED;
             DECODE_GS(gs_task_plan_create(plan, (unsigned int)o.layers));
             for (int l = 0; l < o.layers; ++l)
                 for (unsigned int sl = 0; sl < slabs; ++sl) {
@@ -183,13 +192,11 @@ template <typename T, int K, int B, int R> struct chain_bench {
                     d.op = OP_GEMV;
                     d.arg[0] = (unsigned long long)l;
                     d.arg[1] = (unsigned long long)sl * R;
-                    if (l > 0)
+                    if (l > 0 && !tagged)
                         d.waits[d.nwaits++] = {(unsigned int)l - 1, slabs};
-                    d.posts[d.nposts++] = {(unsigned int)l, 1};
+                    if (!tagged)
+                        d.posts[d.nposts++] = {(unsigned int)l, 1};
                     d.inputs[d.ninputs++] = {w + ((size_t)l * K + (size_t)sl * R) * K, slab_bytes};
-                    for (int b = 0; b < B; ++b)
-                        d.outputs[d.noutputs++] = {act + ((size_t)(l + 1) * B + b) * K + sl * R,
-                                                   R * sizeof(T)};
                     DECODE_GS(gs_task_plan_add(*plan, &d, NULL));
                 }
             DECODE_GS(gs_task_plan_set_stages(*plan, (unsigned int)o.stages, 0));
@@ -197,14 +204,20 @@ template <typename T, int K, int B, int R> struct chain_bench {
             static gs_task_view view;
             DECODE_GS(gs_task_plan_device(*plan, &view));
             size_t smem = gs_task_plan_smem_bytes(*plan);
-            DECODE_CUDA(cudaFuncSetAttribute(decode_tasks_kernel<T, K, B, R>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+            const void *kernel = tagged ? (const void *)decode_tagged_kernel<T, K, B, R>
+                                        : (const void *)decode_tasks_kernel<T, K, B, R>;
+            DECODE_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             (int)smem));
             static chain<T> arg;
+            static tagged_chain<T> targ;
             arg = c;
-            void *args[] = {&view, &arg};
+            targ = {w, act, xt, failed, o.layers};
+            DECODE_CUDA(cudaMemsetAsync(xt, 0, (size_t)o.layers * B * (K / 2) * sizeof *xt, s));
+            DECODE_CUDA(cudaMemsetAsync(failed, 0, sizeof *failed, s));
+            launches = 0;
+            void *args[] = {&view, tagged ? (void *)&targ : (void *)&arg};
             DECODE_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-            gs_status st = gs_task_plan_launch(*plan, (const void *)decode_tasks_kernel<T, K, B, R>,
-                                               dim3(THREADS), smem, s, args);
+            gs_status st = gs_task_plan_launch(*plan, kernel, dim3(THREADS), smem, s, args);
             DECODE_CUDA(cudaStreamEndCapture(s, &g));
             DECODE_GS(st);
         } else if (v == V_BARRIER) {
@@ -275,6 +288,33 @@ template <typename T, int K, int B, int R> struct chain_bench {
         return GS_SUCCESS;
     }
 
+    /* The tagged version's activations into `host` (layers 1 .. L), each
+     * word's tag checked against the checked run's (launch `launch`). */
+    gs_status untag(std::vector<T> &host, unsigned int launch, long long *untagged)
+    {
+        const size_t words = (size_t)o.layers * B * (K / 2);
+        std::vector<unsigned long long> h(words);
+        unsigned int fail = 0;
+        DECODE_CUDA(cudaMemcpy(h.data(), xt, words * sizeof h[0], cudaMemcpyDeviceToHost));
+        DECODE_CUDA(cudaMemcpy(&fail, failed, sizeof fail, cudaMemcpyDeviceToHost));
+        if (fail) {
+            fprintf(stderr, "decode: a tagged wait gave up (2 s)\n");
+            return GS_ERR_BARRIER_TIMEOUT;
+        }
+        *untagged = 0;
+        for (int l = 0; l < o.layers; ++l)
+            for (size_t i = 0; i < (size_t)B * (K / 2); ++i) {
+                unsigned long long word = h[(size_t)l * B * (K / 2) + i];
+                if ((unsigned int)(word >> 32) != launch * (unsigned int)o.layers + l + 1u)
+                    ++*untagged;
+                unsigned short lo = (unsigned short)word, hi = (unsigned short)(word >> 16);
+                T *dst = &host[(size_t)(l + 1) * B * K + 2 * i];
+                memcpy(&dst[0], &lo, 2);
+                memcpy(&dst[1], &hi, 2);
+            }
+        return GS_SUCCESS;
+    }
+
     gs_status run(int v, const sample &smp, outcome *out)
     {
         cudaGraphExec_t exec = nullptr;
@@ -285,6 +325,7 @@ template <typename T, int K, int B, int R> struct chain_bench {
         gs_status st = capture(v, &exec, &plan, &bar, &blas);
         if (st == GS_SUCCESS)
             st = time_graph(exec, s, o.samples, &out->t);
+        launches = 2u + (unsigned int)o.samples;
         if (st == GS_SUCCESS && plan)
             st = gs_task_plan_check(plan, s);
         if (st == GS_SUCCESS && bar)
@@ -296,7 +337,11 @@ template <typename T, int K, int B, int R> struct chain_bench {
                 cudaStreamSynchronize(s) == cudaSuccess &&
                 cudaMemcpy(host.data(), act, host.size() * sizeof(T), cudaMemcpyDeviceToHost) ==
                     cudaSuccess) {
+                long long untagged = 0;
+                if (v == V_TASKS_TAGGED)
+                    st = untag(host, launches, &untagged);
                 check_chain<T>(host, smp, B, out);
+                out->bad += untagged;
                 out->ran = 1;
             } else if (st == GS_SUCCESS) {
                 fprintf(stderr, "decode: the checked run failed: %s\n",

@@ -66,6 +66,19 @@ typedef struct gs_task {
     unsigned int op, id;
 } gs_task;
 
+/* The thread that issues the stages' copies: lane 0 of warp 1 (thread 0
+ * where the block has one warp). Not thread 0, which posts: a release
+ * orders the posting thread's earlier memory operations, and the copies
+ * should stay out of that. */
+GS_DEVICE unsigned int gs__task_copy_thread(void)
+{
+#ifdef GS__TASK_COPY_BY_THREAD_ZERO /* experiment only: A/B of the copy thread */
+    return 0u;
+#else
+    return gs__block_threads() > 32u ? 32u : 0u;
+#endif
+}
+
 /* The header's word through which thread 0 tells the block to leave. */
 #define GS__TASK_LEAVE_WORD (GS_TASK_MAX_STAGES * 2u)
 
@@ -77,6 +90,13 @@ GS_DEVICE unsigned long long *gs__task_bars(const gs_task_runner *r)
 GS_DEVICE unsigned char *gs__task_stage(const gs_task_runner *r, unsigned int slot)
 {
     return r->smem + GS_TASK_SMEM_HEADER + (unsigned long long)slot * r->v.stage_bytes;
+}
+
+/* A stage's record: its last GS_TASK_RECORD_BYTES (its inputs start at the
+ * stage's beginning, 128-byte aligned). */
+GS_DEVICE gs_task_record *gs__task_record_in(const gs_task_runner *r, unsigned char *stage)
+{
+    return (gs_task_record *)(stage + r->v.stage_bytes - GS_TASK_RECORD_BYTES);
 }
 
 GS_DEVICE unsigned int *gs__task_block_word(const gs_task_runner *r, unsigned int w)
@@ -115,7 +135,7 @@ GS_DEVICE void gs__task_issue_first(const gs_task_runner *r, unsigned int pos, u
     for (unsigned int i = 0; own && i < n; ++i)
         bytes += __ldg(&g->input_bytes[i]);
     gs::detail::bulk_barrier_expect(bar, bytes);
-    gs::detail::bulk_copy_counted(stage, g, GS_TASK_RECORD_BYTES, bar);
+    gs::detail::bulk_copy_counted(gs__task_record_in(r, stage), g, GS_TASK_RECORD_BYTES, bar);
     for (unsigned int i = 0; own && i < n; ++i)
         gs::detail::bulk_copy_counted(stage + __ldg(&g->input_offset[i]),
                                       (const void *)__ldg(&g->input_src[i]),
@@ -146,8 +166,8 @@ GS_DEVICE void gs__task_issue_ahead(const gs_task_runner *r, const gs_task_recor
     for (unsigned int i = 0; i < GS_TASK_MAX_INPUTS; ++i)
         if (i < n)
             gs::detail::bulk_copy_counted(stage + dst[i], (const void *)src[i], len[i], bar);
-    gs::detail::bulk_copy_counted(stage, r->v.records + pos + r->v.stages, GS_TASK_RECORD_BYTES,
-                                  bar);
+    gs::detail::bulk_copy_counted(gs__task_record_in(r, stage), r->v.records + pos + r->v.stages,
+                                  GS_TASK_RECORD_BYTES, bar);
 }
 #endif
 
@@ -170,10 +190,14 @@ static __device__ __noinline__ int gs__task_stage_wait_slow(const gs_task_runner
 {
     const unsigned long long deadline =
         r->v.timeout_ns ? gs_globaltimer_ns() + r->v.timeout_ns : ~0ull;
-    for (;;) {
+    /* the clock every try (a register read); the record's flag, an L2 round
+     * trip, only every 1024 tries: a copy waited for here normally lands
+     * within microseconds, and the answer must not lag it */
+    for (unsigned int tries = 1;; ++tries) {
         if (gs::detail::bulk_barrier_try_wait(bar, r->parity))
             return 1;
-        if (gs_ld_relaxed_gpu(r->v.record + GS_REC_FLAG) != 0u || gs_globaltimer_ns() >= deadline) {
+        if (gs_globaltimer_ns() >= deadline ||
+            ((tries & 1023u) == 0u && gs_ld_relaxed_gpu(r->v.record + GS_REC_FLAG) != 0u)) {
             gs__task_left(r, GS_TASK_EXIT_COPY, 0u, 0u, 0u);
             return 0;
         }
@@ -257,14 +281,17 @@ GS_DEVICE void gs__task_begin(gs_task_runner *r, const gs_task_view *view, void 
     if (gs__thread_rank() == 0u) {
         gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_DONE), 0u);
         gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_EXIT), GS_TASK_EXIT_NONE);
+    }
 #if GS_HAS_BULK_COPY
+    if (gs__thread_rank() == gs__task_copy_thread()) {
         const unsigned int first = min(r->v.stages, r->end - r->begin);
         for (unsigned int s = 0; s < first; ++s)
             gs::detail::bulk_barrier_init(gs__task_bars(r) + s, 1u);
         for (unsigned int s = 0; s < first; ++s)
             gs__task_issue_first(r, r->begin + s, s);
-#endif
     }
+    __syncthreads(); /* the barriers initialized before thread 0 waits on them */
+#endif
 }
 
 /* Every thread: the next task, or 0 at the end of the list (or when the
@@ -281,7 +308,7 @@ GS_DEVICE int gs__task_next(gs_task_runner *r, gs_task *t)
         return 0;
     }
     unsigned char *stage = gs__task_stage(r, r->slot);
-    const gs_task_record *rec = (const gs_task_record *)stage;
+    const gs_task_record *rec = gs__task_record_in(r, stage);
 #if GS_HAS_BULK_COPY
     if (gs__thread_rank() == 0u) {
         unsigned long long *bar = gs__task_bars(r) + r->slot;
@@ -304,7 +331,7 @@ GS_DEVICE int gs__task_next(gs_task_runner *r, gs_task *t)
 #else
     /* no bulk copies: the block's threads bring the record and the inputs */
     const gs_task_record *g = r->v.records + r->pos;
-    gs__task_copy_by_threads(stage, (const unsigned char *)g, GS_TASK_RECORD_BYTES);
+    gs__task_copy_by_threads((unsigned char *)rec, (const unsigned char *)g, GS_TASK_RECORD_BYTES);
     for (unsigned int i = 0, n = __ldg(&g->ninputs); i < n; ++i)
         gs__task_copy_by_threads(stage + __ldg(&g->input_offset[i]),
                                  (const unsigned char *)__ldg(&g->input_src[i]),
@@ -331,26 +358,34 @@ GS_DEVICE int gs__task_next(gs_task_runner *r, gs_task *t)
  * next task's, GS_TASK_DEFER_POSTS) and refill its stage. */
 GS_DEVICE void gs__task_end(gs_task_runner *r, const gs_task *t)
 {
+    const gs_task_record *rec = t->rec;
+    const unsigned int me = gs__thread_rank();
+    unsigned int n = 0, flags = 0, counter[GS_TASK_MAX_POSTS], delta[GS_TASK_MAX_POSTS];
+    if (me == 0u) { /* read before the barrier: after it the stage is refilled */
+        n = rec->nposts;
+        flags = rec->flags;
+#pragma unroll
+        for (unsigned int p = 0; p < GS_TASK_MAX_POSTS; ++p) {
+            counter[p] = rec->post_counter[p];
+            delta[p] = rec->post_delta[p];
+        }
+    }
     __syncthreads();
-    if (gs__thread_rank() == 0u) {
-        const gs_task_record *rec = t->rec;
-        const unsigned int n = rec->nposts;
+#if GS_HAS_BULK_COPY
+    if (me == gs__task_copy_thread())
+        gs__task_issue_ahead(r, rec, r->pos);
+#endif
+    ++r->pos;
+    if (me == 0u) {
 #pragma unroll
         for (unsigned int p = 0; p < GS_TASK_MAX_POSTS; ++p)
             if (p < n) {
-                r->pend_counter[p] = rec->post_counter[p];
-                r->pend_delta[p] = (r->pend_n ? r->pend_delta[p] : 0u) + rec->post_delta[p];
+                r->pend_delta[p] = (r->pend_n ? r->pend_delta[p] : 0u) + delta[p];
+                r->pend_counter[p] = counter[p];
             }
         r->pend_n = n;
-        const int defer = (rec->flags & GS_TASK_DEFER_POSTS) != 0u;
-#if GS_HAS_BULK_COPY
-        gs__task_issue_ahead(r, rec, r->pos);
-#endif
-        ++r->pos;
-        if (!defer)
+        if (!(flags & GS_TASK_DEFER_POSTS))
             gs__task_flush(r);
-    } else {
-        ++r->pos;
     }
     if (++r->slot == r->v.stages) {
         r->slot = 0u;
