@@ -77,6 +77,10 @@ __global__ void __launch_bounds__(THREADS) decode_tasks_kernel(gs_task_view plan
     }
 }
 
+#ifndef DECODE_POLL_NS
+#define DECODE_POLL_NS 0
+#endif
+
 /* A chain whose activations travel as tagged words: word w of vector b of
  * layer l's input holds x[2w], x[2w + 1] (low 32 bits) and a tag (high 32
  * bits) naming the launch and layer that wrote it. x_0 is plain (x0). */
@@ -122,6 +126,9 @@ __device__ __forceinline__ int load_x_tagged(xregs<K / (8 * THREADS), B> &xr,
                     deadline = now + 2000000000ull;
                 else if (now > deadline)
                     return 0;
+#if DECODE_POLL_NS > 0
+                __nanosleep(DECODE_POLL_NS); /* fewer polls: they share L2 with the weights */
+#endif
             }
             xr.v[b][c] = make_uint4((unsigned int)w0, (unsigned int)w1, (unsigned int)w2,
                                     (unsigned int)w3);
@@ -222,12 +229,19 @@ __device__ __forceinline__ void fetch_slab(T *dst, const T *src, unsigned int by
 __device__ __forceinline__ void wait_slab(unsigned long long *bar, unsigned int parity)
 {
 #if DECODE_BULK
-    if (threadIdx.x == 0 && !gs::detail::bulk_barrier_try_wait(bar, parity)) {
-        /* bounded: a copy that has not landed in 2 s is a fault */
-        const unsigned long long deadline = gs_globaltimer_ns() + 2000000000ull;
-        while (!gs::detail::bulk_barrier_try_wait(bar, parity))
-            if (gs_globaltimer_ns() > deadline)
+    /* warp 0 waits, all its lanes together (a branch of one thread that can
+     * trap left the warp unconverged at the block barrier after it: an
+     * illegal instruction on H200); bounded: a copy that has not landed in
+     * 2 s is a fault */
+    if (threadIdx.x < 32u) {
+        unsigned long long deadline = 0;
+        while (!gs::detail::bulk_barrier_try_wait(bar, parity)) {
+            const unsigned long long now = gs_globaltimer_ns();
+            if (deadline == 0)
+                deadline = now + 2000000000ull;
+            else if (now > deadline)
                 __trap();
+        }
     }
 #else
     (void)bar;

@@ -123,6 +123,7 @@ static gs_status time_graph(cudaGraphExec_t exec, cudaStream_t s, int samples, t
 
 struct chain_opts {
     int layers, batch, stages, samples;
+    int per_sm; /* blocks per SM of the persistent versions */
     int type; /* 0 fp16, 1 bf16 */
     unsigned long long seed;
     int versions; /* bit v: run version v */
@@ -200,7 +201,7 @@ template <typename T, int K, int B, int R> struct chain_bench {
                     DECODE_GS(gs_task_plan_add(*plan, &d, NULL));
                 }
             DECODE_GS(gs_task_plan_set_stages(*plan, (unsigned int)o.stages, 0));
-            DECODE_GS(gs_task_plan_build(*plan, (unsigned int)sms));
+            DECODE_GS(gs_task_plan_build(*plan, (unsigned int)(sms * o.per_sm)));
             static gs_task_view view;
             DECODE_GS(gs_task_plan_device(*plan, &view));
             size_t smem = gs_task_plan_smem_bytes(*plan);
@@ -223,7 +224,8 @@ template <typename T, int K, int B, int R> struct chain_bench {
         } else if (v == V_BARRIER) {
             DECODE_GS(gs_barrier_create(bar, GS_BARRIER_AUTO));
             static gs_grid_barrier view;
-            unsigned int grid = (unsigned int)sms < slabs ? (unsigned int)sms : slabs;
+            unsigned int grid = (unsigned int)(sms * o.per_sm) < slabs
+                                    ? (unsigned int)(sms * o.per_sm) : slabs;
             DECODE_GS(gs_barrier_device(*bar, grid, &view));
             size_t smem = (size_t)o.stages * slab_bytes;
             DECODE_CUDA(cudaFuncSetAttribute(decode_barrier_kernel<T, K, B, R>,
