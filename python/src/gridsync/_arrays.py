@@ -272,9 +272,9 @@ def empty(kind, like, shape, gs, who):
         return like.new_empty(shape, dtype=_GS_TORCH[gs])
     if kind == CUPY:
         return _cupy.empty(shape, dtype=NP_OF[gs])
-    if kind == NUMBA:
+    if kind == NUMBA:  # numba-cuda: a 1-element array where the result is a scalar
         from numba import cuda
-        return cuda.device_array(shape, dtype=NP_OF[gs])
+        return cuda.device_array(shape or (1,), dtype=NP_OF[gs])
     raise InvalidArgumentError(
         "%s: gridsync allocates outputs as torch, CuPy or numba-cuda arrays, and %s is none "
         "of those: pass out= (an array of the result's shape and dtype)" % (who, type(like).__name__))
