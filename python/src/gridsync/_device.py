@@ -303,8 +303,10 @@ def _numba_storage(v):
     """An element of numba-cuda's prepared kernel arguments as ctypes."""
     if isinstance(v, (ctypes._SimpleCData, ctypes.Structure)):
         return v
-    if isinstance(v, bool):
-        return ctypes.c_bool(v)
+    if isinstance(v, (bool, np.bool_)):
+        return ctypes.c_bool(bool(v))
+    if isinstance(v, np.generic):
+        return np.array(v)
     if isinstance(v, int):  # numba-cuda passes sizes, strides and pointers as intptr_t
         return ctypes.c_ssize_t(v)
     if isinstance(v, float):
@@ -355,9 +357,13 @@ def launch(kernel, grid, block, args=(), *, shared_mem=0, stream=None, barrier=N
     if numba:
         compiled = _numba_compiled(kernel, args)
         func = _numba_function(compiled)
+        # numba-cuda's own argument preparation (arrays as its several values,
+        # records copied to the device); its copies on numba's stream, or its
+        # synchronous default one
+        numba_stream = stream if type(stream).__module__.startswith("numba") else 0
         prepared, retr = [], []
         for t, v in zip(compiled.argument_types, args):
-            compiled._prepare_args(t, v, s, retr, prepared)
+            compiled._prepare_args(t, v, numba_stream, retr, prepared)
         storage = [_numba_storage(v) for v in prepared]
     else:
         func = function_handle(kernel)

@@ -20,7 +20,7 @@ import os
 import sys
 
 from . import _errors
-from ._views import DeviceInfo, Dim3, GridBarrier, ReduceArg, SignalSet
+from ._views import DeviceInfo, Dim3, GridBarrier, SignalSet
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 BUNDLED = os.path.join(_HERE, "lib", "libgridsync.so")
@@ -168,12 +168,13 @@ def __getattr__(name):  # the functions, on first use, where the import could no
 
 def detail():
     """The calling thread's gs_last_error_detail() as text."""
-    return gs_last_error_detail().decode("utf-8", "replace")
+    return globals()["gs_last_error_detail"]().decode("utf-8", "replace")
 
 
 def error(status):
     """The exception for a failed call: its status and the library's sentence."""
-    return _errors.from_status(status, detail(), gs_status_string(status).decode())
+    name = globals()["gs_status_string"](status).decode()
+    return _errors.from_status(status, detail(), name)
 
 
 def check(status):
