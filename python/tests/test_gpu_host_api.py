@@ -199,7 +199,7 @@ def test_torch_specifics(rng):
         gridsync.scan(t.zeros(10))
     x = t.rand(1000, device="cuda")
     p = t.nn.Parameter(x.clone())  # a Tensor subclass takes the general torch path
-    np.testing.assert_array_equal(gridsync.scan(p.detach()).cpu().numpy(),
+    np.testing.assert_array_equal(gridsync.scan(p).detach().cpu().numpy(),
                                   gridsync.scan(x).cpu().numpy())
     if t.cuda.device_count() > 1:
         y = t.rand(10, device="cuda:1")

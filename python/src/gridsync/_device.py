@@ -224,8 +224,8 @@ def function_handle(kernel):
     mod = type(kernel).__module__
     if mod.startswith("cupy"):
         return getattr(kernel, "kernel", kernel).ptr  # RawKernel.kernel: loaded on this device
-    if mod.startswith("cuda.core") or mod.startswith("cuda"):
-        return _function_of_cukernel(_int_handle(kernel.handle))
+    if mod.startswith("cuda"):
+        return _function_of_cukernel(_core_kernel_handle(kernel))
     raise InvalidArgumentError(
         "gridsync: %s is not a kernel gridsync knows (an int CUfunction, a CuPy RawKernel, a "
         "cuda.core Kernel or a numba-cuda kernel)" % type(kernel).__name__)
@@ -236,11 +236,19 @@ def _numba_compiled(disp, args):
     return disp.compile(tuple(disp.typeof_pyval(a) for a in args))
 
 
+def _core_kernel_handle(kernel):
+    """The CUkernel of a cuda.core Kernel (public `handle`, `_handle` before it)."""
+    h = getattr(kernel, "handle", None)
+    return _int_handle(h if h is not None else kernel._handle)
+
+
 def _numba_function(compiled):
+    """Recent numba-cuda loads kernels through cuda.core (a CUkernel under
+    `kernel`); older releases hold a CUfunction in `handle`."""
     cufunc = compiled._codelibrary.get_cufunc()
     core_kernel = getattr(cufunc, "kernel", None)
-    if core_kernel is not None and hasattr(core_kernel, "handle"):  # cuda.core underneath
-        return _function_of_cukernel(_int_handle(core_kernel.handle))
+    if core_kernel is not None:
+        return _function_of_cukernel(_core_kernel_handle(core_kernel))
     return _int_handle(cufunc.handle)
 
 
@@ -260,7 +268,14 @@ def _substitute(args, blocks, barrier, record):
         if isinstance(a, Barrier):
             if barrier is None:
                 barrier = a
-            v = a.view(blocks)
+            try:
+                v = a.view(blocks)
+            except InvalidArgumentError:
+                if a is not barrier:
+                    raise
+                # more blocks than the barrier serves: gs_launch_func refuses the
+                # launch before anything runs, and says whether the GPU could hold it
+                v = np.zeros((), GRID_BARRIER_DTYPE)
             out.append(v[()] if record else v)
         elif isinstance(a, Signals):
             v = a.view()
