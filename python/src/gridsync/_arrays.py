@@ -1,0 +1,339 @@
+"""Arrays of any framework: the pointer, type, size, layout, device and
+stream that a gridsync call needs, and outputs allocated by the caller's
+framework.
+
+Fast paths for torch.Tensor and cupy.ndarray (their own attributes: no
+protocol objects built per call); the general path reads
+__cuda_array_interface__ (numba-cuda, CuPy, PyTorch, ...) or DLPack
+(__dlpack__ / __dlpack_device__: JAX, cuda.core, TensorFlow, ...). Neither
+torch nor CuPy is imported by gridsync: their bindings are set up the first
+time one of their arrays is seen.
+"""
+import ctypes
+import sys
+
+import numpy as np
+
+from ._errors import InvalidArgumentError
+from ._lib import F32, F64, I32, I64
+
+TORCH, CUPY, NUMBA, CAI, DLPACK = 1, 2, 3, 4, 5
+NAMES = {F32: "float32", F64: "float64", I32: "int32", I64: "int64"}
+NP_OF = {F32: np.dtype(np.float32), F64: np.dtype(np.float64), I32: np.dtype(np.int32),
+         I64: np.dtype(np.int64)}
+_GS_OF_NP = {v: k for k, v in NP_OF.items()}
+_GS_OF_TYPESTR = {"<f4": F32, "<f8": F64, "<i4": I32, "<i8": I64}
+_GS_OF_DLPACK = {(2, 32): F32, (2, 64): F64, (0, 32): I32, (0, 64): I64}  # (code, bits)
+_SUPPORTED = "float32, float64, int32 or int64"
+
+_TT = None  # torch.Tensor, once a tensor has been seen
+_CT = None  # cupy.ndarray, once a CuPy array has been seen
+_torch = _cupy = None
+_TORCH_GS = _GS_TORCH = None
+_torch_stream = _torch_device = _cupy_stream = _cupy_device = None
+
+
+def _bind_torch():
+    global _TT, _torch, _TORCH_GS, _GS_TORCH, _torch_stream, _torch_device
+    import torch
+    _torch = torch
+    _TORCH_GS = {torch.float32: F32, torch.float64: F64, torch.int32: I32, torch.int64: I64}
+    _GS_TORCH = {v: k for k, v in _TORCH_GS.items()}
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    _torch_stream = raw if raw is not None else (lambda d: torch.cuda.current_stream(d).cuda_stream)
+    _torch_device = getattr(torch._C, "_cuda_getDevice", None) or torch.cuda.current_device
+    _TT = torch.Tensor
+
+
+def _bind_cupy():
+    global _CT, _cupy, _cupy_stream, _cupy_device
+    import cupy
+    _cupy = cupy
+    _cupy_stream = cupy.cuda.get_current_stream
+    _cupy_device = cupy.cuda.runtime.getDevice
+    _CT = cupy.ndarray
+
+
+def _bind_for(x):
+    """Set up the torch or CuPy fast path if x is one of theirs; True if so."""
+    mod = type(x).__module__.partition(".")[0]
+    if mod == "torch" and "torch" in sys.modules and _TT is None:
+        _bind_torch()
+        return isinstance(x, _TT)
+    if mod == "cupy" and "cupy" in sys.modules and _CT is None:
+        _bind_cupy()
+        return isinstance(x, _CT)
+    return False
+
+
+def _bad_dtype(who, name, dtype):
+    return InvalidArgumentError("%s: %s has dtype %s; gridsync takes %s" % (who, name, dtype, _SUPPORTED))
+
+
+def _not_contiguous(who, name):
+    return InvalidArgumentError(
+        "%s: %s is not contiguous; pass a contiguous array (e.g. x.contiguous() in torch, "
+        "cupy.ascontiguousarray(x))" % (who, name))
+
+
+def _wrong_device(who, name, dev, cur):
+    return InvalidArgumentError(
+        "%s: %s is on cuda:%d but cuda:%d is the current device; make its device current "
+        "first (torch.cuda.device(%d), cupy.cuda.Device(%d))" % (who, name, dev, cur, dev, dev))
+
+
+def flat(x, who, name, stream=None):
+    """(pointer, gs dtype, element count, device, kind, stream hint) of a
+    C-contiguous CUDA array of any shape, read as its elements in order.
+    `stream`: the one the call will run on, if known (DLPack producers order
+    their pending work before it)."""
+    t = type(x)
+    if t is _TT:
+        dev = x.get_device()
+        gs = _TORCH_GS.get(x.dtype)
+        if dev < 0 or gs is None or not x.is_contiguous():
+            _torch_refuse(x, who, name, dev, gs)
+        cur = _torch_device()
+        if dev != cur:
+            raise _wrong_device(who, name, dev, cur)
+        return x.data_ptr(), gs, x.numel(), dev, TORCH, None
+    if t is _CT:
+        gs = _GS_OF_NP.get(x.dtype)
+        if gs is None:
+            raise _bad_dtype(who, name, x.dtype)
+        if not x.flags.c_contiguous:
+            raise _not_contiguous(who, name)
+        dev = x.data.device_id
+        cur = _cupy_device()
+        if dev != cur:
+            raise _wrong_device(who, name, dev, cur)
+        return x.data.ptr, gs, x.size, dev, CUPY, None
+    if _bind_for(x):
+        return flat(x, who, name, stream)
+    ptr, gs, shape, strides, dev, kind, hint = layout(x, who, name, stream)
+    if strides is not None and not _is_c_contiguous(shape, strides):
+        raise _not_contiguous(who, name)
+    n = 1
+    for s in shape:
+        n *= s
+    return ptr, gs, n, dev, kind, hint
+
+
+def _torch_refuse(x, who, name, dev, gs):
+    if dev < 0:
+        raise InvalidArgumentError(
+            "%s: %s is on %s; gridsync works on CUDA tensors (x.cuda())" % (who, name, x.device))
+    if gs is None:
+        raise _bad_dtype(who, name, x.dtype)
+    raise _not_contiguous(who, name)
+
+
+def _is_c_contiguous(shape, strides):
+    """strides in elements."""
+    want = 1
+    for extent, stride in zip(reversed(shape), reversed(strides)):
+        if extent != 1 and stride != want:
+            return False
+        want *= extent
+    return True
+
+
+def layout(x, who, name, stream=None):
+    """(pointer, gs dtype, shape, strides in elements or None when C-contiguous,
+    device or -1 when unknown, kind, stream hint) of any CUDA array."""
+    t = type(x)
+    if t is not _TT and t is not _CT:
+        _bind_for(x)
+    if isinstance(x, _TT) if _TT is not None else False:
+        if x.get_device() < 0 or _TORCH_GS.get(x.dtype) is None:
+            _torch_refuse(x, who, name, x.get_device(), _TORCH_GS.get(x.dtype))
+        dev, cur = x.get_device(), _torch_device()
+        if dev != cur:
+            raise _wrong_device(who, name, dev, cur)
+        return (x.data_ptr(), _TORCH_GS[x.dtype], tuple(x.shape), tuple(x.stride()), dev, TORCH,
+                None)
+    if isinstance(x, _CT) if _CT is not None else False:
+        gs = _GS_OF_NP.get(x.dtype)
+        if gs is None:
+            raise _bad_dtype(who, name, x.dtype)
+        dev, cur = x.data.device_id, _cupy_device()
+        if dev != cur:
+            raise _wrong_device(who, name, dev, cur)
+        item = x.dtype.itemsize
+        strides = tuple(s // item for s in x.strides)
+        if any(s % item for s in x.strides):
+            raise _not_contiguous(who, name)
+        return x.data.ptr, gs, tuple(x.shape), strides, dev, CUPY, None
+    cai = getattr(x, "__cuda_array_interface__", None)
+    if cai is not None:
+        return _from_cai(x, cai, who, name)
+    if isinstance(x, (np.ndarray, np.generic)):
+        raise InvalidArgumentError(
+            "%s: %s is a NumPy array (host memory); gridsync works on GPU arrays "
+            "(torch, CuPy, numba-cuda, or anything with __cuda_array_interface__ or __dlpack__)"
+            % (who, name))
+    if hasattr(x, "__dlpack__"):
+        return _from_dlpack(x, who, name, stream)
+    raise InvalidArgumentError(
+        "%s: %s (%s) is not a GPU array: it has neither __cuda_array_interface__ nor __dlpack__"
+        % (who, name, type(x).__name__))
+
+
+def _from_cai(x, cai, who, name):
+    gs = _GS_OF_TYPESTR.get(cai.get("typestr"))
+    if gs is None:
+        raise _bad_dtype(who, name, np.dtype(cai.get("typestr", "V")))
+    ptr = cai["data"][0] or 0
+    shape = tuple(cai["shape"])
+    item = NP_OF[gs].itemsize
+    strides = cai.get("strides")
+    if strides is not None:
+        if any(s % item for s in strides):
+            raise _not_contiguous(who, name)
+        strides = tuple(s // item for s in strides)
+    kind = NUMBA if type(x).__module__.startswith("numba") else CAI
+    hint = cai.get("stream")
+    return ptr, gs, shape, strides, -1, kind, hint if isinstance(hint, int) else None
+
+
+class _DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int), ("device_id", ctypes.c_int)]
+
+
+class _DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class _DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", _DLDevice), ("ndim", ctypes.c_int),
+                ("dtype", _DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+_DL_CUDA, _DL_CUDA_MANAGED = 2, 13
+
+
+def _from_dlpack(x, who, name, stream):
+    """DLPack (the unversioned capsule, which every producer offers): the
+    capsule is only read, never consumed, so its own destructor frees it."""
+    dev_type, dev_id = x.__dlpack_device__()
+    if int(dev_type) not in (_DL_CUDA, _DL_CUDA_MANAGED):
+        raise InvalidArgumentError(
+            "%s: %s is not in CUDA memory (DLPack device type %d); gridsync works on GPU arrays"
+            % (who, name, int(dev_type)))
+    # the consumer's stream (1: the legacy default one, where gridsync runs by default)
+    capsule = x.__dlpack__(stream=stream or 1)
+    t = _DLTensor.from_address(_capsule_pointer(capsule, b"dltensor"))
+    gs = _GS_OF_DLPACK.get((t.dtype.code, t.dtype.bits)) if t.dtype.lanes == 1 else None
+    if gs is None:
+        raise _bad_dtype(who, name, "DLPack (code %d, %d bits, %d lanes)" %
+                         (t.dtype.code, t.dtype.bits, t.dtype.lanes))
+    shape = tuple(t.shape[i] for i in range(t.ndim))
+    strides = tuple(t.strides[i] for i in range(t.ndim)) if t.strides else None
+    ptr = (t.data or 0) + t.byte_offset
+    del capsule
+    return ptr, gs, shape, strides, int(dev_id), DLPACK, None
+
+
+def stream_handle(stream):
+    """The cudaStream_t of a stream object of any framework, or an int."""
+    if isinstance(stream, int):
+        return stream
+    proto = getattr(stream, "__cuda_stream__", None)
+    if proto is not None:  # cuda.core's protocol: (version, handle)
+        return int(proto()[1])
+    for attr in ("cuda_stream", "ptr"):  # torch, CuPy
+        h = getattr(stream, attr, None)
+        if isinstance(h, int):
+            return h
+    h = getattr(stream, "handle", None)  # numba-cuda, cuda.core
+    if h is not None:
+        h = getattr(h, "value", h)  # a ctypes c_void_p
+        return int(h or 0)
+    raise InvalidArgumentError("stream: %r is not a CUDA stream (an int handle, or a stream of "
+                               "torch, CuPy, numba-cuda or cuda.core)" % (stream,))
+
+
+def default_stream(kind, dev, hint):
+    """The stream a call runs on when none is given: the framework's current one."""
+    if kind == TORCH:
+        return _torch_stream(dev)
+    if kind == CUPY:
+        return _cupy_stream().ptr
+    return hint or 0
+
+
+def empty(kind, like, shape, gs, who):
+    """A new C-contiguous array of the caller's framework, on like's device."""
+    if kind == TORCH:
+        return like.new_empty(shape, dtype=_GS_TORCH[gs])
+    if kind == CUPY:
+        return _cupy.empty(shape, dtype=NP_OF[gs])
+    if kind == NUMBA:  # numba-cuda: a 1-element array where the result is a scalar
+        from numba import cuda
+        return cuda.device_array(shape or (1,), dtype=NP_OF[gs])
+    raise InvalidArgumentError(
+        "%s: gridsync allocates outputs as torch, CuPy or numba-cuda arrays, and %s is none "
+        "of those: pass out= (an array of the result's shape and dtype)" % (who, type(like).__name__))
+
+
+def empty_like(kind, x, who):
+    """A new array shaped as x (contiguous), same dtype, same framework."""
+    if kind == TORCH:
+        return _torch.empty_like(x)
+    if kind == CUPY:
+        return _cupy.empty_like(x)
+    if kind == NUMBA:
+        from numba import cuda
+        return cuda.device_array_like(x)
+    return empty(kind, x, None, None, who)
+
+
+def pointer(kind, x):
+    """The data pointer of an array this module allocated (or checked)."""
+    if kind == TORCH:
+        return x.data_ptr()
+    if kind == CUPY:
+        return x.data.ptr
+    return x.__cuda_array_interface__["data"][0]
+
+
+def data_pointer(x, who):
+    """The data pointer of a GPU array of any dtype and layout (a kernel
+    argument: the kernel knows what it points to)."""
+    if _TT is not None and isinstance(x, _TT) or _CT is not None and isinstance(x, _CT) \
+            or _bind_for(x):
+        if _TT is not None and isinstance(x, _TT):
+            if x.get_device() < 0:
+                raise InvalidArgumentError("%s: a tensor on %s; kernels take CUDA tensors" %
+                                           (who, x.device))
+            return x.data_ptr()
+        return x.data.ptr
+    cai = getattr(x, "__cuda_array_interface__", None)
+    if cai is not None:
+        return cai["data"][0] or 0
+    if hasattr(x, "__dlpack__"):
+        dev_type, _ = x.__dlpack_device__()
+        if int(dev_type) not in (_DL_CUDA, _DL_CUDA_MANAGED):
+            raise InvalidArgumentError("%s: an argument not in CUDA memory (DLPack device type "
+                                       "%d)" % (who, int(dev_type)))
+        capsule = x.__dlpack__(stream=1)
+        t = _DLTensor.from_address(_capsule_pointer(capsule, b"dltensor"))
+        return (t.data or 0) + t.byte_offset
+    raise InvalidArgumentError(
+        "%s: an argument of type %s: gridsync passes GPU arrays, Barrier, Signals, NumPy "
+        "scalars and size-1 arrays, ctypes values, ints, floats and bools" % (who, type(x).__name__))
+
+
+def framework_stream(x):
+    """The current stream of x's framework if x is a torch tensor or a CuPy
+    array, else None."""
+    if not (_TT is not None and isinstance(x, _TT) or _CT is not None and isinstance(x, _CT)):
+        if not _bind_for(x):
+            return None
+    if _TT is not None and isinstance(x, _TT):
+        return _torch_stream(x.get_device()) if x.get_device() >= 0 else None
+    return _cupy_stream().ptr

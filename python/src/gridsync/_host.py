@@ -1,0 +1,200 @@
+"""Host calls on arrays of any framework: reduce, dot, scan, sgemm.
+
+Each call reads its arrays (gridsync._arrays: torch and CuPy fast paths,
+__cuda_array_interface__, DLPack), runs on the given stream or the
+framework's current one, allocates its output through the caller's
+framework unless out= is given, and raises the library's sentence on
+failure. The C call is one ctypes call of a function declared once.
+"""
+from collections import namedtuple
+
+from . import _arrays, _lib
+from ._arrays import (CUPY, TORCH, NAMES, NP_OF, default_stream, empty, empty_like, flat,
+                      layout, pointer, stream_handle)
+from ._errors import InvalidArgumentError
+from ._lib import F32, I64, SCAN_OPS, REDUCE_OPS
+
+ArgResult = namedtuple("ArgResult", ["value", "index"])
+_INT_MAX = 2**31 - 1
+
+
+def _op(table, op, who):
+    code = table.get(op)
+    if code is None:
+        raise InvalidArgumentError("%s: unknown op %r (%s)" % (who, op, ", ".join(table)))
+    return code
+
+
+def _output(out, who, gs, n, stream, dev):
+    """The pointer of a caller's out=: contiguous, x's dtype, n elements, on x's device."""
+    if type(out) is _arrays._TT and _arrays._TORCH_GS.get(out.dtype) == gs and \
+            out.get_device() == dev and out.numel() == n and out.is_contiguous():
+        return out.data_ptr()  # the common case, checked in five calls
+    ptr, ogs, on, _, _, _ = flat(out, who, "out", stream)
+    if ogs != gs:
+        raise InvalidArgumentError("%s: out has dtype %s, the result is %s" %
+                                   (who, NAMES[ogs], NAMES[gs]))
+    if on != n:
+        raise InvalidArgumentError("%s: out has %d elements, the result has %d" % (who, on, n))
+    return ptr
+
+
+def scan(x, op="sum", *, exclusive=False, out=None, stream=None):
+    """Prefix scan of x's elements (any shape, C-contiguous, in memory order):
+    out[i] = x[0] op ... op x[i] (inclusive) or x[0] op ... op x[i-1]
+    (exclusive; out[0] is op's identity). op: "sum" (integer sums wrap), "min",
+    "max". Returns out (new, shaped as x, unless given; out=x scans in place).
+    Asynchronous on `stream` (default: the framework's current stream)."""
+    ptr, gs, n, dev, kind, hint = flat(x, "gridsync.scan", "x")
+    code = SCAN_OPS.get(op)
+    if code is None:
+        code = _op(SCAN_OPS, op, "gridsync.scan")
+    s = default_stream(kind, dev, hint) if stream is None else stream_handle(stream)
+    if out is None:
+        out = empty_like(kind, x, "gridsync.scan")
+        optr = pointer(kind, out)
+    else:
+        optr = _output(out, "gridsync.scan", gs, n, s, dev)
+    st = _lib.gs_scan(code, 1 if exclusive else 0, gs, ptr, optr, n, s)
+    if st:
+        raise _lib.error(st)
+    return out
+
+
+def inclusive_scan(x, op="sum", *, out=None, stream=None):
+    """scan(x, op) (see scan)."""
+    return scan(x, op, out=out, stream=stream)
+
+
+def exclusive_scan(x, op="sum", *, out=None, stream=None):
+    """scan(x, op, exclusive=True) (see scan)."""
+    return scan(x, op, exclusive=True, out=out, stream=stream)
+
+
+def reduce(x, op="sum", *, out=None, stream=None):
+    """Reduce x's elements with op: "sum" (integer sums wrap), "min", "max"
+    (NaN propagates), "argmin", "argmax" (first index of the extreme; a NaN
+    wins). sum/min/max return a 0-d array of x's dtype (into out= if given: one
+    element of x's dtype); argmin/argmax an ArgResult(value, index) of
+    arrays of the framework (index int64). Asynchronous: the result is a
+    device array, written in stream order. An empty x gives the identity
+    (0, +inf/-inf or the integer limits; index -1)."""
+    ptr, gs, n, dev, kind, hint = flat(x, "gridsync.reduce", "x")
+    code = REDUCE_OPS.get(op)
+    if code is None:
+        code = _op(REDUCE_OPS, op, "gridsync.reduce")
+    s = default_stream(kind, dev, hint) if stream is None else stream_handle(stream)
+    if code >= 3:
+        return _arg_reduce(x, code, ptr, gs, n, kind, s, out)
+    if out is None:
+        out = empty(kind, x, (), gs, "gridsync.reduce")
+        optr = pointer(kind, out)
+    else:
+        optr = _output(out, "gridsync.reduce", gs, 1, s, dev)
+    st = _lib.gs_reduce(code, gs, ptr, n, optr, s)
+    if st:
+        raise _lib.error(st)
+    return out
+
+
+def _arg_reduce(x, code, ptr, gs, n, kind, s, out):
+    if out is not None:
+        raise InvalidArgumentError("gridsync.reduce: out= is for sum, min and max; argmin and "
+                                   "argmax return new (value, index) arrays")
+    buf = empty(kind, x, (2,), I64, "gridsync.reduce")  # gs_reduce_arg: index, value (union)
+    st = _lib.gs_reduce(code, gs, ptr, n, pointer(kind, buf), s)
+    if st:
+        raise _lib.error(st)
+    if kind == TORCH:
+        return ArgResult(buf[1:].view(x.dtype)[0], buf[0])
+    if kind == CUPY:
+        return ArgResult(buf[1:].view(NP_OF[gs])[0], buf[0])
+    return ArgResult(buf[1:].view(NP_OF[gs])[0:1], buf[0:1])  # numba: 1-element device arrays
+
+
+def dot(x, y, *, out=None, stream=None):
+    """Dot product of two float32 or float64 arrays of one dtype and length
+    (C-contiguous, any shape); a 0-d array (or out=, one element).
+    Asynchronous, like reduce."""
+    ptr, gs, n, dev, kind, hint = flat(x, "gridsync.dot", "x")
+    s = default_stream(kind, dev, hint) if stream is None else stream_handle(stream)
+    yptr, ygs, yn, _, _, _ = flat(y, "gridsync.dot", "y", s)
+    if ygs != gs or yn != n:
+        raise InvalidArgumentError("gridsync.dot: x is %d x %s, y is %d x %s; they must match" %
+                                   (n, NAMES[gs], yn, NAMES[ygs]))
+    if out is None:
+        out = empty(kind, x, (), gs, "gridsync.dot")
+        optr = pointer(kind, out)
+    else:
+        optr = _output(out, "gridsync.dot", gs, 1, s, dev)
+    st = _lib.gs_dot(gs, ptr, yptr, n, optr, s)
+    if st:
+        raise _lib.error(st)
+    return out
+
+
+_GEMM_KERNELS = {}
+
+
+def _matrix(x, name, s):
+    """(pointer, rows, cols, row stride, kind, device, hint) of a float32 matrix
+    whose rows are contiguous (the row stride may exceed the width)."""
+    ptr, gs, shape, strides, dev, kind, hint = layout(x, "gridsync.sgemm", name, s)
+    if len(shape) != 2:
+        raise InvalidArgumentError("gridsync.sgemm: %s has %d dimensions; it must be a matrix"
+                                   % (name, len(shape)))
+    if gs != F32:
+        raise InvalidArgumentError("gridsync.sgemm: %s is %s; sgemm takes float32" %
+                                   (name, NAMES[gs]))
+    rows, cols = shape
+    ld = cols if strides is None else strides[0]
+    if strides is not None and ((cols > 1 and strides[1] != 1) or (rows > 1 and ld < cols)):
+        raise InvalidArgumentError(
+            "gridsync.sgemm: %s has strides %s (in elements); its rows must be contiguous "
+            "(row-major, row stride >= width)" % (name, strides))
+    ld = max(ld, cols, 1)
+    if max(rows, cols, ld) > _INT_MAX:
+        raise InvalidArgumentError("gridsync.sgemm: %s is %d x %d (row stride %d): sizes above "
+                                   "2^31-1 are not supported" % (name, rows, cols, ld))
+    return ptr, rows, cols, ld, kind, dev, hint
+
+
+def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, kernel="auto", stream=None):
+    """C = alpha * A @ B + beta * C in float32 (FP32 products and sums; no TF32).
+    A is m x k, B is k x n, C is m x n; row-major with contiguous rows (a row
+    stride larger than the width is fine). Without c, a new m x n C (beta must
+    be 0). kernel: "auto", "fast", "tiled16", "splitk", "streamk". Returns C.
+    Asynchronous on `stream` (default: the framework's current stream)."""
+    s0 = None if stream is None else stream_handle(stream)
+    aptr, m, k, lda, kind, dev, hint = _matrix(a, "a", s0)
+    s = default_stream(kind, dev, hint) if s0 is None else s0
+    bptr, k2, n, ldb, _, _, _ = _matrix(b, "b", s)
+    if k2 != k:
+        raise InvalidArgumentError("gridsync.sgemm: a is %d x %d and b is %d x %d: a's columns "
+                                   "must equal b's rows" % (m, k, k2, n))
+    if c is None:
+        if beta != 0:
+            raise InvalidArgumentError("gridsync.sgemm: beta=%r needs c= (the matrix it scales)"
+                                       % (beta,))
+        c = empty(kind, a, (m, n), F32, "gridsync.sgemm")
+    cptr, cm, cn, ldc, _, _, _ = _matrix(c, "c", s)
+    if (cm, cn) != (m, n):
+        raise InvalidArgumentError("gridsync.sgemm: c is %d x %d, a @ b is %d x %d" %
+                                   (cm, cn, m, n))
+    kc = _GEMM_KERNELS.get(kernel)
+    if kc is None:
+        kc = _gemm_kernel(kernel)
+    st = _lib.gs_sgemm_with(kc, m, n, k, alpha, aptr, lda, bptr, ldb, beta, cptr, ldc, s)
+    if st:
+        raise _lib.error(st)
+    return c
+
+
+def _gemm_kernel(name):
+    import ctypes
+    if not isinstance(name, str):
+        raise InvalidArgumentError("gridsync.sgemm: kernel must be a name such as \"auto\"")
+    code = ctypes.c_int()
+    _lib.check(_lib.gs_gemm_kernel_parse(name.encode(), ctypes.byref(code)))
+    _GEMM_KERNELS[name] = code.value
+    return code.value
