@@ -1,7 +1,8 @@
 // probe: grid all-reduce designs (f64 sum), no watchdog (spins bounded by a
 // count), per-call latency, against flip's barrier alone.
-// nvcc -O3 -arch=sm_90 -I include docs/probes/allreduce_variants.cu -o ar && ./ar
-// (-DACQ_REREAD=0: V4/V5 with a fence a lane instead of the acquire re-reads)
+// `make research` builds it: build/research/probes/allreduce_variants
+// (built with -DACQ_REREAD=0 by hand: V4/V5 with a fence a lane instead of the
+// acquire re-reads)
 #include <cstdio>
 #include <gridsync/detail/memory_order.cuh>
 

@@ -1,8 +1,8 @@
 // fence_cost.cu - probe: does a local-memory load after an acquire (CCTL.IVALL
 // on sm_90) miss L1, and what does fence.release.sys cost with nothing, a local
 // store or a global store pending? clock64 stamps in one thread, one GPU.
-// Notes: docs/multi-gpu.md ("One block per GPU against NCCL's barrier").
-//   nvcc -O3 -arch=sm_90 -o /tmp/fc docs/probes/fence_cost.cu && /tmp/fc
+// Notes: research/notes/multi-gpu.md ("One block per GPU against NCCL's barrier").
+// `make research` builds it: build/research/probes/fence_cost
 #include <cstdio>
 #include <cuda_runtime.h>
 // The clock is read after an instruction that consumes v (issue is in order,

@@ -2,9 +2,8 @@
 // (tile, slices) and the stream-k kernel in both tiles against cuBLAS SGEMM
 // (pedantic FP32) and the unsplit fast kernel on the shapes where gs_sgemm
 // may split, and the plan's choice (src/gemm/sgemm_plan.c), to calibrate
-// the cost model's constants in tuning.h. Build on the GPU machine after `make build BUILD_DIR=build-gpu`:
-//   nvcc -O3 -arch=sm_90 -Iinclude -Iinternal docs/probes/gemm_splitk.cu \
-//        build-gpu/libgridsync.a -lcublas -o /tmp/gsk && /tmp/gsk
+// the cost model's constants in tuning.h.
+// `make research` builds it: build/research/probes/gemm_splitk
 // Each line: the shape, cuBLAS TFLOP/s, then ratios to cuBLAS (> 1: faster):
 // unsplit, gs_sgemm (its plan in brackets: tile/slices, or tile/sk for
 // stream-k), stream-k in 128- and 64-tiles, the best split (tile, slices).

@@ -19,10 +19,7 @@
 // multiple of the tile), so not a library kernel; split-k writes partials
 // that a second kernel adds in slice order (as cuBLAS does).
 //
-// Build and run on the GPU machine:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude -Ibuild-gpu/include \
-//     docs/probes/gemm_warp_tile.cu -Lbuild-gpu -lgridsync -lcublas -o /tmp/gwt
-//   LD_LIBRARY_PATH=build-gpu /tmp/gwt
+// `make research` builds it: build/research/probes/gemm_warp_tile
 // Each line: shape, cuBLAS TFLOP/s, the library's, each variant's, each as a
 // ratio to cuBLAS; a variant's result is checked against cuBLAS's first
 // (max |diff| / (k * 2^-24 * max|a||b|), which must stay below 1).

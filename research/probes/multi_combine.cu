@@ -1,9 +1,7 @@
 // multi_combine.cu - scratch probe (issue 8): where the combine step of
 // gs_multi_reduce_sum spends its time on 2 GPUs at 2^28 floats per GPU, and
-// what a combine over peer flags (no NCCL) costs instead. Build on the GPU
-// machine after `make build BUILD_DIR=build-gpu`:
-//   nvcc -O3 -arch=sm_90 -Iinclude docs/probes/multi_combine.cu -Lbuild-gpu \
-//        -lgridsync_multi -lgridsync -lnccl -lcjson -o /tmp/mc
+// what a combine over peer flags (no NCCL) costs instead.
+// `make research` builds it: build/research/probes/multi_combine (2 GPUs)
 #include <gridsync_multi.h>
 #include <nccl.h>
 #include <stdio.h>

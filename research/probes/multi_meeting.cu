@@ -4,11 +4,10 @@
 //          ld.acquire.sys polls of its own inbox; bar.sync (NCCL LSA barrier's shape), epoch in a register
 //   lib  : gs_multi_sync (the library)
 // inboxes in cudaMalloc memory (peer access) or VMM memory (cuMemCreate, mapped for both GPUs).
-// Also the host cost of gs_multi_launch and gs_multi_barrier_check per launch. Notes: docs/multi-gpu.md
-// ("One block per GPU against NCCL's barrier"). Build on a 2-GPU machine after
-// `make build BUILD_DIR=build-gpu`, run with the meetings per launch (default 20000):
-//   nvcc -O3 -arch=sm_90 -Iinclude -Ibuild-gpu/include docs/probes/multi_meeting.cu -Lbuild-gpu \
-//        -lgridsync_multi -lgridsync -lcuda -o /tmp/mm && /tmp/mm 20000
+// Also the host cost of gs_multi_launch and gs_multi_barrier_check per launch. Notes: research/notes/multi-gpu.md
+// ("One block per GPU against NCCL's barrier").
+// `make research` builds it: build/research/probes/multi_meeting [meetings a launch,
+// default 20000] (2 GPUs)
 #include <gridsync_multi.h>
 #include <gridsync/multi.cuh>
 #include <cuda.h>

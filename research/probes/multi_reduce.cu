@@ -1,8 +1,6 @@
 // multi_reduce.cu - scratch probe (issue 8): where the time of
-// gs_multi_reduce_sum goes on 2 GPUs at 2^28 floats per GPU. Build on the
-// GPU machine after `make build BUILD_DIR=build-gpu`:
-//   nvcc -O3 -arch=sm_90 -Iinclude docs/probes/multi_reduce.cu -Lbuild-gpu \
-//        -lgridsync_multi -lgridsync -lnccl -o /tmp/mr
+// gs_multi_reduce_sum goes on 2 GPUs at 2^28 floats per GPU.
+// `make research` builds it: build/research/probes/multi_reduce (2 GPUs)
 #include <gridsync_multi.h>
 #include <nccl.h>
 #include <stdio.h>

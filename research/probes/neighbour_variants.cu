@@ -3,7 +3,7 @@
 // the slot stride in 4-byte words: 1 packs 8 blocks' slots in one 32-byte
 // sector (the bench's layout before 2026-11-22), 8 gives each block its own
 // sector, 32 its own line.
-// nvcc -O3 -arch=sm_90 -I include docs/probes/neighbour_variants.cu -o nv && ./nv
+// `make research` builds it: build/research/probes/neighbour_variants
 #include <cstdio>
 #include "neighbour_probe.h"
 #include <gridsync/detail/memory_order.cuh>

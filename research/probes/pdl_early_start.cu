@@ -7,7 +7,7 @@
 // when its griddepcontrol.wait returns. Each case twice; the loop's first
 // case also loads both kernels (lazy loading: a kernel's first launch
 // waits for the work in flight, so the first row is never early).
-//   nvcc -O2 -arch=sm_90 docs/probes/pdl_early_start.cu -o /tmp/pdl && /tmp/pdl
+// `make research` builds it: build/research/probes/pdl_early_start
 // H200, CUDA 13.0, driver 580: no trigger 50.6-54.6 us after the writer's
 // start (its end: 50.1); with a trigger 2.8-6.3 us, the wait returning at
 // 50.5-50.7.

@@ -18,8 +18,7 @@
 //     top bit flips; a slot written before, the next block's slot read
 //     after): ld.acquire polls one at a time against K relaxed loads in
 //     flight and one closing fence.
-// Build on the GPU machine:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude docs/probes/poll_pipeline.cu -o /tmp/poll_pipeline
+// `make research` builds it: build/research/probes/poll_pipeline [steps]
 #include <cstdio>
 #include <cstdlib>
 #include <gridsync/detail/memory_order.cuh>
@@ -63,27 +62,28 @@ template <int K>
 static __device__ __forceinline__ void poll_flip(const unsigned int *c, unsigned int old,
                                                  unsigned int spacing)
 {
-    if (K == 0) { /* the library's: acquire loads, one at a time */
+    if constexpr (K == 0) { /* the library's: acquire loads, one at a time */
+        (void)spacing;
         for (unsigned int it = 0; ((gs_ld_acquire_gpu(c) ^ old) & 0x80000000u) == 0u && it < (1u << 24);
              ++it) {
         }
-        return;
-    }
-    unsigned int r[K > 0 ? K : 1];
-#pragma unroll
-    for (int i = 0; i < K; ++i) {
-        r[i] = gs_ld_relaxed_gpu(c);
-        if (i + 1 < K && spacing)
-            spin_clocks(spacing);
-    }
-    for (unsigned int it = 0; it < (1u << 22); ++it) {
+    } else {
+        unsigned int r[K];
 #pragma unroll
         for (int i = 0; i < K; ++i) {
-            if (((r[i] ^ old) & 0x80000000u) != 0u) {
-                gs_fence_acq_rel_gpu(); /* the closing acquire */
-                return;
-            }
             r[i] = gs_ld_relaxed_gpu(c);
+            if (i + 1 < K && spacing)
+                spin_clocks(spacing);
+        }
+        for (unsigned int it = 0; it < (1u << 22); ++it) {
+#pragma unroll
+            for (int i = 0; i < K; ++i) {
+                if (((r[i] ^ old) & 0x80000000u) != 0u) {
+                    gs_fence_acq_rel_gpu(); /* the closing acquire */
+                    return;
+                }
+                r[i] = gs_ld_relaxed_gpu(c);
+            }
         }
     }
 }

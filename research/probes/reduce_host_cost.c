@@ -1,9 +1,7 @@
 /* reduce_host_cost.c - scratch probe (issue 4): host time per gs_reduce_sum
  * call, next to its parts, to see whether small reductions are bound by the
- * host. Build on the GPU machine after `make build BUILD_DIR=build-gpu`:
- *   cc -O2 -Iinclude -I/usr/local/cuda/include docs/probes/reduce_host_cost.c \
- *      -Lbuild-gpu -lgridsync -L/usr/local/cuda/lib64 -lcudart -o /tmp/hc
- *   LD_LIBRARY_PATH=build-gpu /tmp/hc
+ * host.
+ * `make research` builds it: build/research/probes/reduce_host_cost
  */
 #define _POSIX_C_SOURCE 200809L
 #include <cuda_runtime.h>

@@ -1,8 +1,8 @@
 // reduce_variants.cu - scratch probe (issue 4): which load shape and grid
 // size the single-pass float sum should use. Times back-to-back plain
 // launches (no host-side checks) on inputs rotated through a pool 4x the L2,
-// next to CUB DeviceReduce::Sum in the same run. Build on the GPU machine:
-//   nvcc -O3 -arch=sm_90 -Iinclude docs/probes/reduce_variants.cu -o /tmp/rv
+// next to CUB DeviceReduce::Sum in the same run.
+// `make research` builds it: build/research/probes/reduce_variants
 #include <cub/device/device_reduce.cuh>
 #include <gridsync/reduce.cuh>
 #include <stdio.h>

@@ -7,8 +7,7 @@
 // does), launched back to back with PDL as gs_scan launches them; CUB, a
 // device-to-device copy and gs_scan itself in the same run, same walk.
 // First a check of every variant against CUB (small integers: exact).
-//   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude -Ibuild-gpu/include \
-//        docs/probes/scan_one_tile_variants.cu -Lbuild-gpu -lgridsync -o /tmp/one_tile
+// `make research` builds it: build/research/probes/scan_one_tile_variants
 #include <cub/device/device_scan.cuh>
 #include <stdio.h>
 #include <string.h>

@@ -3,8 +3,8 @@
 // resident kernel (resident_scan.cuh), for every element type: the same
 // bits (inclusive and exclusive sums of random data, a partial last tile,
 // aligned and misaligned input), and us per call against a device copy of
-// the same bytes. H200:
-//   nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude docs/probes/scan_resident.cu -o /tmp/scan_resident
+// the same bytes.
+// `make research` builds it: build/research/probes/scan_resident
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -2,8 +2,8 @@
 // for 8-byte types as it is, at the 64-register cap (it spills): timed
 // against the register kernel and a device copy of the same bytes, and
 // its bits checked against the register kernel (f64 sum and max, i64 sum,
-// inclusive and exclusive, aligned and misaligned). sm_90 only; build as
-// the other probes: nvcc -O3 -std=c++17 -arch=sm_90 -Iinclude -I<build>/include.
+// inclusive and exclusive, aligned and misaligned). sm_90 only.
+// `make research` builds it: build/research/probes/scan_wide_types
 #include <cstring>
 #include "scan_probe.h"
 #include <gridsync/detail/resident_scan.cuh>

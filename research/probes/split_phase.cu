@@ -1,10 +1,10 @@
 // probe: where a split-phase grid barrier's time goes when W us of work sit
 // between arrive and wait (flip's counter, no watchdog: spins bounded by a
 // count). Thread 0 of each block stamps clock64 around arrive and wait.
-// nvcc -O3 -arch=sm_90 -I include docs/probes/split_phase.cu -o sp && ./sp [threads] [set]
+// `make research` builds it: build/research/probes/split_phase [threads] [set]
 // sets: none (every design at 2..1056 blocks, W = 0, 1, 2 us), focus (the
 // sleep between failed polls), c (where the slot check goes; the flag read;
-// the counter's line), g (the first poll's gate). docs/scoped-sync.md has
+// the counter's line), g (the first poll's gate). research/notes/scoped-sync.md has
 // what they measured.
 #include <cstdio>
 #include <cstdlib>

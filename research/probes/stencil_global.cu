@@ -3,7 +3,7 @@
 // relaunched one-thread-a-cell kernel. Same cell arithmetic as
 // tools/bench/suites/apps_stencil_body.cuh; every variant's field is
 // compared bit for bit with the relaunch's.
-// nvcc -O3 -arch=sm_90 -I include docs/probes/stencil_global.cu -o sg && ./sg
+// `make research` builds it: build/research/probes/stencil_global
 //
 // Persistent variants (cooperative launch, grid.sync between steps; the
 // barrier is the same in all, a few us of a 60 us step):
