@@ -1,18 +1,17 @@
-// gemm_tiles.cu - scratch probe (issue 5): the fast kernel with 64- and
-// 128-tiles against cuBLAS SGEMM (pedantic FP32) at square sizes, to pick
-// where gs_sgemm switches tiles. Build on the GPU machine after
-// `make build BUILD_DIR=build-gpu` (the fast kernel is compiled in here, so
-// -DGS_SGEMM_BK=16 or -DGS_SGEMM_WARP_TILED=0 try its variants, and
-// -DGS_PROBE_KERNEL='"path"' another version of the kernel file):
-//   nvcc -O3 -arch=sm_90 -Iinclude docs/probes/gemm_tiles.cu build-gpu/libgridsync.a \
-//        -lcublas -o /tmp/gt
+// gemm_tiles.cu - scratch probe (issue 5): the library's register-tiled
+// kernel (gs__sgemm_fast, src/gemm/sgemm_fast.cu) with 64- and 128-tiles
+// against cuBLAS SGEMM (pedantic FP32) at square sizes, to pick where
+// gs_sgemm switches tiles; TILED16=1 in the environment adds the tutorial's
+// 16 x 16 kernel (gs__sgemm_tiled16) up to n = 4096.
+// `make research` builds it: build/research/probes/gemm_tiles
+// (Its earlier form compiled the kernel's source into itself so that -D
+// switches could try other k steps and thread layouts; the layouts and k
+// steps it measured are in research/notes/gemm.md, the switches are gone.)
 #include <cublas_v2.h>
 #include <stdio.h>
 #include <stdlib.h>
-#ifndef GS_PROBE_KERNEL
-#define GS_PROBE_KERNEL "../../src/gemm/sgemm_fast.cu"
-#endif
-#include GS_PROBE_KERNEL
+
+#include "gridsync_internal.h"
 
 #include "gemm_probe.h"
 

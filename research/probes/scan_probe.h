@@ -1,4 +1,4 @@
-// scan_probe.h - what the scan probes share (scan_tiles.cu, scan_prefetch.cu,
+// scan_probe.h - what the scan probes share (scan_tiles.cu, scan_one_tile_variants.cu,
 // scan_resident.cu, scan_pipelined.cu, scan_wide_types.cu): CK, the workspace of one call at a
 // time (tile descriptors, counters, a fresh tag per call), one launch of a
 // scan kernel on at most one wave of blocks, random floats and ints, and
