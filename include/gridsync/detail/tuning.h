@@ -164,10 +164,6 @@
 #define GS_TUNE_SGEMM_WIDE_WAVE_PCT 95
 #define GS_TUNE_SGEMM_LONE_BLOCK_PCT 71
 
-/* Threads to tile coordinates: 1 = each warp covers 4 x 8 thread tiles (32
- * rows x 64 columns of C); 0 = row-major over the block. Within 2%. */
-#define GS_TUNE_SGEMM_WARP_TILED 1
-
 /* Split-k and stream-k (src/gemm/sgemm_plan.c; docs/gemm-notes.md).
  * At most this many k slices, each of at least MIN_SLICE_STEPS k steps (the
  * fix-up block reads one partial tile per slice, so a slice must carry
