@@ -23,7 +23,7 @@
  * memory with cp.async (no registers, no transposing stores: A's copies are
  * 4 bytes each and land transposed) through GS_SGEMM_STAGES buffers, so a
  * step's loads are issued GS_SGEMM_STAGES - 1 steps before it (two with
- * the default 3) where the register path issues them one step before. Measured on H200 (docs/gemm-notes.md): 2-4%
+ * the default 3) where the register path issues them one step before. Measured on H200 (docs/gemm.md): 2-4%
  * faster where blocks walk a long k slice and miss L2 more (1024 x 1024 x
  * 16384 split 4 ways: 0.87x -> 0.89-0.90x cuBLAS), no faster on the large
  * squares, where the unsplit kernel keeps the register path.
@@ -385,7 +385,7 @@ static __device__ __forceinline__ void sgemm_mainloop(const gs__sgemm_args *p, f
      * (583 -> 572 instructions per 512 FMAs of the 128-tile kernel). At
      * n = 4096 on H200: 0.88x cuBLAS before, 0.91x with this alone, 0.94x
      * with the fragment double buffer too; that one alone is slower, 0.84x
-     * (docs/gemm-notes.md). */
+     * (docs/gemm.md). */
 #pragma unroll 2
     for (int t = 0; t < steps; ++t) {
         const int cur = t & 1;

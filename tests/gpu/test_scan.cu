@@ -7,7 +7,7 @@
  * Floating sums against a compensated long-double prefix with a rigorous
  * bound: element k of tile t is a sum tree in which no input takes part in
  * more than d = t + 32 additions (the tile chain: t; within a tile at most
- * 3 + 5 + 3 + 1 + 7 + 2 with 256 threads, docs/scan-notes.md), so
+ * 3 + 5 + 3 + 1 + 7 + 2 with 256 threads, docs/scan.md), so
  * |error| <= gamma(d) sum |x_j| with gamma(d) = d u / (1 - d u) (Higham,
  * Accuracy and Stability, 4.2). Floats holding small integers whose
  * prefixes stay below 2^24 (2^53) are summed exactly by any order: those
