@@ -4,6 +4,8 @@
 #                   GPU: without one, a one-line message before anything runs)
 #   make gpu-check  on a GPU machine: all GPU tests, then compute-sanitizer
 #   make install    install into PREFIX (default /usr/local)
+#   make research   compile every probe in research/probes/ against the current
+#                   headers (build/research/probes/; run them on a GPU machine)
 # Variables: BUILD_DIR (build), CUDA_ARCHS (e.g. "90" or "80;90"; default:
 # the GPU present, else 70;80;90), PREFIX, JOBS.
 BUILD_DIR ?= build
@@ -15,7 +17,7 @@ ifneq ($(CUDA_ARCHS),)
 override CMAKE_ARGS += -DCMAKE_CUDA_ARCHITECTURES="$(CUDA_ARCHS)"
 endif
 
-.PHONY: all deps configure build test bench gpu-check install clean results
+.PHONY: all deps configure build test bench gpu-check install clean results research
 
 # make bench without a GPU: one line, before anything is installed or built
 # (nvidia-smi, or the device nodes of a GPU or of WSL's).
@@ -53,6 +55,11 @@ gpu-check:
 
 install: build
 	cmake --install $(BUILD_DIR)
+
+# The probes: opt-in (GRIDSYNC_BUILD_RESEARCH), built only by this target.
+research: override CMAKE_ARGS += -DGRIDSYNC_BUILD_RESEARCH=ON
+research: configure
+	cmake --build $(BUILD_DIR) --target research -j $(JOBS)
 
 clean:
 	rm -rf $(BUILD_DIR) build-gpu

@@ -1,7 +1,7 @@
 /*
  * sgemm_plan.c - how gs_sgemm runs a shape: which block tile, and whether
  * it cuts k into slices (split-k) or divides every tile's k steps evenly
- * among one wave of blocks (stream-k) (docs/gemm-notes.md). A pure function
+ * among one wave of blocks (stream-k) (docs/gemm.md). A pure function
  * of the shape and the SM count, so host tests check its choices.
  *
  * Rule: unsplit, a shape runs in 128-tiles when they fill every SM, else

@@ -4,7 +4,7 @@
  * step, evenly among its blocks, so that no SM idles in a last partial wave.
  * For shapes whose tiles of C leave a ragged last wave (1536^3 on 132 SMs:
  * 144 tiles of 128 for 264 resident blocks; 1.11x cuBLAS against 0.98x for
- * the best split and 0.69x unsplit, docs/gemm-notes.md).
+ * the best split and 0.69x unsplit, docs/gemm.md).
  *
  * How: the work is a line of tiles x S k steps (S = ceil(k / 8)), tile after
  * tile. The grid is one wave: W = SMs x resident blocks per SM (fewer when

@@ -23,7 +23,7 @@
  * memory with cp.async (no registers, no transposing stores: A's copies are
  * 4 bytes each and land transposed) through GS_SGEMM_STAGES buffers, so a
  * step's loads are issued GS_SGEMM_STAGES - 1 steps before it (two with
- * the default 3) where the register path issues them one step before. Measured on H200 (docs/gemm-notes.md): 2-4%
+ * the default 3) where the register path issues them one step before. Measured on H200 (docs/gemm.md): 2-4%
  * faster where blocks walk a long k slice and miss L2 more (1024 x 1024 x
  * 16384 split 4 ways: 0.87x -> 0.89-0.90x cuBLAS), no faster on the large
  * squares, where the unsplit kernel keeps the register path.
@@ -53,20 +53,9 @@
 
 #include "../../internal/gridsync_internal.h"
 
-/* The k step and the thread layout come from tuning.h; a probe may override
- * them (docs/probes/gemm_tiles.cu). GS_SGEMM_WARP_TILED 1: each warp covers
- * 4 x 8 thread tiles (32 rows x 64 columns of C), so a k step's shared reads
- * are one 64-byte and one 128-byte span per warp; 0: row-major over the
- * block (a warp covers 2 x 16: 256-byte spans of B). */
-#ifndef GS_SGEMM_BK
+/* The k step and the copy path's stages, from tuning.h. */
 #define GS_SGEMM_BK GS_TUNE_SGEMM_BK
-#endif
-#ifndef GS_SGEMM_WARP_TILED
-#define GS_SGEMM_WARP_TILED GS_TUNE_SGEMM_WARP_TILED
-#endif
-#ifndef GS_SGEMM_STAGES
 #define GS_SGEMM_STAGES GS_TUNE_SGEMM_STAGES
-#endif
 /* Whether this compilation has the copy path (cp.async exists from sm_80;
  * GS_SGEMM_STAGES below 2 turns it off), and the shared memory a kernel declares:
  * `copy` (a kernel that takes the copy path for its interior tiles) gets
@@ -166,17 +155,16 @@ static __device__ __forceinline__ int reg_offset(int t, int i, int half)
 
 /* This thread's tile coordinates: its 8 x 8 registers hold rows ty*4..+3
  * and ty*4 + bm/2..+3, columns tx*4..+3 and tx*4 + bn/2..+3 of the block
- * tile. */
+ * tile. Each warp covers 4 x 8 thread tiles (32 rows x 64 columns of C), so
+ * a k step's shared reads are one 64-byte and one 128-byte span per warp.
+ * Row-major over the block (a warp covering 2 x 16 thread tiles: 256-byte
+ * spans of B) measured 0-3% slower at 1024^3 - 8192^3 in the kernel of the
+ * time (H200, 2026-11-22, research/notes/gemm.md, "Versions"). */
 static __device__ __forceinline__ void thread_coords(int bn, int *tx, int *ty)
 {
-#if GS_SGEMM_WARP_TILED
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, warps_n = bn / 64;
     *tx = (warp % warps_n) * 8 + lane % 8;
     *ty = (warp / warps_n) * 4 + lane / 8;
-#else
-    *tx = threadIdx.x % (bn / 8);
-    *ty = threadIdx.x / (bn / 8);
-#endif
 }
 
 /* ------------------------------------------- the copy path (sm_80+) */
@@ -397,7 +385,7 @@ static __device__ __forceinline__ void sgemm_mainloop(const gs__sgemm_args *p, f
      * (583 -> 572 instructions per 512 FMAs of the 128-tile kernel). At
      * n = 4096 on H200: 0.88x cuBLAS before, 0.91x with this alone, 0.94x
      * with the fragment double buffer too; that one alone is slower, 0.84x
-     * (docs/gemm-notes.md). */
+     * (docs/gemm.md). */
 #pragma unroll 2
     for (int t = 0; t < steps; ++t) {
         const int cur = t & 1;

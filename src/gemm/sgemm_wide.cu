@@ -23,7 +23,7 @@
  * 8 warps a SM). Half the warps of the 128-tile kernel, but each with twice
  * the independent FMAs between shared reads, and no registers staging the
  * next tile: the schedulers issued 0.93 of cycles against 0.82, with the
- * same instruction count (docs/gemm-notes.md). 128 x 256 beat 256 x 128 and
+ * same instruction count (docs/gemm.md). 128 x 256 beat 256 x 128 and
  * 128 x 128 in the probe: it makes the fewest 4-byte copies of A a k step.
  *
  * Why correct: the shared-memory protocol is the copy path's
@@ -43,7 +43,7 @@
  * lost 6-12% of the interior's speed: per-copy offsets and zero-fill
  * counts (cp.async's src-size), and a second loop for edge tiles; in both
  * ptxas put a branch around each step's copies instead of spreading them
- * between the FMAs after the barrier (docs/gemm-notes.md). The kernel
+ * between the FMAs after the barrier (docs/gemm.md). The kernel
  * needs 16-byte aligned pointers, leading dimensions that are multiples of
  * 4, k a multiple of 8, n a multiple of 4 (a shifted window starts on a
  * vector), m >= 128 and n >= 256 (gs__sgemm_wide_ok); gs_sgemm takes it
@@ -156,7 +156,7 @@ __device__ __forceinline__ copy_cursor cursor_at(const gs__sgemm_args &p, const 
  * advance to the next step. PTX_PREDICATE: predicate them in the PTX
  * (cp_async_if) rather than leave it to the compiler. ptxas predicates
  * them either way, but schedules the two kernels differently; measured on
- * H200 (two runs each, docs/gemm-notes.md), the split kernel is faster
+ * H200 (two runs each, docs/gemm.md), the split kernel is faster
  * with it (0.906-0.916x cuBLAS at 1024 x 1024 x 16384 against
  * 0.897-0.906x) and the unsplit kernel without it (0.988-0.995x at 4096^3
  * against 0.953-0.956x). */

@@ -4,7 +4,7 @@
  * How it works, why it is correct and when to prefer it: there.
  *
  * Two threads of different warps share the work so that their stalls
- * overlap instead of adding up (docs/probes/split_phase.cu measured each
+ * overlap instead of adding up (research/probes/split_phase.cu measured each
  * part): thread 0 releases (its fence waits ~300 ns for the block's writes,
  * and delays only warp 0's work), and the poller, lane 0 of the last warp,
  * polls in the wait (its load's round trip runs while warp 0 still works

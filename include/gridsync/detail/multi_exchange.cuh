@@ -188,7 +188,7 @@ GS_DEVICE gs__multi_plan gs__multi_plan_meeting(gs_multi_view *v)
  * fence is the expensive part (~900 SM clocks on H200 even with nothing
  * pending), so there is exactly one, before the stores; an ld.acquire needs
  * none (an acquire fence after relaxed polls cost as much as a second
- * release: 2.8 us per meeting against NCCL's 1.4 us, docs/multi-gpu.md).
+ * release: 2.8 us per meeting against NCCL's 1.4 us, research/notes/multi-gpu.md).
  * No slot for this GPU itself. The fence is release-only: fence.acq_rel.sys
  * would also invalidate the SM's L1, which nothing here needs.
  * Nothing is stored ahead of the fence (the fence waits for every access

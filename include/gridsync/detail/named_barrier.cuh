@@ -31,7 +31,7 @@ namespace detail {
 /* Wait at barrier Id (1-15) until `threads` threads have arrived. The
  * barrier is an immediate operand: compute-sanitizer's racecheck did not
  * order accesses across an arrive and a sync whose barrier was a register
- * (20 hazards a launch in gpu_scan's resident kernel, none with the same
+ * (20 hazards a launch in the scan test's resident kernel, none with the same
  * handover on immediate barriers). */
 template <unsigned int Id>
 static __device__ __forceinline__ void named_barrier_sync(unsigned int threads)

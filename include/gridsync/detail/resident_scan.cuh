@@ -3,7 +3,7 @@
  * kernel with its tiles held in shared memory and one warp that looks back
  * (internal; the agent it shares everything else with is
  * gridsync/detail/single_pass_scan.cuh, the measurements are in
- * docs/scan-notes.md).
+ * docs/scan.md).
  *
  * How: the same tiles, tickets, descriptors and look-back as
  * single_pass_scan_kernel, and the same operations on the same operands in
@@ -24,7 +24,7 @@
  *     ticket and bulk-copies its tile into it (bulk_copy.cuh).
  * So a block has two tiles in flight, the copy of one overlaps the other's
  * look-back, and an SM's loads stop only when all its blocks store at
- * once. On H200 at 2^28 and 2^30 floats (docs/probes/scan_pipelined.cu):
+ * once. On H200 at 2^28 and 2^30 floats (research/probes/scan_pipelined.cu):
  * 0.91-0.92 of a device copy, against 0.82 for one tile a block with every
  * warp waiting out the look-back, and 0.78 for the register kernel.
  *

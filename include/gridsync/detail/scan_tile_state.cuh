@@ -2,7 +2,7 @@
  * gridsync/detail/scan_tile_state.cuh - the tile descriptors of the
  * single-pass scan and the decoupled look-back over them (internal; the
  * agent is gridsync/detail/single_pass_scan.cuh, the design and its
- * memory-model argument docs/scan-notes.md).
+ * memory-model argument docs/scan.md).
  *
  * Descriptors. Every tile t has two slots in the workspace: its aggregate
  * (the combination of its own elements) and its inclusive prefix (of
@@ -324,7 +324,7 @@ GS_DEVICE T scan_fold_from(const scan_window<T, K> &w, int from, T x, Op op)
  * `fold` (32 x K values, the calling warp's own), then every lane folds
  * them from there, reading each entry from one address (a broadcast) instead
  * of a shuffle per entry. The same operations on the same operands in the
- * same order, so the same bits. Measured on H200 (docs/scan-notes.md, "One
+ * same order, so the same bits. Measured on H200 (research/notes/scan.md, "One
  * tile a block"): 0.2-0.3 us less a look-back across a 64-tile window. */
 template <class T, int K, class Op>
 GS_DEVICE T scan_fold_from_shared(const scan_window<T, K> &w, int from, T x, Op op, T *fold)

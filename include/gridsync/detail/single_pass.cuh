@@ -149,7 +149,7 @@ static __device__ __forceinline__ void single_pass_begin()
  * uses this only for memory of the GPU it runs on (scan_args'
  * prefetch_input, set by the host from the pointer's attributes: not for
  * managed memory, whose pages may be elsewhere, nor a peer's memory, whose
- * home is another GPU's L2); gpu_scan checks it with a kernel that writes
+ * home is another GPU's L2); gpu_scan_prefetch checks it with a kernel that writes
  * the input while the scan's blocks are already prefetching it. Every
  * address lies inside [p, p + bytes) (the first line from p itself), so a
  * prefetch never strays past the caller's array. Before sm_90 (no early

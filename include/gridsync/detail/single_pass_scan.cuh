@@ -6,7 +6,7 @@
  * Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back",
  * 2016) on tile descriptors that need no clearing between calls, tiles
  * taken from a ticket, and a look-back whose result is the same bits
- * whatever it saw (gridsync/detail/scan_tile_state.cuh); docs/scan-notes.md
+ * whatever it saw (gridsync/detail/scan_tile_state.cuh); docs/scan.md
  * has the design, and will have the measurements.
  *
  * How: a grid of at most one wave of persistent blocks. A tile is
@@ -71,7 +71,7 @@
  * clear its descriptors).
  *
  * Why the next ticket is drawn after the stores (measured on H200,
- * docs/scan-notes.md): a ticket drawn as the previous tile starts is a tile
+ * docs/scan.md): a ticket drawn as the previous tile starts is a tile
  * whose load begins only when that previous tile's look-back and stores are
  * done; every later tile's look-back waits for its aggregate meanwhile, so
  * the tiles being loaded at any moment are half the blocks' (0.45x CUB at

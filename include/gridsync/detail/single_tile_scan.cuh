@@ -14,9 +14,9 @@
  * tile, scan it in registers, fold the warps' totals (barrier A), publish
  * the aggregate, look back, publish the inclusive prefix (barrier B),
  * store. The same tiles, the same operations on the same operands in the
- * same order, so the same bits as the tile loop (gpu_scan checks it).
+ * same order, so the same bits as the tile loop (gpu_scan_kernels checks it).
  * Three things differ, each measured on H200 at 2^19 floats (64 tiles of
- * 32 KiB; docs/scan-notes.md, "One tile a block"):
+ * 32 KiB; research/notes/scan.md, "One tile a block"):
  *   - the block counts itself out right after barrier B, before its
  *     stores, instead of after them (0.3-0.4 us a call: a release after the
  *     stores waits for all of them to be acknowledged before its add even
