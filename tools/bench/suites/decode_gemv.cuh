@@ -1,19 +1,22 @@
 /*
- * decode_gemv.cuh - the batch-1 (and batch-4) decode workload's arithmetic,
- * the same in every version of `gridsync bench decode` and in its test:
- * y = W x for a slab of R rows of W (16-bit floats, in shared memory),
- * x of B vectors of length K (16-bit, in registers), fp32 sums, y rounded to
- * 16 bits; and the gated MLP's h = SiLU(W_gate x) * (W_up x).
+ * decode_gemv.cuh - the decode workloads' arithmetic, the same in every
+ * version of `gridsync bench decode`: y = W x for a slab of R rows of W
+ * (16-bit floats, in shared memory) and B vectors x of length K (16-bit, in
+ * registers), fp32 sums, y rounded to 16 bits; and the gated MLP's
+ * h = SiLU(W_gate x) * (W_up x).
  *
- * Layout: W row-major (a row is K contiguous values), x and y batch-major
+ * Layout: W row-major (a row is K contiguous values), vectors batch-major
  * (vector b at x + b K). A block of THREADS threads: thread t owns the
- * 16-byte chunks t, t + THREADS, ... of a row (CH = K / (8 THREADS) chunks);
- * it holds its chunks of every x vector in registers (loaded once per layer:
- * decode_x), multiplies them into each row's chunks read from shared memory
- * (consecutive threads, consecutive 16 bytes: no bank conflict), and the
- * R x B partial sums are reduced across the block: a warp reduce-scatter
- * (each xor-shuffle step halves the values a lane keeps, so 32 values take
- * 31 shuffles, not 160), then the warps' results through shared memory.
+ * 16-byte chunks t, t + THREADS, ... of a row (CH = K / (8 THREADS)); it
+ * holds its chunks of every x vector in registers (loaded once per step),
+ * converts each chunk to float once, multiplies it into the chunks of the
+ * slab's rows read from shared memory (consecutive threads read
+ * consecutive 16 bytes: no bank conflict), and the R x B partial sums are
+ * reduced across the block: a warp reduce-scatter (each xor-shuffle step
+ * halves the values a lane keeps: 32 values take 31 shuffles, not 160),
+ * then the warps' results through shared memory. The results land in
+ * shared memory (`vals`), from where a version writes them plainly or as
+ * tagged words.
  */
 #ifndef GS_BENCH_DECODE_GEMV_CUH
 #define GS_BENCH_DECODE_GEMV_CUH
@@ -22,6 +25,8 @@
 #include <cuda_fp16.h>
 
 namespace decode {
+
+enum { THREADS = 256 };
 
 /* The two 16-bit types, with their packed conversions. */
 template <typename T> struct pair;
@@ -42,14 +47,16 @@ template <> struct pair<__nv_bfloat16> {
     }
 };
 
-/* A thread's chunks of the B vectors of x: 8 values per chunk, packed. */
-template <int CH, int B> struct xregs {
-    uint4 v[B][CH];
+/* A thread's chunks of the B vectors of an input of length K: 8 values per
+ * chunk, packed. */
+template <int K, int B> struct xregs {
+    static_assert(K % (8 * THREADS) == 0, "a vector is a whole number of chunks per thread");
+    uint4 v[B][K / (8 * THREADS)];
 };
 
-/* Load the thread's chunks of x (B vectors of K at x, from global memory). */
-template <typename T, int K, int B, int THREADS>
-__device__ __forceinline__ void load_x(xregs<K / (8 * THREADS), B> &xr, const T *x)
+/* Load the thread's chunks of x (B vectors of K, from global memory). */
+template <typename T, int K, int B>
+__device__ __forceinline__ void load_x(xregs<K, B> &xr, const T *x)
 {
     constexpr int CH = K / (8 * THREADS);
 #pragma unroll
@@ -60,11 +67,9 @@ __device__ __forceinline__ void load_x(xregs<K / (8 * THREADS), B> &xr, const T 
 }
 
 /* acc[r][b] += row r of the slab (in shared memory) . x_b, over this
- * thread's chunks: each chunk of x is converted to float once, for all R
- * rows. */
-template <typename T, int K, int B, int R, int THREADS>
-__device__ __forceinline__ void slab_dot(float (&acc)[R][B], const T *w,
-                                         const xregs<K / (8 * THREADS), B> &xr)
+ * thread's chunks. */
+template <typename T, int K, int B, int R>
+__device__ __forceinline__ void slab_dot(float (&acc)[R][B], const T *w, const xregs<K, B> &xr)
 {
     typedef typename pair<T>::type T2;
     constexpr int CH = K / (8 * THREADS);
@@ -123,37 +128,38 @@ __device__ __forceinline__ void reduce_scatter(float (&v)[V], unsigned int lane,
     }
 }
 
-/* Sum V values over the block's threads; thread i < V returns the sum of
- * value i (others: garbage). `red` holds V x (THREADS / 32) floats. The
- * warp step is a reduce-scatter (32 values take 31 shuffles, not 160),
- * then the warps' sums meet in shared memory. */
-template <int V, int THREADS>
-__device__ __forceinline__ float block_sum(float (&v)[V], float *red)
+/* Shared-memory scratch of the block reduction of up to V values. */
+template <int V> struct scratch {
+    float red[V * (THREADS / 32)];
+    float vals[V];
+};
+
+/* Sum V values over the block's threads into s.vals (visible to every
+ * thread on return). */
+template <int V, int S>
+__device__ __forceinline__ void block_sum(float (&v)[V], scratch<S> &s)
 {
-    static_assert(V >= 1 && V <= 32 && (V & (V - 1)) == 0, "V: a power of two up to 32");
+    static_assert(V >= 1 && V <= 32 && (V & (V - 1)) == 0 && V <= S, "V: a power of two to 32");
     const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
     unsigned int index = 0;
     reduce_scatter<16, V, V>(v, lane, index);
-    /* the lanes holding value `index`: the lowest of each group writes */
-    constexpr int GROUP = 32 / V;
+    constexpr int GROUP = 32 / V; /* lanes holding the same value: the lowest writes */
     if ((lane & (GROUP - 1)) == 0u)
-        red[index * (THREADS / 32) + warp] = v[0];
+        s.red[index * (THREADS / 32) + warp] = v[0];
     __syncthreads();
-    float s = 0.0f;
-    if (threadIdx.x < (unsigned int)V)
+    if (threadIdx.x < (unsigned int)V) {
+        float sum = 0.0f;
 #pragma unroll
         for (int w = 0; w < THREADS / 32; ++w)
-            s += red[threadIdx.x * (THREADS / 32) + w];
-    return s;
+            sum += s.red[threadIdx.x * (THREADS / 32) + w];
+        s.vals[threadIdx.x] = sum;
+    }
+    __syncthreads();
 }
 
-/* y rows r0 .. r0 + R (of vectors of length M, B of them) = the slab at w
- * (R rows of K) times x. Every thread of the block calls it; `red` as in
- * block_sum (R B (THREADS / 32) floats); the block must not touch `red`
- * again before a block barrier. */
-template <typename T, int K, int B, int R, int THREADS>
-__device__ __forceinline__ void gemv_slab(const T *w, const xregs<K / (8 * THREADS), B> &xr,
-                                          T *y, int m, int r0, float *red)
+/* vals[r B + b] = row r of the slab w . x_b. */
+template <typename T, int K, int B, int R, int S>
+__device__ __forceinline__ void gemv_values(const T *w, const xregs<K, B> &xr, scratch<S> &s)
 {
     float acc[R][B];
 #pragma unroll
@@ -161,27 +167,20 @@ __device__ __forceinline__ void gemv_slab(const T *w, const xregs<K / (8 * THREA
 #pragma unroll
         for (int b = 0; b < B; ++b)
             acc[r][b] = 0.0f;
-    slab_dot<T, K, B, R, THREADS>(acc, w, xr);
+    slab_dot<T, K, B, R>(acc, w, xr);
     float flat[R * B];
 #pragma unroll
     for (int r = 0; r < R; ++r)
 #pragma unroll
         for (int b = 0; b < B; ++b)
             flat[r * B + b] = acc[r][b];
-    float s = block_sum<R * B, THREADS>(flat, red);
-    if (threadIdx.x < (unsigned int)(R * B)) {
-        const int r = (int)threadIdx.x / B, b = (int)threadIdx.x % B;
-        y[(size_t)b * m + r0 + r] = pair<T>::from_float(s);
-    }
+    block_sum<R * B>(flat, s);
 }
 
-/* The gated MLP's first half for rows r0 .. r0 + R of the hidden vector:
- * h = SiLU(W_gate x) * (W_up x), the two slabs at wg and wu. `red` holds
- * 2 R B (THREADS / 32 + 1) floats. */
-template <typename T, int K, int B, int R, int THREADS>
-__device__ __forceinline__ void gate_up_slab(const T *wg, const T *wu,
-                                             const xregs<K / (8 * THREADS), B> &xr, T *h, int f,
-                                             int r0, float *red)
+/* vals[r B + b] = SiLU(row r of wg . x_b) * (row r of wu . x_b). */
+template <typename T, int K, int B, int R, int S>
+__device__ __forceinline__ void gate_up_values(const T *wg, const T *wu, const xregs<K, B> &xr,
+                                               scratch<S> &s)
 {
     float g[R][B], u[R][B];
 #pragma unroll
@@ -189,8 +188,8 @@ __device__ __forceinline__ void gate_up_slab(const T *wg, const T *wu,
 #pragma unroll
         for (int b = 0; b < B; ++b)
             g[r][b] = u[r][b] = 0.0f;
-    slab_dot<T, K, B, R, THREADS>(g, wg, xr);
-    slab_dot<T, K, B, R, THREADS>(u, wu, xr);
+    slab_dot<T, K, B, R>(g, wg, xr);
+    slab_dot<T, K, B, R>(u, wu, xr);
     float flat[2 * R * B];
 #pragma unroll
     for (int r = 0; r < R; ++r)
@@ -199,16 +198,26 @@ __device__ __forceinline__ void gate_up_slab(const T *wg, const T *wu,
             flat[r * B + b] = g[r][b];
             flat[R * B + r * B + b] = u[r][b];
         }
-    float s = block_sum<2 * R * B, THREADS>(flat, red);
-    /* thread i < R B holds gate value i, thread R B + i the up value i */
-    float *sums = red + 2 * R * B * (THREADS / 32);
-    if (threadIdx.x < (unsigned int)(2 * R * B))
-        sums[threadIdx.x] = s;
+    block_sum<2 * R * B>(flat, s);
+    float h = 0.0f;
+    if (threadIdx.x < (unsigned int)(R * B)) {
+        const float gv = s.vals[threadIdx.x], uv = s.vals[R * B + threadIdx.x];
+        h = gv / (1.0f + __expf(-gv)) * uv;
+    }
     __syncthreads();
+    if (threadIdx.x < (unsigned int)(R * B))
+        s.vals[threadIdx.x] = h;
+    __syncthreads();
+}
+
+/* Write vals (R rows x B) as rows r0 .. r0 + R of the B vectors of length
+ * m at y. */
+template <typename T, int B, int R, int S>
+__device__ __forceinline__ void write_plain(const scratch<S> &s, T *y, int m, int r0)
+{
     if (threadIdx.x < (unsigned int)(R * B)) {
         const int r = (int)threadIdx.x / B, b = (int)threadIdx.x % B;
-        const float gv = sums[threadIdx.x], uv = sums[R * B + threadIdx.x];
-        h[(size_t)b * f + r0 + r] = pair<T>::from_float(gv / (1.0f + __expf(-gv)) * uv);
+        y[(size_t)b * m + r0 + r] = pair<T>::from_float(s.vals[threadIdx.x]);
     }
 }
 

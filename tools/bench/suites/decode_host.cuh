@@ -13,12 +13,14 @@
 #include <gridsync.h>
 #include <gridsync_tasks.h>
 
+#include <cmath>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "decode_kernels.cuh"
@@ -58,12 +60,14 @@ template <typename T> inline double unit_roundoff();
 template <> inline double unit_roundoff<__half>() { return ldexp(1.0, -11); }
 template <> inline double unit_roundoff<__nv_bfloat16>() { return ldexp(1.0, -8); }
 
+/* p[i] = the value of index `first` + i: any part of an array filled
+ * alone equals the same part filled whole. */
 template <typename T>
-__global__ void fill_uniform(T *p, size_t n, unsigned long long seed, float scale)
+__global__ void fill_uniform(T *p, size_t n, unsigned long long seed, size_t first, float scale)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x)
-        p[i] = from_float<T>(uniform(seed, i, scale));
+        p[i] = from_float<T>(uniform(seed, first + i, scale));
 }
 
 /* Read every 16 bytes of p once: the measured read ceiling. Eight

@@ -1,14 +1,22 @@
 /*
- * decode_run.cuh - measuring the chain: every version of decode_kernels.cuh
- * and cuBLAS on the same weights, timed as CUDA-graph replays (one replay:
- * the whole chain), each checked against the FP64 reference.
+ * decode_run.cuh - measuring a decode workload: every version of
+ * decode_kernels.cuh and cuBLAS on the same weights, each timed as CUDA-graph
+ * replays (one replay: the whole workload) and checked against an FP64
+ * reference.
  *
- * Check: every activation written (the buffers are poisoned with NaN first)
- * and, for 256 random rows of every layer, |y - ref| <= u |ref| + 1.01 K
- * 2^-24 sum_k |w_k x_k| (ref: the FP64 product of the layer's weights and
- * the version's own input to that layer; u: the output type's unit
- * roundoff, 2^-11 for fp16, 2^-8 for bf16; K 2^-24 bounds any order of K
- * fp32 sums). The figure is the largest ratio of error to bound (<= 1).
+ * Weights: the hash of (seed, index) in decode_host.cuh, uniform in
+ * [-a, a), a = sqrt(3 / K) for a matrix of K columns (outputs keep the size
+ * of their inputs); the CPU rebuilds any row. Check: every output written
+ * (poisoned with NaN first; the tagged version's words must carry its last
+ * launch's tags) and, for 128 random rows of every step, the error against
+ * the FP64 value computed from that version's own input to the step:
+ *   gemv, down (with the residual x): |y - ref| <= u |ref| + g (sum |w x| + |x_r|);
+ *   gate-up: |h - ref| <= u |ref| + 1.1 |u_ref| (g + v) G + |silu(g_ref)| (g + v) U
+ * with u the output type's unit roundoff (2^-11 fp16, 2^-8 bf16), g = 1.01 K
+ * 2^-24 (any order of K fp32 sums), G and U the sums of |w x| of the gate and
+ * up rows, and v = u for cuBLAS (which rounds gate and up to 16 bits before
+ * the SiLU; 0 for the others). The figure is the largest ratio of error to
+ * bound (<= 1).
  */
 #ifndef GS_BENCH_DECODE_RUN_CUH
 #define GS_BENCH_DECODE_RUN_CUH
@@ -20,81 +28,25 @@ namespace decode {
 enum version { V_TASKS, V_TASKS_TAGGED, V_BARRIER, V_GRAPH, V_GRAPH_PDL, V_CUBLAS, V_COUNT };
 static const char *const version_names[V_COUNT] = {
     "gridsync tasks",          "gridsync tasks, tagged activations",
-    "persistent + grid barrier", "per-layer kernels, graph",
-    "per-layer kernels, graph + PDL", "cuBLAS GemmEx, graph"};
+    "persistent + grid barrier", "per-step kernels, graph",
+    "per-step kernels, graph + PDL", "cuBLAS GemmEx, graph"};
 
 struct timing {
-    double median_us, min_us, max_us; /* per replay (the whole chain) */
+    double median_us, min_us, max_us; /* per replay (the whole workload) */
 };
 
 struct outcome {
     timing t;
     double worst;   /* largest error / bound over the rows checked */
-    long long bad;  /* activations not written, or beyond the bound */
-    int ran;
+    long long bad;  /* outputs not written, or beyond the bound */
 };
 
-/* The rows the check samples, with their weights (exact in float). */
-struct sample {
-    int layers, k, rows;
-    std::vector<int> row;    /* layers x rows */
-    std::vector<float> w;    /* layers x rows x k */
+struct options {
+    int layers, stages, samples, per_sm;
+    unsigned long long seed;
 };
 
-template <typename T>
-static void make_sample(sample &s, int layers, int k, unsigned long long seed, float scale,
-                        unsigned long long pick)
-{
-    s.layers = layers;
-    s.k = k;
-    s.rows = std::min(256, k);
-    s.row.resize((size_t)layers * s.rows);
-    s.w.resize((size_t)layers * s.rows * k);
-    for (int l = 0; l < layers; ++l)
-        for (int i = 0; i < s.rows; ++i) {
-            int r = (int)(hash64(pick, (unsigned long long)l * 4096 + i) % (unsigned long long)k);
-            s.row[(size_t)l * s.rows + i] = r;
-            const unsigned long long base = ((unsigned long long)l * k + r) * k;
-            float *dst = &s.w[((size_t)l * s.rows + i) * k];
-            for (int c = 0; c < k; ++c)
-                dst[c] = (float)to_double(from_float<T>(uniform(seed, base + c, scale)));
-        }
-}
-
-template <typename T>
-static void check_chain(const std::vector<T> &act, const sample &s, int batch, outcome *o)
-{
-    const int k = s.k, layers = s.layers;
-    const double u = unit_roundoff<T>(), gamma = 1.01 * k * ldexp(1.0, -24);
-    o->worst = 0.0;
-    o->bad = 0;
-    for (size_t i = (size_t)batch * k; i < act.size(); ++i)
-        if (!isfinite(to_double(act[i])))
-            ++o->bad;
-    for (int l = 0; l < layers; ++l)
-        for (int i = 0; i < s.rows; ++i) {
-            const float *w = &s.w[((size_t)l * s.rows + i) * k];
-            const int r = s.row[(size_t)l * s.rows + i];
-            for (int b = 0; b < batch; ++b) {
-                const T *x = &act[((size_t)l * batch + b) * k];
-                double ref = 0.0, mag = 0.0;
-                for (int c = 0; c < k; ++c) {
-                    double p = (double)w[c] * to_double(x[c]);
-                    ref += p;
-                    mag += fabs(p);
-                }
-                double y = to_double(act[((size_t)(l + 1) * batch + b) * k + r]);
-                double bound = u * fabs(ref) + gamma * mag + 1e-30;
-                double ratio = fabs(y - ref) / bound;
-                if (!(ratio <= 1.0))
-                    ++o->bad;
-                if (ratio > o->worst || ratio != ratio)
-                    o->worst = ratio;
-            }
-        }
-}
-
-/* Replay `exec` (one chain a replay): warm-up, then `samples` timed replays. */
+/* Replay `exec`: two warm-ups, then `samples` timed replays. */
 static gs_status time_graph(cudaGraphExec_t exec, cudaStream_t s, int samples, timing *t)
 {
     cudaEvent_t a, b;
@@ -121,237 +73,360 @@ static gs_status time_graph(cudaGraphExec_t exec, cudaStream_t s, int samples, t
     return GS_SUCCESS;
 }
 
-struct chain_opts {
-    int layers, batch, stages, samples;
-    int per_sm; /* blocks per SM of the persistent versions */
-    int type; /* 0 fp16, 1 bf16 */
-    unsigned long long seed;
-    int versions; /* bit v: run version v */
-};
-
-/* Everything a chain needs on the device, made once per configuration. */
-template <typename T, int K, int B, int R> struct chain_bench {
-    chain_opts o;
-    T *w = nullptr, *act = nullptr;
-    unsigned long long *xt = nullptr; /* the tagged version's activations */
+/* One workload of shape S on the device. */
+template <class S> struct workload {
+    typedef typename S::T T;
+    typedef geometry<S> G;
+    options o;
+    model<T> md = {};
+    T *w = nullptr, *x0 = nullptr, *out = nullptr, *gbuf = nullptr, *ubuf = nullptr;
+    unsigned long long *tout = nullptr;
     unsigned int *failed = nullptr;
-    unsigned int launches = 0;        /* of the tagged version's plan, for its tags */
     cudaStream_t s = nullptr;
-    int sms = 0;
-    float scale = 0;
+    int sms = 0, steps = 0;
+
+    size_t weights() const { return (size_t)o.layers * (S::MLP ? 3 * (size_t)S::F * S::D : (size_t)S::D * S::D); }
+    size_t out_elems() const { return (size_t)steps * S::B * G::MAXLEN; }
+    /* where matrix `which` (0 gemv or gate, 1 up, 2 down) of layer l starts, and its K */
+    size_t matrix(int l, int which, int *k) const
+    {
+        if (!S::MLP) {
+            *k = S::D;
+            return (size_t)l * S::D * S::D;
+        }
+        *k = which == 2 ? S::F : S::D;
+        return (size_t)l * 3 * S::F * S::D + (size_t)which * S::F * S::D;
+    }
+    static float scale(int k) { return sqrtf(3.0f / (float)k); }
 
     gs_status setup()
     {
         int dev;
+        steps = G::steps(o.layers);
         DECODE_CUDA(cudaGetDevice(&dev));
         DECODE_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
         DECODE_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-        const size_t wn = (size_t)o.layers * K * K, an = (size_t)(o.layers + 1) * B * K;
-        DECODE_CUDA(cudaMalloc(&w, wn * sizeof(T)));
-        DECODE_CUDA(cudaMalloc(&act, an * sizeof(T)));
-        DECODE_CUDA(cudaMalloc(&xt, (size_t)o.layers * B * (K / 2) * sizeof *xt));
+        DECODE_CUDA(cudaMalloc(&w, weights() * sizeof(T)));
+        DECODE_CUDA(cudaMalloc(&x0, (size_t)S::B * S::D * sizeof(T)));
+        DECODE_CUDA(cudaMalloc(&out, out_elems() * sizeof(T)));
+        DECODE_CUDA(cudaMalloc(&tout, out_elems() / 2 * sizeof *tout));
         DECODE_CUDA(cudaMalloc(&failed, sizeof *failed));
-        scale = sqrtf(3.0f / K); /* keeps |x| near 1 through the layers */
-        fill_uniform<T><<<1024, 256, 0, s>>>(w, wn, o.seed, scale);
-        fill_uniform<T><<<64, 256, 0, s>>>(act, (size_t)B * K, o.seed ^ 0x5bd1e995ull, 1.0f);
+        if (S::MLP) {
+            DECODE_CUDA(cudaMalloc(&gbuf, (size_t)S::B * S::F * sizeof(T)));
+            DECODE_CUDA(cudaMalloc(&ubuf, (size_t)S::B * S::F * sizeof(T)));
+        }
+        for (int l = 0; l < o.layers; ++l)
+            for (int which = 0; which < (S::MLP ? 3 : 1); ++which) {
+                int k;
+                size_t at = matrix(l, which, &k), n = (size_t)(S::MLP && which < 2 ? S::F : S::D) * k;
+                fill_uniform<T><<<1024, 256, 0, s>>>(w + at, n, o.seed, at, scale(k));
+            }
+        fill_uniform<T><<<64, 256, 0, s>>>(x0, (size_t)S::B * S::D, o.seed ^ 0x5bd1e995ull, 0,
+                                           1.0f);
         DECODE_CUDA(cudaGetLastError());
         DECODE_CUDA(cudaStreamSynchronize(s));
+        md = {w, x0, out, tout, failed, o.layers};
         return GS_SUCCESS;
     }
 
     void teardown()
     {
         cudaFree(w);
-        cudaFree(act);
-        cudaFree(xt);
+        cudaFree(x0);
+        cudaFree(out);
+        cudaFree(tout);
         cudaFree(failed);
+        cudaFree(gbuf);
+        cudaFree(ubuf);
         cudaStreamDestroy(s);
     }
 
-    gs_status poison()
+    /* The task plan of the tasks versions: a task per slab, in step order. */
+    gs_status make_plan(int tagged, gs_task_plan_t *plan)
     {
-        DECODE_CUDA(cudaMemsetAsync(act + (size_t)B * K, 0xff,
-                                    (size_t)o.layers * B * K * sizeof(T), s));
-        return GS_SUCCESS;
+        DECODE_GS(gs_task_plan_create(plan, (unsigned int)steps));
+        for (int st = 0; st < steps; ++st) {
+            const int op = G::op(st), slabs = G::slabs(op);
+            for (int j = 0; j < slabs; ++j) {
+                gs_task_desc d;
+                memset(&d, 0, sizeof d);
+                d.op = (unsigned int)op;
+                d.arg[0] = (unsigned long long)st;
+                d.arg[1] = (unsigned long long)j;
+                if (st > 0 && !tagged)
+                    d.waits[d.nwaits++] = {(unsigned int)st - 1, (unsigned int)G::slabs(G::op(st - 1))};
+                if (!tagged)
+                    d.posts[d.nposts++] = {(unsigned int)st, 1};
+                const T *w2;
+                const T *w1 = G::weights(md, st, j, &w2);
+                if (w2) {
+                    d.inputs[d.ninputs++] = {w1, S::SLAB / 2};
+                    d.inputs[d.ninputs++] = {w2, S::SLAB / 2};
+                } else {
+                    d.inputs[d.ninputs++] = {w1, S::SLAB};
+                }
+                DECODE_GS(gs_task_plan_add(*plan, &d, NULL));
+            }
+        }
+        DECODE_GS(gs_task_plan_set_stages(*plan, (unsigned int)o.stages, 0));
+        return gs_task_plan_build(*plan, (unsigned int)(sms * o.per_sm));
     }
 
-    /* Capture one chain of version v into a graph. */
+    /* Capture one run of version v into a graph. */
     gs_status capture(int v, cudaGraphExec_t *exec, gs_task_plan_t *plan, gs_barrier_t *bar,
                       cublasHandle_t *blas)
     {
-        const unsigned int slabs = K / R;
-        const size_t slab_bytes = (size_t)R * K * sizeof(T);
-        chain<T> c = {w, act, o.layers};
         cudaGraph_t g;
+        static gs_task_view tview;
+        static gs_grid_barrier bview;
+        static model<T> arg;
+        static int stages;
+        arg = md;
+        stages = o.stages;
         if (v == V_TASKS || v == V_TASKS_TAGGED) {
-            const int tagged = v == V_TASKS_TAGGED;
-            DECODE_GS(gs_task_plan_create(plan, (unsigned int)o.layers));
-            for (int l = 0; l < o.layers; ++l)
-                for (unsigned int sl = 0; sl < slabs; ++sl) {
-                    gs_task_desc d;
-                    memset(&d, 0, sizeof d);
-                    d.op = OP_GEMV;
-                    d.arg[0] = (unsigned long long)l;
-                    d.arg[1] = (unsigned long long)sl * R;
-                    if (l > 0 && !tagged)
-                        d.waits[d.nwaits++] = {(unsigned int)l - 1, slabs};
-                    if (!tagged)
-                        d.posts[d.nposts++] = {(unsigned int)l, 1};
-                    d.inputs[d.ninputs++] = {w + ((size_t)l * K + (size_t)sl * R) * K, slab_bytes};
-                    DECODE_GS(gs_task_plan_add(*plan, &d, NULL));
-                }
-            DECODE_GS(gs_task_plan_set_stages(*plan, (unsigned int)o.stages, 0));
-            DECODE_GS(gs_task_plan_build(*plan, (unsigned int)(sms * o.per_sm)));
-            static gs_task_view view;
-            DECODE_GS(gs_task_plan_device(*plan, &view));
-            size_t smem = gs_task_plan_smem_bytes(*plan);
-            const void *kernel = tagged ? (const void *)decode_tagged_kernel<T, K, B, R>
-                                        : (const void *)decode_tasks_kernel<T, K, B, R>;
+            DECODE_GS(make_plan(v == V_TASKS_TAGGED, plan));
+            DECODE_GS(gs_task_plan_device(*plan, &tview));
+            const size_t smem = gs_task_plan_smem_bytes(*plan);
+            const void *kernel = v == V_TASKS_TAGGED ? (const void *)tagged_kernel<S>
+                                                     : (const void *)tasks_kernel<S>;
             DECODE_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              (int)smem));
-            static chain<T> arg;
-            static tagged_chain<T> targ;
-            arg = c;
-            targ = {w, act, xt, failed, o.layers};
-            DECODE_CUDA(cudaMemsetAsync(xt, 0, (size_t)o.layers * B * (K / 2) * sizeof *xt, s));
+            DECODE_CUDA(cudaMemsetAsync(tout, 0, out_elems() / 2 * sizeof *tout, s));
             DECODE_CUDA(cudaMemsetAsync(failed, 0, sizeof *failed, s));
-            launches = 0;
-            void *args[] = {&view, tagged ? (void *)&targ : (void *)&arg};
+            void *args[] = {&tview, &arg};
             DECODE_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
             gs_status st = gs_task_plan_launch(*plan, kernel, dim3(THREADS), smem, s, args);
             DECODE_CUDA(cudaStreamEndCapture(s, &g));
             DECODE_GS(st);
         } else if (v == V_BARRIER) {
+            int fewest = 1 << 30;
+            for (int st = 0; st < steps; ++st)
+                fewest = std::min(fewest, G::slabs(G::op(st)));
+            const unsigned int grid = (unsigned int)std::min(sms * o.per_sm, fewest);
             DECODE_GS(gs_barrier_create(bar, GS_BARRIER_AUTO));
-            static gs_grid_barrier view;
-            unsigned int grid = (unsigned int)(sms * o.per_sm) < slabs
-                                    ? (unsigned int)(sms * o.per_sm) : slabs;
-            DECODE_GS(gs_barrier_device(*bar, grid, &view));
-            size_t smem = (size_t)o.stages * slab_bytes;
-            DECODE_CUDA(cudaFuncSetAttribute(decode_barrier_kernel<T, K, B, R>,
+            DECODE_GS(gs_barrier_device(*bar, grid, &bview));
+            const size_t smem = (size_t)o.stages * S::SLAB;
+            DECODE_CUDA(cudaFuncSetAttribute(barrier_kernel<S>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-            static chain<T> arg;
-            static int stages;
-            arg = c;
-            stages = o.stages;
-            void *args[] = {&view, &arg, &stages};
+            void *args[] = {&bview, &arg, &stages};
             DECODE_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-            gs_status st = gs_launch((const void *)decode_barrier_kernel<T, K, B, R>, dim3(grid),
-                                     dim3(THREADS), smem, s, args, *bar);
+            gs_status st = gs_launch((const void *)barrier_kernel<S>, dim3(grid), dim3(THREADS),
+                                     smem, s, args, *bar);
             DECODE_CUDA(cudaStreamEndCapture(s, &g));
             DECODE_GS(st);
         } else if (v == V_GRAPH || v == V_GRAPH_PDL) {
-            DECODE_CUDA(cudaFuncSetAttribute(decode_layer_kernel<T, K, B, R>,
-                                             cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             (int)slab_bytes));
+            DECODE_CUDA(cudaFuncSetAttribute(step_kernel<S>,
+                                             cudaFuncAttributeMaxDynamicSharedMemorySize, S::SLAB));
             cudaLaunchAttribute attr;
             attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
             attr.val.programmaticStreamSerializationAllowed = 1;
-            cudaLaunchConfig_t cfg = {};
-            cfg.gridDim = dim3(slabs);
-            cfg.blockDim = dim3(THREADS);
-            cfg.dynamicSmemBytes = slab_bytes;
-            cfg.stream = s;
-            cfg.attrs = v == V_GRAPH_PDL ? &attr : NULL;
-            cfg.numAttrs = v == V_GRAPH_PDL ? 1 : 0;
             DECODE_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
             cudaError_t err = cudaSuccess;
-            for (int l = 0; l < o.layers && err == cudaSuccess; ++l)
-                err = cudaLaunchKernelEx(&cfg, decode_layer_kernel<T, K, B, R>,
-                                         (const T *)(w + (size_t)l * K * K),
-                                         (const T *)(act + (size_t)l * B * K),
-                                         act + (size_t)(l + 1) * B * K);
+            for (int st = 0; st < steps && err == cudaSuccess; ++st) {
+                cudaLaunchConfig_t cfg = {};
+                cfg.gridDim = dim3((unsigned int)G::slabs(G::op(st)));
+                cfg.blockDim = dim3(THREADS);
+                cfg.dynamicSmemBytes = S::SLAB;
+                cfg.stream = s;
+                cfg.attrs = v == V_GRAPH_PDL ? &attr : NULL;
+                cfg.numAttrs = v == V_GRAPH_PDL ? 1 : 0;
+                err = cudaLaunchKernelEx(&cfg, step_kernel<S>, md, st);
+            }
             DECODE_CUDA(cudaStreamEndCapture(s, &g));
             DECODE_CUDA(err);
         } else {
-            if (cublasCreate(blas) != CUBLAS_STATUS_SUCCESS ||
-                cublasSetStream(*blas, s) != CUBLAS_STATUS_SUCCESS) {
-                fprintf(stderr, "decode: cublasCreate/cublasSetStream failed\n");
-                return GS_ERR_CUDA;
-            }
-            const cudaDataType dt = o.type == 0 ? CUDA_R_16F : CUDA_R_16BF;
-            const float one = 1.0f, zero = 0.0f;
-            /* row-major W (K x K) is column-major W^T: y = op_T(W^T) x */
-            DECODE_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
-            cublasStatus_t bs = CUBLAS_STATUS_SUCCESS;
-            for (int l = 0; l < o.layers && bs == CUBLAS_STATUS_SUCCESS; ++l)
-                bs = cublasGemmEx(*blas, CUBLAS_OP_T, CUBLAS_OP_N, K, B, K, &one,
-                                  w + (size_t)l * K * K, dt, K, act + (size_t)l * B * K, dt, K,
-                                  &zero, act + (size_t)(l + 1) * B * K, dt, K,
-                                  CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
-            DECODE_CUDA(cudaStreamEndCapture(s, &g));
-            if (bs != CUBLAS_STATUS_SUCCESS) {
-                fprintf(stderr, "decode: cublasGemmEx failed (%d)\n", (int)bs);
-                return GS_ERR_CUDA;
-            }
+            DECODE_GS(capture_cublas(&g, blas));
         }
         DECODE_CUDA(cudaGraphInstantiate(exec, g, 0));
         cudaGraphDestroy(g);
         return GS_SUCCESS;
     }
 
-    /* The tagged version's activations into `host` (layers 1 .. L), each
-     * word's tag checked against the checked run's (launch `launch`). */
+    /* cuBLAS: y = W x per step (row-major W is column-major W^T: op_T), the
+     * MLP's gate and up as two GEMMs and silu_mul, its down with beta = 1 on
+     * a copy of the residual. */
+    gs_status capture_cublas(cudaGraph_t *g, cublasHandle_t *blas)
+    {
+        if (cublasCreate(blas) != CUBLAS_STATUS_SUCCESS ||
+            cublasSetStream(*blas, s) != CUBLAS_STATUS_SUCCESS) {
+            fprintf(stderr, "decode: cublasCreate/cublasSetStream failed\n");
+            return GS_ERR_CUDA;
+        }
+        const cudaDataType dt = std::is_same<T, __half>::value ? CUDA_R_16F : CUDA_R_16BF;
+        const float one = 1.0f, zero = 0.0f;
+        cublasStatus_t bs = CUBLAS_STATUS_SUCCESS;
+        cudaError_t err = cudaSuccess;
+        DECODE_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+        for (int st = 0; st < steps && bs == CUBLAS_STATUS_SUCCESS && err == cudaSuccess; ++st) {
+            const int op = G::op(st);
+            const T *in = G::input(md, st);
+            T *y = G::output(md, st);
+            const T *w2;
+            const T *w1 = G::weights(md, st, 0, &w2);
+            const int k = G::k(op), m = G::m(op);
+            if (op == OP_GATE_UP) {
+                bs = cublasGemmEx(*blas, CUBLAS_OP_T, CUBLAS_OP_N, m, S::B, k, &one, w1, dt, k, in,
+                                  dt, k, &zero, gbuf, dt, m, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+                if (bs == CUBLAS_STATUS_SUCCESS)
+                    bs = cublasGemmEx(*blas, CUBLAS_OP_T, CUBLAS_OP_N, m, S::B, k, &one, w2, dt, k,
+                                      in, dt, k, &zero, ubuf, dt, m, CUBLAS_COMPUTE_32F,
+                                      CUBLAS_GEMM_DEFAULT);
+                silu_mul<T><<<4 * sms, 256, 0, s>>>(gbuf, ubuf, y, m * S::B);
+                err = cudaGetLastError();
+            } else {
+                float beta = 0.0f;
+                if (op == OP_DOWN) { /* x_{l+1} = x_l + W_d h */
+                    err = cudaMemcpyAsync(y, G::input(md, st - 1), (size_t)S::B * S::D * sizeof(T),
+                                          cudaMemcpyDeviceToDevice, s);
+                    beta = 1.0f;
+                }
+                if (err == cudaSuccess)
+                    bs = cublasGemmEx(*blas, CUBLAS_OP_T, CUBLAS_OP_N, m, S::B, k, &one, w1, dt, k,
+                                      in, dt, k, beta ? &one : &zero, y, dt, m, CUBLAS_COMPUTE_32F,
+                                      CUBLAS_GEMM_DEFAULT);
+            }
+        }
+        DECODE_CUDA(cudaStreamEndCapture(s, g));
+        DECODE_CUDA(err);
+        if (bs != CUBLAS_STATUS_SUCCESS) {
+            fprintf(stderr, "decode: cublasGemmEx failed (%d)\n", (int)bs);
+            return GS_ERR_CUDA;
+        }
+        return GS_SUCCESS;
+    }
+
+    /* The tagged version's outputs into `host` (as the plain layout), every
+     * word's tag checked against launch `launch`'s. */
     gs_status untag(std::vector<T> &host, unsigned int launch, long long *untagged)
     {
-        const size_t words = (size_t)o.layers * B * (K / 2);
-        std::vector<unsigned long long> h(words);
+        std::vector<unsigned long long> h(out_elems() / 2);
         unsigned int fail = 0;
-        DECODE_CUDA(cudaMemcpy(h.data(), xt, words * sizeof h[0], cudaMemcpyDeviceToHost));
+        DECODE_CUDA(cudaMemcpy(h.data(), tout, h.size() * sizeof h[0], cudaMemcpyDeviceToHost));
         DECODE_CUDA(cudaMemcpy(&fail, failed, sizeof fail, cudaMemcpyDeviceToHost));
         if (fail) {
             fprintf(stderr, "decode: a tagged wait gave up (2 s)\n");
             return GS_ERR_BARRIER_TIMEOUT;
         }
         *untagged = 0;
-        for (int l = 0; l < o.layers; ++l)
-            for (size_t i = 0; i < (size_t)B * (K / 2); ++i) {
-                unsigned long long word = h[(size_t)l * B * (K / 2) + i];
-                if ((unsigned int)(word >> 32) != launch * (unsigned int)o.layers + l + 1u)
-                    ++*untagged;
-                unsigned short lo = (unsigned short)word, hi = (unsigned short)(word >> 16);
-                T *dst = &host[(size_t)(l + 1) * B * K + 2 * i];
-                memcpy(&dst[0], &lo, 2);
-                memcpy(&dst[1], &hi, 2);
-            }
+        for (int st = 0; st < steps; ++st) {
+            const int m = G::m(G::op(st));
+            for (int b = 0; b < S::B; ++b)
+                for (int i = 0; i < m / 2; ++i) {
+                    const unsigned long long word = h[((size_t)st * S::B + b) * (G::MAXLEN / 2) + i];
+                    if ((unsigned int)(word >> 32) != act_tag(launch, steps, st))
+                        ++*untagged;
+                    unsigned short lo = (unsigned short)word, hi = (unsigned short)(word >> 16);
+                    T *dst = &host[((size_t)st * S::B + b) * G::MAXLEN + 2 * i];
+                    memcpy(&dst[0], &lo, 2);
+                    memcpy(&dst[1], &hi, 2);
+                }
+        }
         return GS_SUCCESS;
     }
 
-    gs_status run(int v, const sample &smp, outcome *out)
+    /* The FP64 check of every step's outputs (see the file's comment). */
+    void check(const std::vector<T> &host, const std::vector<T> &hx0, int is_cublas, outcome *oc)
+    {
+        const double u = unit_roundoff<T>();
+        std::vector<double> row1(G::MAXLEN), row2(G::MAXLEN);
+        oc->worst = 0.0;
+        oc->bad = 0;
+        for (int st = 0; st < steps; ++st) {
+            const int op = G::op(st), k = G::k(op), m = G::m(op);
+            const T *in = st == 0 ? hx0.data() : &host[(size_t)(st - 1) * S::B * G::MAXLEN];
+            const T *y = &host[(size_t)st * S::B * G::MAXLEN];
+            for (int b = 0; b < S::B; ++b)
+                for (int i = 0; i < m; ++i)
+                    if (!std::isfinite(to_double(y[(size_t)b * m + i])))
+                        ++oc->bad;
+            const double gamma = 1.01 * k * ldexp(1.0, -24), v = is_cublas ? u : 0.0;
+            for (int q = 0; q < 128; ++q) {
+                const int r = (int)(hash64(o.seed ^ 0xc0ffeeull, (unsigned long long)st * 4096 + q) %
+                                    (unsigned long long)m);
+                const int l = S::MLP ? st / 2 : st;
+                int kk;
+                const size_t base1 = matrix(l, op == OP_DOWN ? 2 : 0, &kk) + (size_t)r * k;
+                const size_t base2 = S::MLP ? matrix(l, 1, &kk) + (size_t)r * k : 0;
+                for (int c = 0; c < k; ++c) {
+                    row1[c] = to_double(from_float<T>(uniform(o.seed, base1 + c, scale(k))));
+                    if (op == OP_GATE_UP)
+                        row2[c] = to_double(from_float<T>(uniform(o.seed, base2 + c, scale(k))));
+                }
+                for (int b = 0; b < S::B; ++b) {
+                    double d1 = 0, m1 = 0, d2 = 0, m2 = 0;
+                    for (int c = 0; c < k; ++c) {
+                        const double x = to_double(in[(size_t)b * k + c]);
+                        d1 += row1[c] * x;
+                        m1 += fabs(row1[c] * x);
+                        if (op == OP_GATE_UP) {
+                            d2 += row2[c] * x;
+                            m2 += fabs(row2[c] * x);
+                        }
+                    }
+                    double ref, bound;
+                    if (op == OP_GATE_UP) {
+                        const double sg = 1.0 / (1.0 + exp(-d1)), silu = d1 * sg;
+                        ref = silu * d2;
+                        bound = u * fabs(ref) + 1.1 * fabs(d2) * (gamma * m1 + v * fabs(d1)) +
+                                fabs(silu) * (gamma * m2 + v * fabs(d2));
+                    } else {
+                        double res = 0.0;
+                        if (op == OP_DOWN) { /* the residual: the gate-up step's input */
+                            const T *xl = st == 1 ? hx0.data() : &host[(size_t)(st - 2) * S::B * G::MAXLEN];
+                            res = to_double(xl[(size_t)b * S::D + r]);
+                        }
+                        ref = d1 + res;
+                        bound = u * fabs(ref) + gamma * (m1 + fabs(res));
+                    }
+                    bound += 1e-6 * u; /* the subnormal range */
+                    const double got = to_double(y[(size_t)b * m + r]);
+                    const double ratio = fabs(got - ref) / bound;
+                    if (!(ratio <= 1.0))
+                        ++oc->bad;
+                    if (!(ratio <= oc->worst))
+                        oc->worst = ratio;
+                }
+            }
+        }
+    }
+
+    /* Time version v, then check a fresh run of it on poisoned outputs. */
+    gs_status run(int v, outcome *oc)
     {
         cudaGraphExec_t exec = nullptr;
         gs_task_plan_t plan = nullptr;
         gs_barrier_t bar = nullptr;
         cublasHandle_t blas = nullptr;
-        out->ran = 0;
         gs_status st = capture(v, &exec, &plan, &bar, &blas);
         if (st == GS_SUCCESS)
-            st = time_graph(exec, s, o.samples, &out->t);
-        launches = 2u + (unsigned int)o.samples;
+            st = time_graph(exec, s, o.samples, &oc->t);
         if (st == GS_SUCCESS && plan)
             st = gs_task_plan_check(plan, s);
         if (st == GS_SUCCESS && bar)
             st = gs_barrier_check(bar, s);
-        if (st == GS_SUCCESS) { /* the check: a fresh run on poisoned activations */
-            std::vector<T> host((size_t)(o.layers + 1) * B * K);
-            st = poison();
-            if (st == GS_SUCCESS && cudaGraphLaunch(exec, s) == cudaSuccess &&
-                cudaStreamSynchronize(s) == cudaSuccess &&
-                cudaMemcpy(host.data(), act, host.size() * sizeof(T), cudaMemcpyDeviceToHost) ==
+        if (st == GS_SUCCESS) {
+            std::vector<T> host(out_elems()), hx0((size_t)S::B * S::D);
+            if (cudaMemsetAsync(out, 0xff, out_elems() * sizeof(T), s) != cudaSuccess ||
+                cudaGraphLaunch(exec, s) != cudaSuccess || cudaStreamSynchronize(s) != cudaSuccess ||
+                cudaMemcpy(host.data(), out, host.size() * sizeof(T), cudaMemcpyDeviceToHost) !=
+                    cudaSuccess ||
+                cudaMemcpy(hx0.data(), x0, hx0.size() * sizeof(T), cudaMemcpyDeviceToHost) !=
                     cudaSuccess) {
-                long long untagged = 0;
-                if (v == V_TASKS_TAGGED)
-                    st = untag(host, launches, &untagged);
-                check_chain<T>(host, smp, B, out);
-                out->bad += untagged;
-                out->ran = 1;
-            } else if (st == GS_SUCCESS) {
                 fprintf(stderr, "decode: the checked run failed: %s\n",
                         cudaGetErrorName(cudaGetLastError()));
                 st = GS_ERR_CUDA;
             }
+            long long untagged = 0;
+            if (st == GS_SUCCESS && v == V_TASKS_TAGGED)
+                st = untag(host, 2u + (unsigned int)o.samples, &untagged);
+            if (st == GS_SUCCESS) {
+                check(host, hx0, v == V_CUBLAS, oc);
+                oc->bad += untagged;
+            }
             if (st == GS_SUCCESS && plan)
                 st = gs_task_plan_check(plan, s);
+            if (st == GS_SUCCESS && bar)
+                st = gs_barrier_check(bar, s);
         }
         if (exec)
             cudaGraphExecDestroy(exec);
