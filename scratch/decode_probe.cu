@@ -1,5 +1,5 @@
 /* decode_probe.cu - compile check and quick table of the decode workloads. */
-#include "../tools/bench/suites/decode_run.cuh"
+#include "../tools/suites/decode/workload.cuh"
 #include <string.h>
 
 using namespace decode;

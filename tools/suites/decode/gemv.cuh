@@ -1,5 +1,5 @@
 /*
- * decode_gemv.cuh - the decode workloads' arithmetic, the same in every
+ * gemv.cuh - the decode workloads' arithmetic, the same in every
  * version of `gridsync bench decode`: y = W x for a slab of R rows of W
  * (16-bit floats, in shared memory) and B vectors x of length K (16-bit, in
  * registers), fp32 sums, y rounded to 16 bits; and the gated MLP's
@@ -18,8 +18,8 @@
  * shared memory (`vals`), from where a version writes them plainly or as
  * tagged words.
  */
-#ifndef GS_BENCH_DECODE_GEMV_CUH
-#define GS_BENCH_DECODE_GEMV_CUH
+#ifndef GS_SUITES_DECODE_GEMV_CUH
+#define GS_SUITES_DECODE_GEMV_CUH
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

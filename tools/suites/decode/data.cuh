@@ -1,13 +1,11 @@
 /*
- * decode_host.cuh - the host side of the decode workload: deterministic
- * random weights (the same hash on the GPU and the CPU, so the CPU can
- * rebuild any row), the chain's buffers, the versions' launches (task plan,
- * persistent kernel with a grid barrier, per-layer graphs with and without
- * PDL, cuBLAS per layer in a graph), timing with events, and the check of a
- * version's activations against an FP64 reference with a stated bound.
+ * data.cuh - the decode workloads' data: deterministic random values (the
+ * same hash on the GPU and the CPU, so the CPU can rebuild any weight), the
+ * 16-bit types' conversions and roundoff on the host, the kernel that fills
+ * the weights, and the one that measures the read ceiling.
  */
-#ifndef GS_BENCH_DECODE_HOST_CUH
-#define GS_BENCH_DECODE_HOST_CUH
+#ifndef GS_SUITES_DECODE_DATA_CUH
+#define GS_SUITES_DECODE_DATA_CUH
 
 #include <cublas_v2.h>
 #include <gridsync.h>
@@ -23,7 +21,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "decode_kernels.cuh"
+#include "kernels.cuh"
 
 namespace decode {
 

@@ -1,5 +1,5 @@
 /*
- * decode_kernels.cuh - the versions of the decode workloads that
+ * kernels.cuh - the versions of the decode workloads that
  * `gridsync bench decode` times against each other. A workload is a list
  * of dependent steps, each a matrix-vector product over 16-bit weights
  * read once (far more than the L2 holds), whose input is the previous
@@ -29,16 +29,16 @@
  *     previous one (griddepcontrol), then reads its input. With PDL the next
  *     steps' blocks start and copy their weights while this one runs, as far
  *     as shared memory lets them.
- * The arithmetic is decode_gemv.cuh's, the same in every version.
+ * The arithmetic is gemv.cuh's, the same in every version.
  */
-#ifndef GS_BENCH_DECODE_KERNELS_CUH
-#define GS_BENCH_DECODE_KERNELS_CUH
+#ifndef GS_SUITES_DECODE_KERNELS_CUH
+#define GS_SUITES_DECODE_KERNELS_CUH
 
 #include <gridsync/barrier.cuh>
 #include <gridsync/detail/bulk_copy.cuh>
 #include <gridsync/tasks.cuh>
 
-#include "decode_gemv.cuh"
+#include "gemv.cuh"
 
 namespace decode {
 
@@ -55,13 +55,13 @@ enum op { OP_GEMV = 0, OP_GATE_UP = 1, OP_DOWN = 2 };
 #endif
 
 /* A workload's shape: element type, hidden size D, intermediate size F
- * (the MLP's; = D for the chain), batch B, rows per slab of each op, and
- * whether it is the MLP. Slabs are 32 KiB. */
-template <typename T_, int D_, int F_, int B_, bool MLP_> struct shape {
+ * (the MLP's; = D for the chain), batch B, whether it is the MLP, and the
+ * bytes of weights of a slab (so its rows per op). */
+template <typename T_, int D_, int F_, int B_, bool MLP_, int SLAB_ = 32768> struct shape {
     typedef T_ T;
     static constexpr int D = D_, F = F_, B = B_;
     static constexpr bool MLP = MLP_;
-    static constexpr int SLAB = 32768;
+    static constexpr int SLAB = SLAB_;
     static constexpr int RA = SLAB / (2 * D);     /* gemv: rows of K = D */
     static constexpr int RG = SLAB / (2 * 2 * D); /* gate-up: rows of gate and of up, K = D */
     static constexpr int RD = SLAB / (2 * F);     /* down: rows of K = F */

@@ -1,10 +1,10 @@
 /*
- * decode_run.cuh - measuring a decode workload: every version of
- * decode_kernels.cuh and cuBLAS on the same weights, each timed as CUDA-graph
+ * workload.cuh - measuring a decode workload: every version of
+ * kernels.cuh and cuBLAS on the same weights, each timed as CUDA-graph
  * replays (one replay: the whole workload) and checked against an FP64
  * reference.
  *
- * Weights: the hash of (seed, index) in decode_host.cuh, uniform in
+ * Weights: the hash of (seed, index) in data.cuh, uniform in
  * [-a, a), a = sqrt(3 / K) for a matrix of K columns (outputs keep the size
  * of their inputs); the CPU rebuilds any row. Check: every output written
  * (poisoned with NaN first; the tagged version's words must carry its last
@@ -18,10 +18,10 @@
  * the SiLU; 0 for the others). The figure is the largest ratio of error to
  * bound (<= 1).
  */
-#ifndef GS_BENCH_DECODE_RUN_CUH
-#define GS_BENCH_DECODE_RUN_CUH
+#ifndef GS_SUITES_DECODE_WORKLOAD_CUH
+#define GS_SUITES_DECODE_WORKLOAD_CUH
 
-#include "decode_host.cuh"
+#include "data.cuh"
 
 namespace decode {
 
@@ -41,9 +41,17 @@ struct outcome {
     long long bad;  /* outputs not written, or beyond the bound */
 };
 
+/* How a workload times a graph: us per replay into *us, and how many times
+ * it launched it (the tagged version's tags count the launches); `ctx` its
+ * own. The default: time_graph. */
+typedef gs_status (*graph_timer)(cudaGraphExec_t exec, cudaStream_t s, void *ctx, double *us,
+                                 unsigned int *launches);
+
 struct options {
     int layers, stages, samples, per_sm;
     unsigned long long seed;
+    graph_timer timer; /* NULL: time_graph with `samples` */
+    void *timer_ctx;
 };
 
 /* Replay `exec`: two warm-ups, then `samples` timed replays. */
@@ -398,8 +406,14 @@ template <class S> struct workload {
         gs_barrier_t bar = nullptr;
         cublasHandle_t blas = nullptr;
         gs_status st = capture(v, &exec, &plan, &bar, &blas);
-        if (st == GS_SUCCESS)
+        unsigned int launches = 0; /* of the graph before the checked one (the tags' launch) */
+        if (st == GS_SUCCESS && o.timer) {
+            st = o.timer(exec, s, o.timer_ctx, &oc->t.median_us, &launches);
+            oc->t.min_us = oc->t.max_us = oc->t.median_us;
+        } else if (st == GS_SUCCESS) {
             st = time_graph(exec, s, o.samples, &oc->t);
+            launches = 2u + (unsigned int)o.samples;
+        }
         if (st == GS_SUCCESS && plan)
             st = gs_task_plan_check(plan, s);
         if (st == GS_SUCCESS && bar)
@@ -418,7 +432,7 @@ template <class S> struct workload {
             }
             long long untagged = 0;
             if (st == GS_SUCCESS && v == V_TASKS_TAGGED)
-                st = untag(host, 2u + (unsigned int)o.samples, &untagged);
+                st = untag(host, launches, &untagged);
             if (st == GS_SUCCESS) {
                 check(host, hx0, v == V_CUBLAS, oc);
                 oc->bad += untagged;

@@ -1,0 +1,186 @@
+/*
+ * run.cu - `gridsync bench decode`: batch-1 and batch-4 decode over 16-bit
+ * weights read once, every version of kernels.cuh and cuBLAS on the same
+ * weights (workload.cuh), each timed as replays of a CUDA graph holding the
+ * whole workload (the harness's sampling rule), then checked against FP64 on
+ * a fresh run with poisoned outputs (no row times a wrong result: a version
+ * whose check fails fails the suite). The read ceiling is measured on the
+ * same weights in the same run, per configuration.
+ *
+ * Shapes: slabs of 32 KiB (64 KiB for D = 8192, where a block's many tasks a
+ * layer make fewer and larger ones pay), `stages` of them per block of the
+ * persistent versions; batch 4 runs two blocks per SM (its arithmetic is
+ * four times batch 1's). Its description: describe.c.
+ */
+#include <stdio.h>
+
+#include "gridsync_internal.h"
+#include "harness/params.h"
+#include "harness/progress.h"
+#include "harness/timer.h"
+#include "suites/decode/methods.h"
+#include "suites/decode/workload.cuh"
+
+namespace {
+
+using namespace decode;
+
+/* gs_time_work's enqueue: one replay of the graph, counted. */
+struct replay {
+    cudaGraphExec_t exec;
+    unsigned int launches;
+};
+
+gs_status launch_replay(void *p, cudaStream_t s)
+{
+    replay *r = (replay *)p;
+    ++r->launches;
+    GS_CUDA_TRY(cudaGraphLaunch(r->exec, s));
+    return GS_SUCCESS;
+}
+
+/* The harness's timing of a version: its stats kept for the row. */
+struct timing_ctx {
+    const gs_bench_params *params;
+    gs_stats stats;
+};
+
+gs_status harness_timer(cudaGraphExec_t exec, cudaStream_t s, void *p, double *us,
+                        unsigned int *launches)
+{
+    timing_ctx *c = (timing_ctx *)p;
+    replay r = {exec, 0};
+    gs_timing_plan plan = gs_bench_plan(c->params, 0);
+    GS_TRY(gs_time_work(launch_replay, &r, s, &plan, &c->stats));
+    *us = c->stats.median;
+    *launches = r.launches;
+    return GS_SUCCESS;
+}
+
+const char *const method_of[V_COUNT] = {TASKS, TAGGED, BARRIER, GRAPH, GRAPH_PDL, CUBLAS};
+
+/* One configuration: every version's row, and the read ceiling's. */
+template <class S>
+gs_status run_config(const gs_bench_params *o, gs_table *t, int layers, int stages, int per_sm)
+{
+    typedef typename S::T T;
+    const char *dtype = std::is_same<T, __half>::value ? "f16" : "bf16";
+    const char *name = S::MLP ? "mlp" : "chain";
+    timing_ctx ctx = {o, {}};
+    workload<S> wl;
+    wl.o = {layers, stages, o->samples, per_sm, 0x9e3779b97f4a7c15ull ^ (S::D * 131 + S::B * 7 + S::MLP),
+            harness_timer, &ctx};
+    gs_status st = wl.setup();
+    const double bytes = (double)wl.weights() * sizeof(T);
+    double read_gbs = 0.0;
+    if (st == GS_SUCCESS)
+        st = read_ceiling(wl.w, wl.weights() * sizeof(T), wl.s, 9, &read_gbs);
+    gs_stats measured[V_COUNT] = {};
+    double worst[V_COUNT] = {};
+    for (int v = 0; v < V_COUNT && st == GS_SUCCESS; ++v) {
+        outcome oc = {};
+        st = wl.run(v, &oc);
+        if (st != GS_SUCCESS)
+            st = gs__fail(st, "bench decode: %s %s D = %d batch %d, %s: %s", name, dtype, S::D,
+                          S::B, method_of[v], gs_last_error_detail());
+        else if (oc.bad)
+            st = gs__fail(GS_ERR_INTERNAL,
+                          "bench decode: %s %s D = %d batch %d, %s: %lld outputs unwritten or "
+                          "beyond the bound (largest error / bound %.3g)",
+                          name, dtype, S::D, S::B, method_of[v], oc.bad, oc.worst);
+        measured[v] = ctx.stats;
+        worst[v] = oc.worst;
+    }
+    wl.teardown();
+    GS_TRY(st);
+    const double pdl = measured[V_GRAPH_PDL].median, cublas = measured[V_CUBLAS].median;
+    for (int v = 0; v <= V_COUNT; ++v) {
+        gs_table_add_row(t);
+        gs_row_text(t, "workload", name);
+        gs_row_text(t, "dtype", dtype);
+        gs_row_value(t, "d", S::D);
+        gs_row_value(t, "batch", S::B);
+        gs_row_value(t, "layers", layers);
+        if (v == V_COUNT) { /* the ceiling */
+            gs_row_text(t, "method", READ);
+            gs_row_value(t, "gb_per_s", read_gbs);
+            gs_row_value(t, "frac_read_bw", 1.0);
+            continue;
+        }
+        const double us = measured[v].median;
+        gs_row_text(t, "method", method_of[v]);
+        gs_row_measured(t, "us_per_layer", &measured[v], 1.0 / layers);
+        gs_row_value(t, "gb_per_s", bytes / (us * 1e3));
+        gs_row_value(t, "frac_read_bw", bytes / (us * 1e3) / read_gbs);
+        gs_row_value(t, "vs_pdl", pdl / us);
+        gs_row_value(t, "vs_cublas", cublas / us);
+        gs_row_value(t, "check", worst[v]);
+    }
+    return GS_SUCCESS;
+}
+
+typedef gs_status (*config_fn)(const gs_bench_params *, gs_table *, int, int, int);
+struct config {
+    config_fn run;
+    int layers, stages, per_sm;
+    int quick; /* in --quick */
+    const char *what;
+};
+
+/* The chains (8 MiB, 32 MiB, 128 MiB layers, 512 MiB to 1 GiB in all) and the
+ * MLP (Llama 3.2 1B's: D = 2048, F = 8192, 16 layers, 1.5 GiB). */
+const config configs[] = {
+    {run_config<shape<__half, 2048, 2048, 1, false>>, 64, 6, 1, 1, "chain f16 D = 2048 batch 1"},
+    {run_config<shape<__half, 2048, 8192, 1, true>>, 16, 6, 1, 1, "mlp f16 batch 1"},
+    {run_config<shape<__half, 4096, 4096, 1, false>>, 32, 6, 1, 0, "chain f16 D = 4096 batch 1"},
+    {run_config<shape<__half, 8192, 8192, 1, false, 65536>>, 8, 3, 1, 0, "chain f16 D = 8192 batch 1"},
+    {run_config<shape<__nv_bfloat16, 2048, 2048, 1, false>>, 64, 6, 1, 0, "chain bf16 D = 2048 batch 1"},
+    {run_config<shape<__nv_bfloat16, 2048, 8192, 1, true>>, 16, 6, 1, 0, "mlp bf16 batch 1"},
+    {run_config<shape<__nv_bfloat16, 4096, 4096, 1, false>>, 32, 6, 1, 0, "chain bf16 D = 4096 batch 1"},
+    {run_config<shape<__nv_bfloat16, 8192, 8192, 1, false, 65536>>, 8, 3, 1, 0, "chain bf16 D = 8192 batch 1"},
+    {run_config<shape<__half, 2048, 2048, 4, false>>, 64, 3, 2, 0, "chain f16 D = 2048 batch 4"},
+    {run_config<shape<__half, 2048, 8192, 4, true>>, 16, 3, 2, 0, "mlp f16 batch 4"},
+    {run_config<shape<__half, 4096, 4096, 4, false>>, 32, 3, 2, 0, "chain f16 D = 4096 batch 4"},
+    {run_config<shape<__half, 8192, 8192, 4, false, 65536>>, 8, 3, 1, 0, "chain f16 D = 8192 batch 4"},
+    {run_config<shape<__nv_bfloat16, 2048, 2048, 4, false>>, 64, 3, 2, 0, "chain bf16 D = 2048 batch 4"},
+    {run_config<shape<__nv_bfloat16, 2048, 8192, 4, true>>, 16, 3, 2, 0, "mlp bf16 batch 4"},
+    {run_config<shape<__nv_bfloat16, 4096, 4096, 4, false>>, 32, 3, 2, 0, "chain bf16 D = 4096 batch 4"},
+    {run_config<shape<__nv_bfloat16, 8192, 8192, 4, false, 65536>>, 8, 3, 1, 0, "chain bf16 D = 8192 batch 4"},
+};
+
+gs_status run_decode(const gs_bench_params *o, gs_table *t)
+{
+    if (o->samples < 1 || o->warmup < 0)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench decode: bad options");
+    int dev = 0, cc = 0;
+    size_t free_b = 0, total_b = 0;
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&cc, cudaDevAttrComputeCapabilityMajor, dev));
+    GS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
+    if (free_b < (size_t)2 << 30)
+        return gs__fail(GS_ERR_OUT_OF_MEMORY,
+                        "bench decode: %zu MiB of device memory free; the workloads need 2 GiB",
+                        free_b >> 20);
+    const int n = (int)(sizeof configs / sizeof configs[0]);
+    int count = 0;
+    for (int i = 0; i < n; ++i)
+        count += o->preset != GS_PRESET_QUICK || configs[i].quick;
+    gs_progress prog;
+    gs_progress_begin(&prog, "decode", count);
+    gs_status st = GS_SUCCESS;
+    for (int i = 0, k = 0; i < n && st == GS_SUCCESS; ++i) {
+        if (o->preset == GS_PRESET_QUICK && !configs[i].quick)
+            continue;
+        if (!o->quiet)
+            gs_progress_step(&prog, k++, configs[i].what);
+        st = configs[i].run(o, t, configs[i].layers, configs[i].stages, configs[i].per_sm);
+    }
+    if (!o->quiet)
+        gs_progress_end(&prog);
+    (void)cc;
+    return st;
+}
+
+} // namespace
+
+extern "C" const gs_bench_runner gs_runner_decode = {run_decode, NULL};
