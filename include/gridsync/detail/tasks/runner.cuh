@@ -70,14 +70,7 @@ typedef struct gs_task {
  * where the block has one warp). Not thread 0, which posts: a release
  * orders the posting thread's earlier memory operations, and the copies
  * should stay out of that. */
-GS_DEVICE unsigned int gs__task_copy_thread(void)
-{
-#ifdef GS__TASK_COPY_BY_THREAD_ZERO /* experiment only: A/B of the copy thread */
-    return 0u;
-#else
-    return gs__block_threads() > 32u ? 32u : 0u;
-#endif
-}
+GS_DEVICE unsigned int gs__task_copy_thread(void) { return gs__block_threads() > 32u ? 32u : 0u; }
 
 /* The header's word through which thread 0 tells the block to leave. */
 #define GS__TASK_LEAVE_WORD (GS_TASK_MAX_STAGES * 2u)
