@@ -7,18 +7,14 @@
 #     internals listed, with the reason, in cmake/exported-internals.txt;
 #   - the SONAME carries the version policy of cmake/version.cmake:
 #     lib<name>.so.0.MINOR while the major version is 0, else .so.MAJOR.
-# The declarations are read from the headers' text: lines at column 0 that
-# declare a gs_ function (static inline ones excluded).
+# The declarations are read from the headers' text (public_api.sh).
 set -eu
 src=$1; lib=$2; multi=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-declared() { # declared HEADER: the functions it declares, one a line
-    sed -n -E '/^static/d; s/^(GS_API +)?[A-Za-z_][A-Za-z0-9_ ]*[ *]+(gs_[A-Za-z0-9_]*)\(.*/\2/p' "$1" |
-        sort -u
-}
+declared() { "$(dirname "$0")/public_api.sh" "$1"; }
 # linker-made symbols some toolchains list with the library's own
 linker_symbols='^(_init|_fini|_edata|_end|__bss_start)$'
 

@@ -1,8 +1,8 @@
 # tests/install/tests.cmake - the tests of gridsync as a package and as a
 # subproject (included by tests/CMakeLists.txt): the version, the symbols the
 # shared libraries export, parent projects that take gridsync with
-# add_subdirectory and FetchContent. (host_install_consumer, in
-# tests/CMakeLists.txt, covers the installed tree.)
+# add_subdirectory and FetchContent, the API reference.
+# (host_install_consumer, in tests/CMakeLists.txt, covers the installed tree.)
 
 # The version in one place: header, library, CMake agree.
 add_executable(test_version ${CMAKE_CURRENT_SOURCE_DIR}/install/test_version.c)
@@ -32,3 +32,9 @@ foreach(mode add_subdirectory fetchcontent)
                    ${PROJECT_SOURCE_DIR} ${CMAKE_CUDA_COMPILER} "${CMAKE_CUDA_ARCHITECTURES}")
   set_tests_properties(host_subproject_${mode} PROPERTIES LABELS host TIMEOUT 1200 PROCESSORS 2)
 endforeach()
+
+# The API reference (make docs) builds without warnings and lists the whole
+# public API; skipped where doxygen is not installed.
+add_test(NAME host_api_docs
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/install/api_docs.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(host_api_docs PROPERTIES LABELS host SKIP_RETURN_CODE 77)
