@@ -1,6 +1,6 @@
 # gridsync - top-level entry points (see README.md).
 #   make test       install missing packages, build (quietly), run every test
-#                   JOBS at a time; prints failures and a summary
+#                   (host tests JOBS at a time); prints failures and a summary
 #   make bench      install, build (quietly), run the benchmark report (needs a
 #                   GPU: without one, a one-line message before anything runs)
 #   make gpu-check  on a GPU machine: all GPU tests, then compute-sanitizer
@@ -55,7 +55,8 @@ build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
 # Packages first (their messages shown), then the build, quietly, then every
-# test, JOBS at a time (scripts/run-tests: the log in $(BUILD_DIR)/test.log;
+# test (scripts/run-tests: the host tests JOBS at a time, on a GPU machine
+# the GPU tests one at a time after them; the log in $(BUILD_DIR)/test.log;
 # failures with their output, and a summary).
 test: deps
 	$(call quiet_build,test)
