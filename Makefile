@@ -1,11 +1,14 @@
 # gridsync - top-level entry points (see README.md).
-#   make test       install missing packages, build, run every test
+#   make test       install missing packages, build (quietly), run every test
+#                   (host tests JOBS at a time); prints failures and a summary
 #   make bench      install, build (quietly), run the benchmark report (needs a
 #                   GPU: without one, a one-line message before anything runs)
 #   make gpu-check  on a GPU machine: all GPU tests, then compute-sanitizer
 #   make install    install into PREFIX (default /usr/local)
 #   make research   compile every probe in research/probes/ against the current
 #                   headers (build/research/probes/; run them on a GPU machine)
+#   make docs       the API reference from the public headers (installs
+#                   doxygen): $(BUILD_DIR)/docs/api/index.html
 # Variables: BUILD_DIR (build), CUDA_ARCHS (e.g. "90" or "80;90"; default:
 # the GPU present, else 70;80;90), PREFIX, JOBS.
 BUILD_DIR ?= build
@@ -17,7 +20,21 @@ ifneq ($(CUDA_ARCHS),)
 override CMAKE_ARGS += -DCMAKE_CUDA_ARCHITECTURES="$(CUDA_ARCHS)"
 endif
 
-.PHONY: all deps configure build test bench gpu-check install clean results research
+.PHONY: all deps configure build test bench gpu-check install clean results docs research
+
+# The version, from include/gridsync.h (its one place).
+GS_VERSION := $(shell sed -n 's/^\#define GS_VERSION_\(MAJOR\|MINOR\|PATCH\) *\([0-9]*\).*/\2/p' \
+                include/gridsync.h | paste -sd.)
+
+# $(call quiet_build,GOAL): make build with its output in $(BUILD_DIR)/build.log,
+# the log's tail shown if it fails.
+define quiet_build
+@mkdir -p $(BUILD_DIR); log=$(BUILD_DIR)/build.log; \
+echo "make $(1): building (log: $$log)"; \
+if ! $(MAKE) --no-print-directory build >$$log 2>&1; then \
+    tail -n 40 $$log; echo "make $(1): the build failed (full log: $$log)" >&2; exit 1; \
+fi
+endef
 
 # make bench without a GPU: one line, before anything is installed or built
 # (nvidia-smi, or the device nodes of a GPU or of WSL's).
@@ -39,15 +56,16 @@ configure: deps
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-test: build
-	cd $(BUILD_DIR) && ctest --output-on-failure
+# Packages first (their messages shown), then the build, quietly, then every
+# test (scripts/run-tests: the host tests JOBS at a time, on a GPU machine
+# the GPU tests one at a time after them; the log in $(BUILD_DIR)/test.log;
+# failures with their output, and a summary).
+test: deps
+	$(call quiet_build,test)
+	@BUILD_DIR=$(BUILD_DIR) JOBS=$(JOBS) scripts/run-tests
 
-# The build's output goes to $(BUILD_DIR)/bench-build.log, shown if it fails.
 bench:
-	@mkdir -p $(BUILD_DIR); log=$(BUILD_DIR)/bench-build.log; \
-	if ! $(MAKE) --no-print-directory build >$$log 2>&1; then \
-	    tail -n 40 $$log; echo "make bench: the build failed (full log: $$log)" >&2; exit 1; \
-	fi
+	$(call quiet_build,bench)
 	@BUILD_DIR=$(BUILD_DIR) scripts/run-bench
 
 gpu-check:
@@ -60,6 +78,14 @@ install: build
 research: override CMAKE_ARGS += -DGRIDSYNC_BUILD_RESEARCH=ON
 research: configure
 	cmake --build $(BUILD_DIR) --target research -j $(JOBS)
+
+# Doxygen over the public headers (Doxyfile); never needed by make test.
+docs:
+	@scripts/install-deps --docs
+	@mkdir -p $(BUILD_DIR)/docs
+	@GS_DOCS_OUT=$(abspath $(BUILD_DIR))/docs GS_VERSION=$(GS_VERSION) doxygen Doxyfile
+	@echo "API reference: $(BUILD_DIR)/docs/api/index.html" \
+	      "($$(wc -l <$(BUILD_DIR)/docs/doxygen-warnings.log) warnings: $(BUILD_DIR)/docs/doxygen-warnings.log)"
 
 clean:
 	rm -rf $(BUILD_DIR) build-gpu

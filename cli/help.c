@@ -75,7 +75,8 @@ static const char bench_options[] =
     "\n"
     "what is written (FILE '-' or stdout: standard output, stderr: standard error;\n"
     "with several devices FILE gets -dev<N> before its extension):\n"
-    "  -j, --json FILE       the results document (docs/results-schema.md)\n"
+    "  -j, --json FILE       the results document (fields: docs/results-schema.md,\n"
+    "                        under share/doc/gridsync where gridsync is installed)\n"
     "      --csv FILE        every suite's table, one block per suite; a name not\n"
     "                        ending in .csv is a prefix: PREFIX-<suite>.csv\n"
     "      --md FILE         the report's text: summary, tables, environment\n"
@@ -122,7 +123,8 @@ static const char demo_usage[] =
     "\n"
     "Run one of the tutorials' failures on this GPU next to the correct version and\n"
     "say what was observed (never invented: zero failures observed is reported as\n"
-    "such). The tutorials: docs/tutorials.md.\n"
+    "such). The tutorials: docs/tutorials.md (under share/doc/gridsync where\n"
+    "gridsync is installed).\n"
     "\n"
     "demos:\n";
 

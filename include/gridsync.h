@@ -23,14 +23,40 @@
 #include "gridsync/barrier_view.h"
 #include "gridsync/signal_view.h"
 
+/* GS_API marks what libgridsync exports: the library is built with hidden
+ * visibility (-fvisibility=hidden), so its dynamic symbol table holds these
+ * declarations and nothing of its internals. */
+#ifndef GS_API
+#if defined(__GNUC__) || defined(__clang__)
+#define GS_API __attribute__((visibility("default")))
+#else
+#define GS_API
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* ----------------------------------------------------------------- version
+ * The version lives here and nowhere else: CMake's project() (cmake/version.cmake)
+ * and everything else that needs it read these three lines. 0.x releases
+ * may change the ABI at each minor version (see CHANGELOG.md). */
 #define GS_VERSION_MAJOR 0
 #define GS_VERSION_MINOR 1
 #define GS_VERSION_PATCH 0
-#define GS_VERSION_STRING "0.1.0"
+
+/* A version as one integer, as NCCL's NCCL_VERSION: major * 10000 +
+ * minor * 100 + patch (0.1.0 is 100, 1.2.3 is 10203); compare with
+ * GS_VERSION_CODE, or with gs_get_version() for the library loaded. */
+#define GS_VERSION(major, minor, patch) ((major) * 10000 + (minor) * 100 + (patch))
+#define GS_VERSION_CODE GS_VERSION(GS_VERSION_MAJOR, GS_VERSION_MINOR, GS_VERSION_PATCH)
+
+#define GS__STRINGIFY(x) #x
+#define GS__VERSION_TEXT(major, minor, patch)                                          \
+    GS__STRINGIFY(major) "." GS__STRINGIFY(minor) "." GS__STRINGIFY(patch)
+/* "0.1.0" */
+#define GS_VERSION_STRING GS__VERSION_TEXT(GS_VERSION_MAJOR, GS_VERSION_MINOR, GS_VERSION_PATCH)
 
 /* ------------------------------------------------------------------ status */
 
@@ -49,18 +75,23 @@ typedef enum gs_status {
 } gs_status;
 
 /* Short constant name of a status, e.g. "GS_ERR_NOT_CORESIDENT". */
-const char *gs_status_string(gs_status status);
+GS_API const char *gs_status_string(gs_status status);
 
 /* The sentence explaining the last failure in the calling thread: which CUDA
  * call failed and why, how many blocks fit, which blocks never arrived at a
  * barrier. Empty string when the thread has seen no failure. */
-const char *gs_last_error_detail(void);
+GS_API const char *gs_last_error_detail(void);
 
 /* Forget the calling thread's last error detail. */
-void gs_clear_error(void);
+GS_API void gs_clear_error(void);
 
-/* "0.1.0" */
-const char *gs_version(void);
+/* The version of the library loaded, as text: "0.1.0". */
+GS_API const char *gs_version(void);
+
+/* The version of the library loaded as GS_VERSION_CODE (it may differ from
+ * the header the program was compiled with); GS_ERR_INVALID_ARGUMENT when
+ * `version` is NULL. As NCCL's ncclGetVersion. */
+GS_API gs_status gs_get_version(int *version);
 
 /* ------------------------------------------------------------------ device */
 
@@ -89,10 +120,10 @@ typedef struct gs_device_info {
 } gs_device_info;
 
 /* Number of CUDA devices; GS_ERR_NO_DEVICE (count 0) when there is none. */
-gs_status gs_device_count(int *count);
+GS_API gs_status gs_device_count(int *count);
 
 /* Properties of device `ordinal`. */
-gs_status gs_device_query(int ordinal, gs_device_info *info);
+GS_API gs_status gs_device_query(int ordinal, gs_device_info *info);
 
 /* ------------------------------------------------------------ co-residency */
 
@@ -101,14 +132,14 @@ gs_status gs_device_query(int ordinal, gs_device_info *info);
  * device can hold resident all at once (occupancy per SM x SMs). `func` is a
  * driver function handle: from cudaGetFuncBySymbol, or cuModuleGetFunction /
  * cuLibraryGetKernel for kernels compiled at run time (NVRTC). */
-gs_status gs_max_coresident_blocks_func(cudaFunction_t func, int block_threads,
-                                        size_t dynamic_smem, int *max_blocks);
+GS_API gs_status gs_max_coresident_blocks_func(cudaFunction_t func, int block_threads,
+                                               size_t dynamic_smem, int *max_blocks);
 
 /* Internal, used by the inline functions below: record why looking up
  * `kernel` in the calling program's CUDA runtime failed, or why a runtime
  * call made there failed. */
-gs_status gs__kernel_lookup_failed(const void *kernel, int cuda_error);
-gs_status gs__runtime_call_failed(const char *call, int cuda_error);
+GS_API gs_status gs__kernel_lookup_failed(const void *kernel, int cuda_error);
+GS_API gs_status gs__runtime_call_failed(const char *call, int cuda_error);
 
 /* Resolve a __global__ function pointer in the CUDA runtime that the calling
  * program links (static or shared): kernels are registered with the runtime
@@ -150,10 +181,10 @@ static inline gs_status gs_max_coresident_blocks(const void *kernel, int block_t
  * gridsync/barrier_view.h, included above. */
 
 /* "auto", "lock", "lockfree", "flip", "tree". */
-const char *gs_barrier_method_name(gs_barrier_method method);
+GS_API const char *gs_barrier_method_name(gs_barrier_method method);
 
 /* Parse a method name; GS_ERR_INVALID_ARGUMENT for an unknown one. */
-gs_status gs_barrier_method_parse(const char *name, gs_barrier_method *method);
+GS_API gs_status gs_barrier_method_parse(const char *name, gs_barrier_method *method);
 
 typedef struct gs_barrier *gs_barrier_t;
 
@@ -169,32 +200,32 @@ typedef struct gs_barrier *gs_barrier_t;
  * a debugger, MPS or time-slicing. With it off, a block that never arrives
  * hangs the kernel until the process is killed. A malformed value makes
  * this call fail with GS_ERR_INVALID_ARGUMENT. */
-gs_status gs_barrier_create(gs_barrier_t *barrier, gs_barrier_method method);
-gs_status gs_barrier_destroy(gs_barrier_t barrier);
+GS_API gs_status gs_barrier_create(gs_barrier_t *barrier, gs_barrier_method method);
+GS_API gs_status gs_barrier_destroy(gs_barrier_t barrier);
 
 /* Bound on every wait of this barrier (default 2 s, at least 1 ms; see
  * gs_barrier_create for GRIDSYNC_BARRIER_TIMEOUT, which wins over it). */
-gs_status gs_barrier_set_timeout(gs_barrier_t barrier, double seconds);
+GS_API gs_status gs_barrier_set_timeout(gs_barrier_t barrier, double seconds);
 
 /* Tuning knobs of the tree method: grids of at most `flat_max` blocks use
  * one counter, larger ones arrive in groups of `group_size` blocks. Zero keeps
  * the default, which `gridsync bench barrier` measured as fastest. */
-gs_status gs_barrier_set_tree_params(gs_barrier_t barrier, unsigned int flat_max,
-                                     unsigned int group_size);
+GS_API gs_status gs_barrier_set_tree_params(gs_barrier_t barrier, unsigned int flat_max,
+                                            unsigned int group_size);
 
 /* Method used for a grid of `blocks` blocks (resolves AUTO). */
-gs_barrier_method gs_barrier_method_for(gs_barrier_t barrier, unsigned int blocks);
+GS_API gs_barrier_method gs_barrier_method_for(gs_barrier_t barrier, unsigned int blocks);
 
 /* The view to pass to kernels launched with `blocks` blocks. */
-gs_status gs_barrier_device(gs_barrier_t barrier, unsigned int blocks,
-                            gs_grid_barrier *view);
+GS_API gs_status gs_barrier_device(gs_barrier_t barrier, unsigned int blocks,
+                                   gs_grid_barrier *view);
 
 /* Wait for `stream` and for the barrier's last launch, then report the
  * barrier's watchdog: GS_SUCCESS, or GS_ERR_BARRIER_TIMEOUT with a detail
  * such as
  *   "barrier #5: 1055/1056 blocks arrived; missing: block 17".
  * After a time-out the state is re-armed so the next launch works. */
-gs_status gs_barrier_check(gs_barrier_t barrier, cudaStream_t stream);
+GS_API gs_status gs_barrier_check(gs_barrier_t barrier, cudaStream_t stream);
 
 /* ------------------------------------------------------------------ signals */
 
@@ -205,27 +236,27 @@ typedef struct gs_signals *gs_signals_t;
 
 /* `count` counters (1 .. 2^24). The time-out of every wait is the grid
  * barrier's default (2 s; GRIDSYNC_BARRIER_TIMEOUT overrides it here too). */
-gs_status gs_signals_create(gs_signals_t *signals, unsigned int count);
-gs_status gs_signals_destroy(gs_signals_t signals);
-gs_status gs_signals_set_timeout(gs_signals_t signals, double seconds);
+GS_API gs_status gs_signals_create(gs_signals_t *signals, unsigned int count);
+GS_API gs_status gs_signals_destroy(gs_signals_t signals);
+GS_API gs_status gs_signals_set_timeout(gs_signals_t signals, double seconds);
 
 /* The view to pass to kernels. */
-gs_status gs_signals_device(gs_signals_t signals, gs_signal_set *view);
+GS_API gs_status gs_signals_device(gs_signals_t signals, gs_signal_set *view);
 
 /* Zero every counter and the watchdog record, in stream order (a memset:
  * it can be captured into a CUDA graph). */
-gs_status gs_signals_reset(gs_signals_t signals, cudaStream_t stream);
+GS_API gs_status gs_signals_reset(gs_signals_t signals, cudaStream_t stream);
 
 /* Wait for `stream`, then report the set's watchdog: GS_SUCCESS;
  * GS_ERR_BARRIER_TIMEOUT naming the counter, the waiting block, the value
  * seen and the value expected; or GS_ERR_MISUSE (a store below a counter's
  * value, an index past the set). Either error re-arms the set (zeroes it). */
-gs_status gs_signals_check(gs_signals_t signals, cudaStream_t stream);
+GS_API gs_status gs_signals_check(gs_signals_t signals, cudaStream_t stream);
 
 /* gs_launch for a driver function handle (see gs_max_coresident_blocks_func):
  * kernels compiled at run time (NVRTC, CuPy, numba-cuda) launch this way. */
-gs_status gs_launch_func(cudaFunction_t func, dim3 grid, dim3 block, size_t dynamic_smem,
-                         cudaStream_t stream, void **args, gs_barrier_t barrier);
+GS_API gs_status gs_launch_func(cudaFunction_t func, dim3 grid, dim3 block, size_t dynamic_smem,
+                                cudaStream_t stream, void **args, gs_barrier_t barrier);
 
 /* Launch `kernel` so that every block is resident at once: refuses a grid
  * larger than the co-resident maximum for this kernel, block size and
@@ -259,8 +290,8 @@ static inline gs_status gs_launch(const void *kernel, dim3 grid, dim3 block, siz
 /* Explain why `blocks` cannot be resident: fills `buf` with
  * "N blocks requested, at most M fit: S SMs x P blocks of T threads".
  * Pure arithmetic, exposed for tests and tools. */
-void gs_format_coresidency(char *buf, size_t len, long long requested, int sm_count,
-                           int blocks_per_sm, int block_threads);
+GS_API void gs_format_coresidency(char *buf, size_t len, long long requested, int sm_count,
+                                  int blocks_per_sm, int block_threads);
 
 /* -------------------------------------------------------------- reductions */
 
@@ -299,11 +330,11 @@ typedef struct gs_reduce_arg {
 } gs_reduce_arg;
 
 /* Bytes per element of `type` (0 for an unknown type). */
-size_t gs_dtype_size(gs_dtype type);
+GS_API size_t gs_dtype_size(gs_dtype type);
 
 /* "f32", "f64", "i32", "i64"; "sum", "min", "max", "argmin", "argmax". */
-const char *gs_dtype_name(gs_dtype type);
-const char *gs_reduce_op_name(gs_reduce_op op);
+GS_API const char *gs_dtype_name(gs_dtype type);
+GS_API const char *gs_reduce_op_name(gs_reduce_op op);
 
 /* Reduce n elements of `type` at device pointer `d_in` with `op`; n may be 0
  * (the result is the identity: 0, +inf / largest integer for min, -inf /
@@ -329,30 +360,30 @@ const char *gs_reduce_op_name(gs_reduce_op op);
  * several host threads. Bad input (NULL pointers, n < 0, more elements than
  * device memory holds, host input memory, unknown op or type) returns
  * GS_ERR_INVALID_ARGUMENT and launches nothing. */
-gs_status gs_reduce(gs_reduce_op op, gs_dtype type, const void *d_in, long long n, void *result,
-                    cudaStream_t stream);
+GS_API gs_status gs_reduce(gs_reduce_op op, gs_dtype type, const void *d_in, long long n,
+                           void *result, cudaStream_t stream);
 
-gs_status gs_reduce_sum(gs_dtype type, const void *d_in, long long n, void *result,
-                        cudaStream_t stream);
-gs_status gs_reduce_min(gs_dtype type, const void *d_in, long long n, void *result,
-                        cudaStream_t stream);
-gs_status gs_reduce_max(gs_dtype type, const void *d_in, long long n, void *result,
-                        cudaStream_t stream);
-gs_status gs_reduce_argmin(gs_dtype type, const void *d_in, long long n, gs_reduce_arg *result,
-                           cudaStream_t stream);
-gs_status gs_reduce_argmax(gs_dtype type, const void *d_in, long long n, gs_reduce_arg *result,
-                           cudaStream_t stream);
+GS_API gs_status gs_reduce_sum(gs_dtype type, const void *d_in, long long n, void *result,
+                               cudaStream_t stream);
+GS_API gs_status gs_reduce_min(gs_dtype type, const void *d_in, long long n, void *result,
+                               cudaStream_t stream);
+GS_API gs_status gs_reduce_max(gs_dtype type, const void *d_in, long long n, void *result,
+                               cudaStream_t stream);
+GS_API gs_status gs_reduce_argmin(gs_dtype type, const void *d_in, long long n,
+                                  gs_reduce_arg *result, cudaStream_t stream);
+GS_API gs_status gs_reduce_argmax(gs_dtype type, const void *d_in, long long n,
+                                  gs_reduce_arg *result, cudaStream_t stream);
 
 /* Dot product of n elements of x and y (device pointers, f32 or f64), CUDA
  * by Example's dot (docs/tutorials.md) finished on the GPU in one launch;
  * result as for gs_reduce. */
-gs_status gs_dot(gs_dtype type, const void *x, const void *y, long long n, void *result,
-                 cudaStream_t stream);
+GS_API gs_status gs_dot(gs_dtype type, const void *x, const void *y, long long n, void *result,
+                        cudaStream_t stream);
 
 /* Free the cached reduction (and scan) workspaces of every stream
  * (optional; also safe to never call). Safe at any time: a workspace in use
  * is freed once its call has finished. */
-void gs_reduce_release_workspaces(void);
+GS_API void gs_reduce_release_workspaces(void);
 
 /* ------------------------------------------------------------------- scans */
 
@@ -370,8 +401,8 @@ typedef enum gs_scan_kind {
 } gs_scan_kind;
 
 /* "sum", "min", "max"; "inclusive", "exclusive". */
-const char *gs_scan_op_name(gs_scan_op op);
-const char *gs_scan_kind_name(gs_scan_kind kind);
+GS_API const char *gs_scan_op_name(gs_scan_op op);
+GS_API const char *gs_scan_kind_name(gs_scan_kind kind);
 
 /* Prefix scan of n elements of `type` from device pointer `d_in` to
  * `d_out` (device or managed memory; d_out == d_in scans in place; arrays
@@ -399,18 +430,18 @@ const char *gs_scan_kind_name(gs_scan_kind kind);
  * n > 0, n < 0, host memory, overlapping arrays, unknown op, kind or type,
  * more elements than device memory holds) returns GS_ERR_INVALID_ARGUMENT
  * and launches nothing. */
-gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, const void *d_in, void *d_out,
-                  long long n, cudaStream_t stream);
+GS_API gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, const void *d_in,
+                         void *d_out, long long n, cudaStream_t stream);
 
-gs_status gs_scan_inclusive_sum(gs_dtype type, const void *d_in, void *d_out, long long n,
-                                cudaStream_t stream);
-gs_status gs_scan_exclusive_sum(gs_dtype type, const void *d_in, void *d_out, long long n,
-                                cudaStream_t stream);
+GS_API gs_status gs_scan_inclusive_sum(gs_dtype type, const void *d_in, void *d_out, long long n,
+                                       cudaStream_t stream);
+GS_API gs_status gs_scan_exclusive_sum(gs_dtype type, const void *d_in, void *d_out, long long n,
+                                       cudaStream_t stream);
 
 /* Wait for `stream`, then report a scan that gave up waiting (on any
  * stream) since the last report: GS_ERR_BARRIER_TIMEOUT with the detail, or
  * GS_SUCCESS. */
-gs_status gs_scan_check(cudaStream_t stream);
+GS_API gs_status gs_scan_check(cudaStream_t stream);
 
 /* ---------------------------------------------------------- matrix multiply */
 
@@ -437,8 +468,8 @@ typedef enum gs_gemm_kernel {
 
 /* "auto", "fast", "tiled16", "splitk", "streamk"; parse returns GS_ERR_INVALID_ARGUMENT
  * for other names. */
-const char *gs_gemm_kernel_name(gs_gemm_kernel kernel);
-gs_status gs_gemm_kernel_parse(const char *name, gs_gemm_kernel *kernel);
+GS_API const char *gs_gemm_kernel_name(gs_gemm_kernel kernel);
+GS_API gs_status gs_gemm_kernel_parse(const char *name, gs_gemm_kernel *kernel);
 
 /* C = alpha * A * B + beta * C in FP32 (FP32 products and sums: no TF32, no
  * tensor cores; a given shape, kernel and GPU model gives the same bits on
@@ -448,13 +479,13 @@ gs_status gs_gemm_kernel_parse(const char *name, gs_gemm_kernel *kernel);
  * leading dimensions smaller than the width, NULL or host pointers, more rows
  * than a grid can hold) returns GS_ERR_INVALID_ARGUMENT and launches
  * nothing. */
-gs_status gs_sgemm(int m, int n, int k, float alpha, const float *a, int lda, const float *b,
-                   int ldb, float beta, float *c, int ldc, cudaStream_t stream);
+GS_API gs_status gs_sgemm(int m, int n, int k, float alpha, const float *a, int lda, const float *b,
+                          int ldb, float beta, float *c, int ldc, cudaStream_t stream);
 
 /* gs_sgemm with a chosen kernel. */
-gs_status gs_sgemm_with(gs_gemm_kernel kernel, int m, int n, int k, float alpha, const float *a,
-                        int lda, const float *b, int ldb, float beta, float *c, int ldc,
-                        cudaStream_t stream);
+GS_API gs_status gs_sgemm_with(gs_gemm_kernel kernel, int m, int n, int k, float alpha,
+                               const float *a, int lda, const float *b, int ldb, float beta,
+                               float *c, int ldc, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

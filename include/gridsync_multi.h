@@ -62,7 +62,7 @@ typedef struct gs_multi *gs_multi_t;
  * communicator and one stream per GPU, all driven by this process.
  * GS_ERR_NOT_SUPPORTED when a pair of them cannot access each other's
  * memory. */
-gs_status gs_multi_create(gs_multi_t *multi, int ndevices, const int *devices);
+GS_API gs_status gs_multi_create(gs_multi_t *multi, int ndevices, const int *devices);
 
 /* This process's rank of a group of `nranks` processes, one GPU each, that
  * share the unique id `id` (from ncclGetUniqueId on one rank, passed to the
@@ -73,35 +73,35 @@ gs_status gs_multi_create(gs_multi_t *multi, int ndevices, const int *devices);
  * count, a rank joining twice) ends in GS_ERR_BARRIER_TIMEOUT or the error
  * NCCL reports, naming the id's ranks, and nothing is left waiting. The same
  * (id, rank) joined twice in this process is refused at once. */
-gs_status gs_multi_create_rank(gs_multi_t *multi, const ncclUniqueId *id, int nranks, int rank,
-                               int device, double timeout_s);
+GS_API gs_status gs_multi_create_rank(gs_multi_t *multi, const ncclUniqueId *id, int nranks,
+                                      int rank, int device, double timeout_s);
 
 /* A group on an existing communicator of one rank (one process per GPU):
  * `device` must be the communicator's GPU (GS_ERR_INVALID_ARGUMENT
  * otherwise, before anything is exchanged). Collective over the
  * communicator's ranks. The communicator stays the caller's: it is not
  * destroyed with the group (but aborted on a time-out, see above). */
-gs_status gs_multi_create_comm(gs_multi_t *multi, ncclComm_t comm, int device);
+GS_API gs_status gs_multi_create_comm(gs_multi_t *multi, ncclComm_t comm, int device);
 
-gs_status gs_multi_destroy(gs_multi_t multi);
+GS_API gs_status gs_multi_destroy(gs_multi_t multi);
 
 /* Ranks in the whole group; ranks this process holds; a local rank's place
  * in the group, its device, stream and NCCL communicator. */
-int gs_multi_size(gs_multi_t multi);
-int gs_multi_local_ranks(gs_multi_t multi);
-int gs_multi_rank(gs_multi_t multi, int local_rank);
-int gs_multi_device(gs_multi_t multi, int local_rank);
-cudaStream_t gs_multi_stream(gs_multi_t multi, int local_rank);
-ncclComm_t gs_multi_comm(gs_multi_t multi, int local_rank);
+GS_API int gs_multi_size(gs_multi_t multi);
+GS_API int gs_multi_local_ranks(gs_multi_t multi);
+GS_API int gs_multi_rank(gs_multi_t multi, int local_rank);
+GS_API int gs_multi_device(gs_multi_t multi, int local_rank);
+GS_API cudaStream_t gs_multi_stream(gs_multi_t multi, int local_rank);
+GS_API ncclComm_t gs_multi_comm(gs_multi_t multi, int local_rank);
 
 /* The bound on every wait for the other ranks (see above), 0.001 .. 86400 s. */
-gs_status gs_multi_set_timeout(gs_multi_t multi, double seconds);
+GS_API gs_status gs_multi_set_timeout(gs_multi_t multi, double seconds);
 
 /* Gather `bytes` bytes from every rank into `all` (host memory, size x
  * bytes, in rank order); `mine` holds this process's local ranks' blocks
  * (local_ranks x bytes). For exchanging small records such as CUDA IPC
  * handles. Collective; bounded. */
-gs_status gs_multi_allgather(gs_multi_t multi, const void *mine, size_t bytes, void *all);
+GS_API gs_status gs_multi_allgather(gs_multi_t multi, const void *mine, size_t bytes, void *all);
 
 /* ----------------------------------------- file bootstrap (no launcher)
  * Pass a unique id from rank 0 to the other processes through a file that
@@ -112,19 +112,19 @@ gs_status gs_multi_allgather(gs_multi_t multi, const void *mine, size_t bytes, v
  * ..."). The file records the rank count; a reader told another count is
  * refused. Use a path unique to the run: an old file from an earlier run
  * would be read as this run's. `path` is only ever opened, never run. */
-gs_status gs_multi_unique_id_write(const char *path, const ncclUniqueId *id, int nranks);
-gs_status gs_multi_unique_id_read(const char *path, int nranks, double timeout_s,
-                                  ncclUniqueId *id);
+GS_API gs_status gs_multi_unique_id_write(const char *path, const ncclUniqueId *id, int nranks);
+GS_API gs_status gs_multi_unique_id_read(const char *path, int nranks, double timeout_s,
+                                         ncclUniqueId *id);
 
 /* Sum (or dot) over all GPUs' shares: each GPU reduces its `n` elements at
  * d_in[local rank] with gs_reduce_sum (gs_dot), then an NCCL all-reduce adds
  * the GPUs' results; *result (host memory) receives the total, in every
  * process (an all-reduce). Identical from run to run (each step folds in a
  * fixed order). Waits for the result (bounded, see above). */
-gs_status gs_multi_reduce_sum(gs_multi_t multi, gs_dtype type, const void *const *d_in,
-                              long long n, void *result);
-gs_status gs_multi_dot(gs_multi_t multi, gs_dtype type, const void *const *d_x,
-                       const void *const *d_y, long long n, void *result);
+GS_API gs_status gs_multi_reduce_sum(gs_multi_t multi, gs_dtype type, const void *const *d_in,
+                                     long long n, void *result);
+GS_API gs_status gs_multi_dot(gs_multi_t multi, gs_dtype type, const void *const *d_x,
+                              const void *const *d_y, long long n, void *result);
 
 /* ------------------------------------------------- cross-GPU barrier */
 
@@ -158,39 +158,40 @@ typedef enum gs_multi_path {
  * gs_barrier_create) overrides it and gs_multi_barrier_set_timeout. Each
  * GPU's own grid barrier waits while its block 0 meets the others, so it is
  * given twice the time-out plus a second. */
-gs_status gs_multi_barrier_create(gs_multi_t multi, gs_multi_barrier_t *barrier);
+GS_API gs_status gs_multi_barrier_create(gs_multi_t multi, gs_multi_barrier_t *barrier);
 /* (On a group of several processes gs_multi_barrier_create, _destroy and
  * _check are collective, and every rank should set the same time-out. The
  * creation maps every rank's flags with CUDA IPC where all ranks are on one
  * node with peer access; where any rank cannot, every rank takes the host
  * path, with the reason; GRIDSYNC_MULTI_HOST_PATH=1 asks for it.) */
-gs_status gs_multi_barrier_destroy(gs_multi_barrier_t barrier);
-gs_status gs_multi_barrier_set_timeout(gs_multi_barrier_t barrier, double seconds);
+GS_API gs_status gs_multi_barrier_destroy(gs_multi_barrier_t barrier);
+GS_API gs_status gs_multi_barrier_set_timeout(gs_multi_barrier_t barrier, double seconds);
 
 /* The group a barrier was created for. */
-gs_multi_t gs_multi_barrier_group(gs_multi_barrier_t barrier);
+GS_API gs_multi_t gs_multi_barrier_group(gs_multi_barrier_t barrier);
 
 /* Which path the barrier's ranks meet by; *reason (may be NULL) receives
  * the sentence saying why the host path was taken ("" on the device path). */
-gs_multi_path gs_multi_barrier_path(gs_multi_barrier_t barrier, const char **reason);
+GS_API gs_multi_path gs_multi_barrier_path(gs_multi_barrier_t barrier, const char **reason);
 
 /* A meeting of every rank on the host, between kernels, through an NCCL
  * all-reduce of one word: returns once every rank has called it and this
  * process's streams have finished what was enqueued before. Works on both
  * paths; the host path's only meeting. Collective; bounded by the group's
  * time-out. */
-gs_status gs_multi_barrier_host_sync(gs_multi_barrier_t barrier);
+GS_API gs_status gs_multi_barrier_host_sync(gs_multi_barrier_t barrier);
 
 /* The view for local rank `local_rank`'s kernel, launched with `blocks`
  * blocks. GS_ERR_NOT_SUPPORTED (with the reason) on the host path: there no
  * kernel can meet the others, neither gs_multi_sync nor gs_multi_allreduce_*. */
-gs_status gs_multi_barrier_device(gs_multi_barrier_t barrier, int local_rank,
-                                  unsigned int blocks, gs_multi_view *view);
+GS_API gs_status gs_multi_barrier_device(gs_multi_barrier_t barrier, int local_rank,
+                                         unsigned int blocks, gs_multi_view *view);
 
 /* gs_multi_launch with the kernel already resolved on each local rank's
  * device (funcs[local rank], a driver handle as for gs_launch_func). */
-gs_status gs_multi_launch_func(gs_multi_barrier_t barrier, const cudaFunction_t *funcs,
-                               dim3 grid, dim3 block, size_t dynamic_smem, void **const *args);
+GS_API gs_status gs_multi_launch_func(gs_multi_barrier_t barrier, const cudaFunction_t *funcs,
+                                      dim3 grid, dim3 block, size_t dynamic_smem,
+                                      void **const *args);
 
 /* Launch `kernel` on every local GPU (cooperatively, each on its rank's
  * stream, refused if the grid cannot be co-resident, refused on the host
@@ -230,7 +231,7 @@ static inline gs_status gs_multi_launch(gs_multi_barrier_t barrier, const void *
  * same failure) and re-arm together; a rank that never comes to the check
  * (its process ended) turns into a time-out naming it, and the communicator
  * is aborted. */
-gs_status gs_multi_barrier_check(gs_multi_barrier_t barrier);
+GS_API gs_status gs_multi_barrier_check(gs_multi_barrier_t barrier);
 
 #ifdef __cplusplus
 }

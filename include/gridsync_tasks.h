@@ -122,49 +122,49 @@ typedef struct gs_task_desc {
 } gs_task_desc;
 
 /* A plan with `counters` counters (1 .. 2^24), on the current device. */
-gs_status gs_task_plan_create(gs_task_plan_t *plan, unsigned int counters);
-gs_status gs_task_plan_destroy(gs_task_plan_t plan);
+GS_API gs_status gs_task_plan_create(gs_task_plan_t *plan, unsigned int counters);
+GS_API gs_status gs_task_plan_destroy(gs_task_plan_t plan);
 
 /* Add a task; `id` (may be NULL) receives its number, 0, 1, ... in the
  * order of the calls. Checks the task alone (counter numbers, deltas,
  * inputs); the whole plan is checked by gs_task_plan_build. Not after
  * build. */
-gs_status gs_task_plan_add(gs_task_plan_t plan, const gs_task_desc *task, unsigned int *id);
+GS_API gs_status gs_task_plan_add(gs_task_plan_t plan, const gs_task_desc *task, unsigned int *id);
 
 /* The shared-memory stages each block copies inputs into: `stages` (1 ..
  * GS_TASK_MAX_STAGES; default 2) of `stage_bytes` each (0: what the
  * largest task needs, the default). A task needs its inputs, each rounded
  * up to 128 bytes, plus GS_TASK_RECORD_BYTES. More stages let a block's
  * copies run further ahead of its waits. Before build. */
-gs_status gs_task_plan_set_stages(gs_task_plan_t plan, unsigned int stages,
+GS_API gs_status gs_task_plan_set_stages(gs_task_plan_t plan, unsigned int stages,
                                   unsigned int stage_bytes);
 
 /* Bound on every wait (default 2 s, at least 1 ms; 0 waits without a
  * bound). GRIDSYNC_BARRIER_TIMEOUT, when set, wins (gs_barrier_create). */
-gs_status gs_task_plan_set_timeout(gs_task_plan_t plan, double seconds);
+GS_API gs_status gs_task_plan_set_timeout(gs_task_plan_t plan, double seconds);
 
 /* Check the plan, order its tasks, make the lists of a grid of `blocks`
  * blocks and copy everything to the device. After this the plan takes no
  * more tasks. */
-gs_status gs_task_plan_build(gs_task_plan_t plan, unsigned int blocks);
+GS_API gs_status gs_task_plan_build(gs_task_plan_t plan, unsigned int blocks);
 
 /* Dynamic shared memory the runtime needs per block (header and stages);
  * a kernel that needs some of its own passes more and uses the rest (from
  * this offset on). 0 before build. */
-size_t gs_task_plan_smem_bytes(gs_task_plan_t plan);
+GS_API size_t gs_task_plan_smem_bytes(gs_task_plan_t plan);
 
 /* The view to pass to the kernel (after build). */
-gs_status gs_task_plan_device(gs_task_plan_t plan, gs_task_view *view);
+GS_API gs_status gs_task_plan_device(gs_task_plan_t plan, gs_task_view *view);
 
 /* Where build put task `id`: its block and its position in the block's
  * list; and `order[i]`, the task at place i of the order the lists follow
  * (order holds one entry per task). For tests and tools. */
-gs_status gs_task_plan_where(gs_task_plan_t plan, unsigned int id, unsigned int *block,
+GS_API gs_status gs_task_plan_where(gs_task_plan_t plan, unsigned int id, unsigned int *block,
                              unsigned int *position);
-gs_status gs_task_plan_order(gs_task_plan_t plan, unsigned int *order);
+GS_API gs_status gs_task_plan_order(gs_task_plan_t plan, unsigned int *order);
 
 /* The number of tasks. */
-unsigned int gs_task_plan_size(gs_task_plan_t plan);
+GS_API unsigned int gs_task_plan_size(gs_task_plan_t plan);
 
 /* Launch the kernel `func` (a driver handle, as gs_launch_func) on the
  * plan: a grid of the plan's blocks, refused if not co-resident
@@ -174,7 +174,7 @@ unsigned int gs_task_plan_size(gs_task_plan_t plan);
  * while a launch of the plan on another stream may still run (GS_ERR_BUSY).
  * `args` is the kernel's argument array, one of which is the plan's view.
  * Asynchronous; can be captured into a CUDA graph. */
-gs_status gs_task_plan_launch_func(gs_task_plan_t plan, cudaFunction_t func, dim3 block,
+GS_API gs_status gs_task_plan_launch_func(gs_task_plan_t plan, cudaFunction_t func, dim3 block,
                                    size_t dynamic_smem, cudaStream_t stream, void **args);
 
 /* gs_task_plan_launch_func for a __global__ function pointer (whatever CUDA
@@ -201,7 +201,7 @@ static inline gs_status gs_task_plan_launch(gs_task_plan_t plan, const void *ker
  *    for counter 5 >= 12 (saw 11) <- task 1500 (block 40) ..."
  * Either way the plan is ready for its next launch (after a time-out its
  * counters and blocks' states are re-armed). */
-gs_status gs_task_plan_check(gs_task_plan_t plan, cudaStream_t stream);
+GS_API gs_status gs_task_plan_check(gs_task_plan_t plan, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -27,12 +27,15 @@ extern "C" {
  * calls go through GS_CUDA_TRY, which records the call text, file, line and
  * the CUDA error name. */
 
-/* Record `fmt` as the thread's detail and return `status`. */
-gs_status gs__fail(gs_status status, const char *fmt, ...) GS_PRINTF(2, 3);
+/* Record `fmt` as the thread's detail and return `status`. (Exported, GS_API,
+ * for libgridsync_multi, which records its failures in libgridsync's detail;
+ * not API: cmake/exported-internals.txt.) */
+GS_API gs_status gs__fail(gs_status status, const char *fmt, ...) GS_PRINTF(2, 3);
 
 /* Record a failed CUDA call and return the matching status:
- * GS_ERR_NO_DEVICE, GS_ERR_OUT_OF_MEMORY or GS_ERR_CUDA. */
-gs_status gs__cuda_fail(cudaError_t err, const char *call, const char *file, int line);
+ * GS_ERR_NO_DEVICE, GS_ERR_OUT_OF_MEMORY or GS_ERR_CUDA. (Exported for
+ * libgridsync_multi, as gs__fail.) */
+GS_API gs_status gs__cuda_fail(cudaError_t err, const char *call, const char *file, int line);
 
 /* Status a CUDA error maps to. */
 gs_status gs__status_from_cuda(cudaError_t err);

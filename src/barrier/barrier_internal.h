@@ -38,11 +38,14 @@ size_t gs__barrier_state_bytes(unsigned int capacity);
 gs_status gs__barrier_rearm(gs_barrier_t barrier);
 
 /* GRIDSYNC_BARRIER_TIMEOUT: *set = 0 when unset; else *set = 1 and
- * *timeout_ns (0 for "off"). A malformed value fails with a sentence. */
-gs_status gs__timeout_from_env(int *set, unsigned long long *timeout_ns);
+ * *timeout_ns (0 for "off"). A malformed value fails with a sentence.
+ * (Exported, GS_API, for libgridsync_multi; not API:
+ * cmake/exported-internals.txt.) */
+GS_API gs_status gs__timeout_from_env(int *set, unsigned long long *timeout_ns);
 
-/* Parse a time-out text ("2.5", "off", "0"); 0 or -1. Pure; for tests. */
-int gs__parse_timeout(const char *text, unsigned long long *timeout_ns);
+/* Parse a time-out text ("2.5", "off", "0"); 0 or -1. Pure; for tests.
+ * (Exported for libgridsync_multi, as gs__timeout_from_env.) */
+GS_API int gs__parse_timeout(const char *text, unsigned long long *timeout_ns);
 
 /* The watchdog sentence: "barrier #5: 1055/1056 blocks arrived; missing:
  * block 17". `where[i]` is the barrier number block i was waiting at when

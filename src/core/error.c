@@ -29,8 +29,6 @@ const char *gs_last_error_detail(void) { return gs_detail; }
 
 void gs_clear_error(void) { gs_detail[0] = '\0'; }
 
-const char *gs_version(void) { return GS_VERSION_STRING; }
-
 /* Formats into a scratch buffer first: callers may pass the current detail
  * as an argument ("GPU 1: %s", gs_last_error_detail()) to prefix it. */
 gs_status gs__fail(gs_status status, const char *fmt, ...)

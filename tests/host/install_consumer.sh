@@ -2,8 +2,8 @@
 # install_consumer.sh BUILD_DIR SOURCE_DIR NVCC ARCHS - what a user does with
 # an installed gridsync: `cmake --install` into a temporary prefix, run the
 # installed `gridsync --version` (no LD_LIBRARY_PATH: it must find its own
-# libraries), then build user programs against the prefix every way a user
-# does and run each one:
+# libraries), check that the documents it names are installed, then build
+# user programs against the prefix every way a user does and run each one:
 #   - find_package(gridsync): a C17 program, a CUDA program with a grid
 #     barrier, and one on the multi-GPU part (when installed);
 #   - pkg-config: the C and CUDA programs, and the multi-GPU one;
@@ -18,7 +18,6 @@ prefix=$tmp/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null
 libdir=$prefix/lib
 [ -d "$libdir" ] || libdir=$prefix/lib64
-
 fail=0
 run() { # run NAME PROGRAM: 0 passes, 77 is a skip, anything else fails
     name=$1; shift
@@ -33,6 +32,33 @@ run() { # run NAME PROGRAM: 0 passes, 77 is a skip, anything else fails
 
 version=$("$prefix/bin/gridsync" --version 2>&1) || { echo "FAIL: installed gridsync --version: $version"; exit 1; }
 echo "ok: installed command: $version"
+
+# Every document the programs name (docs/NAME.md in `gridsync help` and in
+# the strings of cli/ and tools/) is installed, as share/doc/gridsync/docs/NAME.md,
+# and help that names one says where an install keeps it.
+docdir=$prefix/share/doc/gridsync
+for f in README.md LICENSE CHANGELOG.md; do
+    [ -e "$docdir/$f" ] || { echo "FAIL: $f is not installed in share/doc/gridsync"; fail=1; }
+done
+for cmd in info bench report demo check; do
+    text=$("$prefix/bin/gridsync" help "$cmd" 2>&1)
+    named=$(printf '%s\n' "$text" | grep -o 'docs/[A-Za-z0-9_.-]*\.md' | sort -u)
+    [ -z "$named" ] && continue
+    case "$text" in
+        *share/doc/gridsync*) ;;
+        *) echo "FAIL: gridsync help $cmd names $named without saying where an install keeps it"
+           fail=1 ;;
+    esac
+    for d in $named; do
+        [ -e "$docdir/$d" ] || { echo "FAIL: gridsync help $cmd names $d, not installed"; fail=1; }
+    done
+done
+grep -rhoE '"[^"]*docs/[A-Za-z0-9_.-]+\.md' "$src/cli" "$src/tools" |
+    grep -oE 'docs/[A-Za-z0-9_.-]+\.md' | sort -u >"$tmp/named"
+while read -r d; do
+    [ -e "$docdir/$d" ] || { echo "FAIL: a program prints $d, not installed"; fail=1; }
+done <"$tmp/named"
+[ $fail -eq 0 ] && echo "ok: the documents the programs name are installed"
 
 # One architecture is enough to link and run: the GPU's own when there is one.
 arch=${archs%%;*}
