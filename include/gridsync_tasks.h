@@ -131,13 +131,13 @@ GS_API gs_status gs_task_plan_destroy(gs_task_plan_t plan);
  * build. */
 GS_API gs_status gs_task_plan_add(gs_task_plan_t plan, const gs_task_desc *task, unsigned int *id);
 
-/* The shared-memory stages each block copies inputs into: `stages` (1 ..
+/* The shared-memory stages each block copies inputs into: `stages` (1 to
  * GS_TASK_MAX_STAGES; default 2) of `stage_bytes` each (0: what the
  * largest task needs, the default). A task needs its inputs, each rounded
  * up to 128 bytes, plus GS_TASK_RECORD_BYTES. More stages let a block's
  * copies run further ahead of its waits. Before build. */
 GS_API gs_status gs_task_plan_set_stages(gs_task_plan_t plan, unsigned int stages,
-                                  unsigned int stage_bytes);
+                                         unsigned int stage_bytes);
 
 /* Bound on every wait (default 2 s, at least 1 ms; 0 waits without a
  * bound). GRIDSYNC_BARRIER_TIMEOUT, when set, wins (gs_barrier_create). */
@@ -160,7 +160,7 @@ GS_API gs_status gs_task_plan_device(gs_task_plan_t plan, gs_task_view *view);
  * list; and `order[i]`, the task at place i of the order the lists follow
  * (order holds one entry per task). For tests and tools. */
 GS_API gs_status gs_task_plan_where(gs_task_plan_t plan, unsigned int id, unsigned int *block,
-                             unsigned int *position);
+                                    unsigned int *position);
 GS_API gs_status gs_task_plan_order(gs_task_plan_t plan, unsigned int *order);
 
 /* The number of tasks. */
@@ -175,7 +175,7 @@ GS_API unsigned int gs_task_plan_size(gs_task_plan_t plan);
  * `args` is the kernel's argument array, one of which is the plan's view.
  * Asynchronous; can be captured into a CUDA graph. */
 GS_API gs_status gs_task_plan_launch_func(gs_task_plan_t plan, cudaFunction_t func, dim3 block,
-                                   size_t dynamic_smem, cudaStream_t stream, void **args);
+                                          size_t dynamic_smem, cudaStream_t stream, void **args);
 
 /* gs_task_plan_launch_func for a __global__ function pointer (whatever CUDA
  * runtime the program links, as gs_launch). */

@@ -70,6 +70,7 @@ cmake -S "$src/tests/install" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
 cmake --build "$tmp/consumer" >/dev/null
 run "find_package, C" "$tmp/consumer/consumer"
 run "find_package, CUDA" "$tmp/consumer/barrier_consumer"
+run "find_package, tasks" "$tmp/consumer/tasks_consumer"
 [ -x "$tmp/consumer/multi_consumer" ] && run "find_package, multi-GPU" "$tmp/consumer/multi_consumer"
 
 if command -v pkg-config >/dev/null 2>&1; then
@@ -82,6 +83,10 @@ if command -v pkg-config >/dev/null 2>&1; then
     "$nvcc" -arch="$arch" "$src/tests/install/barrier_consumer.cu" -o "$tmp/pc_barrier" \
         $(pkg-config --cflags --libs gridsync)
     run "pkg-config, CUDA" "$tmp/pc_barrier"
+    # shellcheck disable=SC2046
+    "$nvcc" -arch="$arch" "$src/tests/install/tasks_consumer.cu" -o "$tmp/pc_tasks" \
+        $(pkg-config --cflags --libs gridsync)
+    run "pkg-config, tasks" "$tmp/pc_tasks"
     if pkg-config --exists gridsync_multi; then
         # shellcheck disable=SC2046
         "$nvcc" -arch="$arch" "$src/tests/install/multi_consumer.cu" -o "$tmp/pc_multi" \
@@ -98,6 +103,9 @@ run "plain nvcc -lgridsync (static runtime)" "$tmp/plain"
 "$nvcc" -arch="$arch" -I"$prefix/include" "$src/tests/install/barrier_consumer.cu" \
     -o "$tmp/static" "$libdir/libgridsync.a"
 run "plain nvcc libgridsync.a" "$tmp/static"
+"$nvcc" -arch="$arch" -I"$prefix/include" "$src/tests/install/tasks_consumer.cu" \
+    -o "$tmp/plain_tasks" -L"$libdir" -lgridsync
+run "plain nvcc -lgridsync, tasks" "$tmp/plain_tasks"
 
 [ $fail -eq 0 ] && echo "install_consumer: ok"
 exit $fail
