@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/environment.h"
-#include "bench/nvml.h"
-#include "bench/registry.h"
-#include "bench/results.h"
+#include "harness/environment.h"
+#include "harness/nvml.h"
+#include "results/registry.h"
+#include "results/results.h"
 #include "common/device.h"
 #include "report/outputs.h"
 #include "report/report.h"

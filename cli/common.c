@@ -2,7 +2,7 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "bench/results.h"
+#include "results/results.h"
 #include "report/compare.h"
 #include "report/outputs.h"
 #include "args.h"

@@ -2,7 +2,7 @@
  * demos and checks come from the tools' registries. */
 #include <string.h>
 
-#include "bench/registry.h"
+#include "results/registry.h"
 #include "check/check.h"
 #include "demo/demo.h"
 #include "commands.h"

@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "gpu_test.h"
-#include "bench/suites/apps.h"
-#include "bench/suites/apps_stencil.h"
+#include "suites/apps/apps.h"
+#include "suites/apps/stencil/stencil.h"
 
 static int checks = 0;
 

@@ -1,6 +1,6 @@
 /*
  * test_apps_stencil_emulated.cc - the 2-D heat stencil's persistent bodies
- * (tools/bench/suites/apps_stencil_body.cuh, the very code of the bench's
+ * (tools/suites/apps/stencil/stencil_body.cuh, the very code of the bench's
  * kernels) run on the host under cuda_emulation.h: blocks as OS threads,
  * threads as fibers. The neighbour barrier is emulated by its contract
  * (each block publishes an epoch with a release store and waits, with
@@ -23,7 +23,7 @@
  */
 #include "cuda_emulation.h"
 
-#include "bench/suites/apps_stencil_body.cuh"
+#include "suites/apps/stencil/stencil_body.cuh"
 
 #include <limits>
 

@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "bench/registry.h"
-#include "bench/table.h"
+#include "results/registry.h"
+#include "results/table.h"
 #include "check/check.h"
 #include "demo/demo.h"
 #include "commands.h"
@@ -154,7 +154,7 @@ static void test_readings(void **state)
         const gs_bench_suite *s = gs_bench_suite_at(i);
         const gs_reading *r = s->reading;
         if (!r)
-            fail_msg("suite %s describes no reading (bench/reading.h)", s->name);
+            fail_msg("suite %s describes no reading (results/reading.h)", s->name);
         assert_column(s, r->method);
         assert_methods(s, r->ours);
         assert_methods(s, r->peers);

@@ -24,7 +24,7 @@
 #include "args.h"
 #include "commands.h"
 #include "common/spawn.h"
-#include "bench/registry.h"
+#include "results/registry.h"
 #include "report/compare.h"
 #include "report/doc_block.h"
 #include "report/outputs.h"

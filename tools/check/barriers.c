@@ -4,8 +4,8 @@
  * maximum. */
 #include <stdio.h>
 
-#include "bench/registry.h"
-#include "bench/sampling.h"
+#include "results/registry.h"
+#include "results/sampling.h"
 #include "check/check.h"
 
 static int run(const gs_check_env *env, char *figure, size_t len)
