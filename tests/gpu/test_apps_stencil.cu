@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gpu_test.h"
+#include "results/registry.h"
 #include "suites/apps/apps.h"
 #include "suites/apps/stencil/stencil.h"
 
@@ -144,13 +145,6 @@ static void versions(int sms, cudaStream_t stream, unsigned long long seed)
         }
 }
 
-/* The apps table's columns, as apps.h lists them. */
-static const gs_column columns[GS_APPS_NCOLS] = {
-    {"app", "", 0, ""},         {"size_log2", "", 0, ""}, {"size", "", 0, ""},
-    {"method", "", 0, ""},      {"blocks", "", 0, ""},    {"steps", "", 0, ""},
-    {"us_per_step", "us", 3, ""}, {"total_ms", "ms", 3, ""}, {"vs_graph", "", 2, ""},
-    {"vs_full", "", 2, ""},     {"error", "", 9, ""}};
-
 /* The run function as `gridsync bench apps` calls it: on 2^10 and 2^13
  * cells; or, with GS_STENCIL_BENCH_SIZES=12,16,20 (log2 of the cells), on
  * those, printing the table (timings before the suite's description is
@@ -187,7 +181,8 @@ static void suite(void)
     p.sizes_given = 1;
     p.quiet = !print;
     p.sampling = gs_sampling_fixed(p.samples);
-    gs_table *t = gs_table_new_columns("apps: stencil 2-D", GS_APPS_NCOLS, columns);
+    const gs_bench_suite *apps = gs_bench_suite_find("apps"); /* its columns */
+    gs_table *t = gs_table_new_columns("apps: stencil 2-D", apps->ncolumns, apps->columns);
     EXPECT(t != NULL, "gs_table_new_columns");
     if (!t)
         return;

@@ -15,13 +15,13 @@
 #include <cmocka.h>
 
 #include "gridsync_internal.h"
-#include "testing/random.h"
-#include "testing/reference.h"
+#include "harness/timer.h"
 #include "results/results.h"
 #include "results/sampling.h"
 #include "results/stats.h"
 #include "results/table.h"
-#include "harness/timer.h"
+#include "testing/random.h"
+#include "testing/reference.h"
 #ifdef GS_HAVE_MULTI
 #include "suites/multi/nccl_device_barrier.h"
 #endif

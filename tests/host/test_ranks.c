@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
+#include "common/spawn.h"
 #include "harness/ranks.h"
 #include "harness/timer.h"
-#include "common/spawn.h"
 
 /* Begin, with `program` (found in PATH) standing in for this program. */
 static void begin_with(gs_bench_ranks *r, const char *program)

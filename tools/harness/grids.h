@@ -3,7 +3,7 @@
 #ifndef GS_BENCH_GRIDS_H
 #define GS_BENCH_GRIDS_H
 
-#include "results/suite.h"
+#include "harness/params.h"
 
 #ifdef __cplusplus
 extern "C" {

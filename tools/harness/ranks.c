@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "gridsync_internal.h"
-#include "harness/timer.h"
 #include "common/spawn.h"
+#include "harness/timer.h"
 
 /* `name` in the folder `dir`, or -1 when the path does not fit. */
 static int in_dir(const char *dir, const char *name, char *path, size_t len)

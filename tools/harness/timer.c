@@ -197,13 +197,6 @@ gs_status gs_time_calls(gs_call_fn call, void *ctx, int calls, cudaStream_t stre
     return GS_SUCCESS;
 }
 
-double gs_now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* After a sample, untimed: the leader's decision, for every process. A
  * follower told to stop records why as the count rule (its own rule was
  * not asked). */

@@ -19,6 +19,7 @@
 #define GS_BENCH_TIMER_H
 
 #include "gridsync.h"
+#include "common/clock.h"
 #include "results/sampling.h"
 #include "results/stats.h"
 
@@ -95,9 +96,6 @@ gs_status gs_time_host_work_together(gs_host_work_fn work, void *ctx, const gs_t
  * with "<what>: another process cannot run it (it says why)". */
 gs_status gs_together_verdict(const gs_together *together, gs_status mine, gs_status elsewhere,
                               const char *what);
-
-/* Monotonic seconds. */
-double gs_now_seconds(void);
 
 #ifdef __cplusplus
 }

@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/nvml.h"
 #include "results/registry.h"
 #include "common/files.h"
 #include "common/spawn.h"

@@ -1,22 +1,10 @@
-/* registry.c - the list of benchmark suites: one line per suite, each
- * defined in suites/<name>.cu (suite.h says what a suite describes). */
+/* registry.c - the suites' descriptions, in the order of suites/suites.h
+ * (suite.h says what a suite describes). */
 #include "results/registry.h"
 
 #include <string.h>
 
-#include "gridsync_internal.h"
-#include "harness/l2flush.h"
-
-/* The suites, in the order `gridsync bench` runs them. */
-#define GS_BENCH_SUITES(X) \
-    X(barrier)             \
-    X(sync)                \
-    X(reduce)              \
-    X(dot)                 \
-    X(scan)                \
-    X(gemm)                \
-    X(apps)                \
-    X(multi)
+#include "suites/suites.h"
 
 #define GS_DECLARE(name) extern const gs_bench_suite gs_suite_##name;
 GS_BENCH_SUITES(GS_DECLARE)
@@ -52,16 +40,4 @@ const char *gs_bench_method_name(const gs_bench_suite *suite, const char *method
         if (strcmp(r->old_name, method) == 0)
             return r->name;
     return method;
-}
-
-gs_status gs_bench_suite_run(const gs_bench_suite *suite, const gs_bench_params *params,
-                             gs_table **table)
-{
-    *table = gs_table_new_columns(suite->title, suite->ncolumns, suite->columns);
-    if (!*table)
-        return gs__fail(GS_ERR_OUT_OF_MEMORY, "bench %s: out of host memory", suite->name);
-    gs_table_set_sampling(*table, &params->sampling);
-    gs_status st = suite->run(params, *table);
-    gs_l2_flush_release();
-    return st;
 }

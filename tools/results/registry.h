@@ -1,5 +1,5 @@
-/* registry.h - every benchmark suite, in the order `gridsync bench` runs
- * them (registry.c lists them). */
+/* registry.h - every benchmark suite's description, in the order
+ * `gridsync bench` runs them (suites/suites.h lists them). */
 #ifndef GS_BENCH_REGISTRY_H
 #define GS_BENCH_REGISTRY_H
 
@@ -21,11 +21,6 @@ int gs_bench_suite_column(const gs_bench_suite *suite, const char *name);
 
 /* A method's name as the suite calls it now (`renamed`), else `method`. */
 const char *gs_bench_method_name(const gs_bench_suite *suite, const char *method);
-
-/* Run the suite: *table receives its table (the caller frees it), with the
- * rows measured even when the run fails. */
-gs_status gs_bench_suite_run(const gs_bench_suite *suite, const gs_bench_params *params,
-                             gs_table **table);
 
 #ifdef __cplusplus
 }

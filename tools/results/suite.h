@@ -1,26 +1,25 @@
 /*
  * suite.h - a benchmark suite, described once: its name and help, its sizes
- * for each preset, how to run it, the columns of its table, its plots, its
- * table in the README and how its results read (results/reading.h: gridsync's
- * methods and the peers, the figure compared, how cells print, the summary's
+ * for each preset, the columns of its table, its plots, its table in the
+ * README and how its results read (results/reading.h: gridsync's methods
+ * and the peers, the figure compared, how cells print, the summary's
  * sentences). `gridsync bench` (suite names, --list, the presets,
  * --compare), `gridsync help bench`, the report (report.md, CSV files,
  * plots), the README's results section and the tests all read this
- * description.
+ * description. It is host data only: how a suite measures is its run code
+ * (harness/params.h, suites/run.h), built apart.
  *
- * A new suite is one file in suites/ that defines a `const gs_bench_suite
- * gs_suite_<name>` and one line in registry.c.
+ * A new suite is a folder suites/<name>/ with its description (describe.c,
+ * defining a `const gs_bench_suite gs_suite_<name>`) and its measurement
+ * (run.cu), and one line in suites/suites.h.
  */
 #ifndef GS_BENCH_SUITE_H
 #define GS_BENCH_SUITE_H
 
-#include "gridsync.h"
 #include "results/plot_spec.h"
 #include "results/reading.h"
 #include "results/summary_spec.h"
-#include "results/sampling.h"
 #include "results/table.h"
-#include "harness/timer.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,49 +38,6 @@ typedef struct gs_size_list {
     int count;
 } gs_size_list;
 
-/* What `gridsync bench` was asked for; each suite reads what applies. */
-typedef struct gs_bench_params {
-    int iterations;      /* barriers (meetings) per timed kernel */
-    int samples;         /* timed samples per configuration without a rule (the median is
-                          * reported); see `sampling` */
-    int warmup;          /* untimed runs first */
-    const int *threads;  /* block sizes */
-    int nthreads;
-    const int *blocks;   /* grid sizes; NULL: the suite's own */
-    int nblocks;
-    gs_size_list sizes;  /* --sizes, else the suite's sizes for the preset */
-    int sizes_given;     /* --sizes was given */
-    gs_preset preset;
-    unsigned int tree_flat_max, tree_group; /* tree barrier tuning; 0: library default */
-    int quiet;           /* no progress lines on stderr */
-    gs_sampling sampling; /* how many samples, hot or cold (--repeat, --min-samples,
-                           * --min-time, --max-noise, --timeout, --cold): every timed
-                           * measurement of a suite takes it through gs_bench_plan */
-    const int *devices;  /* --devices: the GPUs a suite of several GPUs uses (NULL: all) */
-    int ndevices;
-} gs_bench_params;
-
-/* The timing plan of a measurement of a suite: its warm-up, the sampling
- * rule of the command line, and `graph_batch` (timer.h). */
-static inline gs_timing_plan gs_bench_plan(const gs_bench_params *params, int graph_batch)
-{
-    gs_timing_plan plan = {params->warmup, params->samples, graph_batch, &params->sampling};
-    return plan;
-}
-
-/* Measure and add the rows to `table` (made from the suite's columns). A
- * failure may leave the rows measured so far. */
-typedef gs_status (*gs_bench_run_fn)(const gs_bench_params *params, gs_table *table);
-
-/* The part of a suite that runs in another process: the suite starts this
- * program again as `gridsync bench NAME --rank-child DIR --devices D ...`
- * (an internal option, in no help), which calls it on GPU `device` with the
- * options the suite passed; the two processes meet through the files of the
- * private folder `dir`. bench multi: rank 1 of the two-process rows. It
- * prints nothing on stdout. */
-typedef gs_status (*gs_bench_child_fn)(const gs_bench_params *params, int device,
-                                       const char *dir);
-
 /* A method renamed since older results files were written. */
 typedef struct gs_renamed {
     const char *old_name, *name;
@@ -95,13 +51,11 @@ typedef struct gs_bench_suite {
     int ncolumns;
     gs_size_list sizes[GS_PRESET_COUNT]; /* per preset; empty: the suite sweeps no sizes */
     int min_gpus;                        /* run without being named only with this many GPUs */
-    gs_bench_run_fn run;
     const gs_plot_spec *plots;
     int nplots;
     const gs_summary_spec *summary;      /* its table in the README; NULL: none */
     const gs_renamed *renamed;           /* ended by {NULL, NULL}; NULL: none */
     const gs_reading *reading;           /* how its results read (test_registry asks for it) */
-    gs_bench_child_fn rank_child;        /* its part in another process; NULL: none */
 } gs_bench_suite;
 
 /* The number of elements of a static array, for the counts above. */

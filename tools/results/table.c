@@ -31,6 +31,7 @@ struct gs_table {
     int any_measured;
     int has_sampling;
     gs_sampling sampling;
+    char *unknown; /* the first column name a gs_row_* call gave that the table lacks */
 };
 
 const char *gs_timing_name(int timing)
@@ -96,6 +97,7 @@ void gs_table_free(gs_table *t)
     free(t->cells);
     free(t->meas);
     free(t->title);
+    free(t->unknown);
     free(t);
 }
 
@@ -175,6 +177,34 @@ int gs_table_set_measured(gs_table *t, int col, const gs_stats *stats, double sc
     t->any_measured = 1;
     return 0;
 }
+
+/* The index of column `name`, or -1 (and the name kept, the first one). */
+static int named(gs_table *t, const char *name)
+{
+    for (int c = 0; c < t->ncols; ++c)
+        if (strcmp(t->cols[c], name) == 0)
+            return c;
+    if (!t->unknown)
+        t->unknown = dup_str(name);
+    return -1;
+}
+
+int gs_row_text(gs_table *t, const char *column, const char *text)
+{
+    return gs_table_set_text(t, named(t, column), text);
+}
+
+int gs_row_value(gs_table *t, const char *column, double value)
+{
+    return gs_table_set(t, named(t, column), value);
+}
+
+int gs_row_measured(gs_table *t, const char *column, const gs_stats *stats, double scale)
+{
+    return gs_table_set_measured(t, named(t, column), stats, scale);
+}
+
+const char *gs_table_unknown_column(const gs_table *t) { return t->unknown; }
 
 void gs_table_set_sampling(gs_table *t, const gs_sampling *rule)
 {

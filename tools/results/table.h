@@ -64,6 +64,20 @@ int gs_table_set(gs_table *t, int col, double value);
  * column's decimals), and record on the row how it was measured. */
 int gs_table_set_measured(gs_table *t, int col, const gs_stats *stats, double scale);
 
+/* The cells of the current row by their column's name (the description's,
+ * the JSON key): what a suite's run code sets, so that its columns are
+ * declared once, in its description. A name the table lacks sets nothing:
+ * -1, and the table keeps the first such name (gs_table_unknown_column),
+ * which fails the suite's run (suites/run.h). */
+int gs_row_text(gs_table *t, const char *column, const char *text);
+/* With the column's decimals (gs_table_set). */
+int gs_row_value(gs_table *t, const char *column, double value);
+/* gs_table_set_measured. */
+int gs_row_measured(gs_table *t, const char *column, const gs_stats *stats, double scale);
+/* The first name a gs_row_* call gave that the table has no column of;
+ * NULL: none. */
+const char *gs_table_unknown_column(const gs_table *t);
+
 /* The stopping rule the table's measurements followed (copied), for the
  * JSON ("sampling"); NULL: none recorded. */
 void gs_table_set_sampling(gs_table *t, const gs_sampling *rule);

@@ -1,5 +1,5 @@
 /*
- * barrier_bench.cu - `gridsync bench barrier`: per-barrier latency of every
+ * run.cu - `gridsync bench barrier`: per-barrier latency of every
  * gridsync method next to the peers a CUDA programmer would use instead.
  *
  * Workload (same for everyone): each iteration, thread 0 of every block
@@ -11,6 +11,8 @@
  * Peers: cooperative groups grid.sync() (cooperative launch), kernel relaunch
  * on a stream (each barrier becomes a kernel boundary: two kernels per
  * iteration), and the same relaunches captured once in a CUDA graph.
+ *
+ * Its description (columns, plots, README table, reading): describe.c.
  */
 #include <cooperative_groups.h>
 
@@ -21,8 +23,8 @@
 
 #include "gridsync_internal.h"
 #include "harness/grids.h"
+#include "harness/params.h"
 #include "harness/progress.h"
-#include "results/suite.h"
 #include "harness/timer.h"
 
 namespace cg = cooperative_groups;
@@ -143,21 +145,6 @@ static gs_status enqueue(void *p, cudaStream_t stream)
     return gs__fail(GS_ERR_INTERNAL, "barrier bench: unknown variant");
 }
 
-enum { C_THREADS, C_BLOCKS, C_PER_SM, C_METHOD, C_MEDIAN, C_MIN, C_MAX, C_VS_CG, C_VS_GRAPH,
-       C_X_FLOOR, C_ERRORS, NCOLS };
-static const gs_column columns[NCOLS] = {
-    {"threads", "", 0, "threads per block"},
-    {"blocks", "", 0, "blocks in the grid"},
-    {"blocks_per_sm", "", 2, "blocks / SMs"},
-    {"method", "", 0, "lock, lockfree, flip, tree (gridsync's); cg grid.sync, relaunch, "
-                      "relaunch graph (the peers)"},
-    {"us_per_barrier", "us", 3, "median time per barrier"},
-    {"min_us", "us", 3, "fastest sample, per barrier"},
-    {"max_us", "us", 3, "slowest sample, per barrier"},
-    {"speedup_vs_cg", "", 2, "grid.sync() time / this time"},
-    {"speedup_vs_graph", "", 2, "relaunch-graph time / this time"},
-    {"x_floor", "", 2, "this time / the one-block lock barrier's"},
-    {"errors", "", 0, "wrong values seen by the exchange check; must be 0"}};
 
 typedef struct measured {
     gs_stats st;
@@ -210,17 +197,17 @@ static void add_row(gs_table *t, int threads, unsigned int blocks, int sms, cons
                     const measured *m, double cg_us, double graph_us, double floor_us)
 {
     gs_table_add_row(t);
-    gs_table_set(t, C_THREADS, threads);
-    gs_table_set(t, C_BLOCKS, blocks);
-    gs_table_set(t, C_PER_SM, (double)blocks / sms);
-    gs_table_set_text(t, C_METHOD, name);
-    gs_table_set_measured(t, C_MEDIAN, &m->st, 1.0);
-    gs_table_set(t, C_MIN, m->st.min);
-    gs_table_set(t, C_MAX, m->st.max);
-    gs_table_set(t, C_VS_CG, cg_us / m->st.median);
-    gs_table_set(t, C_VS_GRAPH, graph_us / m->st.median);
-    gs_table_set(t, C_X_FLOOR, m->st.median / floor_us);
-    gs_table_set(t, C_ERRORS, m->errors);
+    gs_row_value(t, "threads", threads);
+    gs_row_value(t, "blocks", blocks);
+    gs_row_value(t, "blocks_per_sm", (double)blocks / sms);
+    gs_row_text(t, "method", name);
+    gs_row_measured(t, "us_per_barrier", &m->st, 1.0);
+    gs_row_value(t, "min_us", m->st.min);
+    gs_row_value(t, "max_us", m->st.max);
+    gs_row_value(t, "speedup_vs_cg", cg_us / m->st.median);
+    gs_row_value(t, "speedup_vs_graph", graph_us / m->st.median);
+    gs_row_value(t, "x_floor", m->st.median / floor_us);
+    gs_row_value(t, "errors", m->errors);
 }
 
 static gs_status run_config(const gs_bench_params *o, int threads, unsigned int blocks,
@@ -331,77 +318,4 @@ static gs_status run_barrier(const gs_bench_params *o, gs_table *table)
     return st;
 }
 
-/* ------------------------------------------------------ the description */
-
-/* gridsync's methods: every method of the registry, as results name them. */
-#define GS__METHOD_NAME(constant, name) name,
-static const char *const ours[] = {GS_BARRIER_METHODS(GS__METHOD_NAME) NULL};
-static const char *const peers[] = {"cg grid.sync", "relaunch", "relaunch graph", NULL};
-static const char *const grid[] = {"blocks", NULL};
-
-static const gs_plot_spec plots[] = {
-    {"threads", NULL, "us_per_barrier", "method", "blocks in the grid",
-     "speedup over grid.sync (log scale)", 0, 2, "%g", NULL, NULL, "speedup",
-     "barrier: speedup over cooperative groups grid.sync()", GS_PLOT_RATIO, "cg grid.sync", 0,
-     GS_STYLE_BARS, grid, NULL, NULL, NULL, 0, 0, "min_us", "max_us", NULL, NULL, NULL},
-    {"threads", NULL, "us_per_barrier", "method", "blocks in the grid",
-     "microseconds per barrier (log scale)", 0, 10, "%g", NULL, NULL, "time",
-     "barrier: time per barrier", GS_PLOT_VALUE, NULL, 0, GS_STYLE_LINES, grid, NULL, NULL,
-     NULL, 0, 0, "min_us", "max_us", NULL, NULL, NULL}};
-
-static const char *const configuration[] = {"threads", "blocks", NULL};
-
-#define PER_BARRIER(method) {method, GS_SUMMARY_VALUE, "us_per_barrier", method, NULL, "%.3f"}
-static const gs_summary_column summary_columns[] = {
-    {"threads", GS_SUMMARY_FIELD, "threads", NULL, NULL, "%.0f"},
-    {"blocks", GS_SUMMARY_FIELD, "blocks", NULL, NULL, "%.0f"},
-    PER_BARRIER("lock"),
-    PER_BARRIER("lockfree"),
-    PER_BARRIER("flip"),
-    PER_BARRIER("tree"),
-    PER_BARRIER("cg grid.sync"),
-    PER_BARRIER("relaunch"),
-    PER_BARRIER("relaunch graph"),
-    {"best ours", GS_SUMMARY_BEST, "us_per_barrier", NULL, NULL, NULL},
-    {"vs grid.sync", GS_SUMMARY_RATIO, "us_per_barrier", "cg grid.sync", GS_SUMMARY_BEST_METHOD,
-     "%.2fx"},
-    {"vs graph", GS_SUMMARY_RATIO, "us_per_barrier", "relaunch graph", GS_SUMMARY_BEST_METHOD,
-     "%.2fx"}};
-
-static const gs_summary_spec summary = {
-    "Grid barrier, microseconds per barrier (median), {run}. Best gridsync method vs. the "
-    "peers, same run:",
-    configuration, "method", NULL, NULL, NULL, ours, summary_columns,
-    GS_COUNT(summary_columns)};
-
-static const char *const key[] = {"threads", "blocks", "method", NULL};
-static const gs_headline headlines[] = {
-    {"cg grid.sync", "us_per_barrier", 0, configuration, configuration, NULL, NULL, "grids", 0,
-     NULL},
-    {"relaunch graph", "us_per_barrier", 0, configuration, configuration, NULL, NULL, "grids", 0,
-     NULL}};
-static const gs_column_style styles[] = {
-    {"blocks_per_sm", "blocks/SM", GS_CELL_AUTO},
-    {"us_per_barrier", "time per barrier", GS_CELL_AUTO},
-    {"min_us", "fastest", GS_CELL_AUTO},
-    {"max_us", "slowest", GS_CELL_AUTO},
-    {"speedup_vs_cg", "vs grid.sync", GS_CELL_RATIO},
-    {"speedup_vs_graph", "vs graph", GS_CELL_RATIO},
-    {"x_floor", "vs 1-block lock", GS_CELL_RATIO}};
-static const gs_reading reading = {"method", ours, peers, key, "us_per_barrier", 0,
-                                   headlines, GS_COUNT(headlines), styles, GS_COUNT(styles)};
-
-extern "C" const gs_bench_suite gs_suite_barrier = {
-    "barrier",
-    "microseconds per grid barrier: gridsync's methods vs cooperative groups grid.sync(), "
-    "kernel relaunch on a stream and relaunch inside a CUDA graph",
-    "barrier: microseconds per barrier (median)",
-    columns, NCOLS,
-    {{NULL, 0}, {NULL, 0}, {NULL, 0}},
-    1,
-    run_barrier,
-    plots, GS_COUNT(plots),
-    &summary,
-    NULL,
-    &reading,
-    NULL};
+extern "C" const gs_bench_runner gs_runner_barrier = {run_barrier, NULL};

@@ -1,5 +1,5 @@
 /*
- * gemm_bench.cu - `gridsync bench gemm`: FP32 matrix multiply throughput of
+ * run.cu - `gridsync bench gemm`: FP32 matrix multiply throughput of
  * gs_sgemm next to cuBLAS SGEMM in pedantic FP32 mode (no TF32, no tensor
  * cores) and the tiled matrix-multiply tutorial's 16x16 kernel
  * (docs/tutorials.md), measured in the same run.
@@ -17,6 +17,8 @@
  * row's result is compared with cuBLAS's (relative Frobenius difference,
  * which must stay under 1e-5: both are FP32 with different summation
  * orders), so no row times a wrong or empty result.
+ *
+ * Its description (columns, plots, README table, reading): describe.c.
  */
 #include <cublas_v2.h>
 
@@ -27,19 +29,16 @@
 #include "gridsync_internal.h"
 #include "harness/compare.h"
 #include "harness/fill.h"
+#include "harness/params.h"
 #include "harness/progress.h"
-#include "results/suite.h"
 #include "harness/timer.h"
+#include "suites/gemm/methods.h"
 
 typedef struct gemm_shape {
     int m, n, k;
 } gemm_shape;
 
 enum method { M_GRIDSYNC, M_CUBLAS, M_TUTORIAL, M_UNSPLIT, M_SPLITK };
-/* The tutorial's method, as results files name it (docs/tutorials.md). */
-#define TUTORIAL "16x16 tiled (tutorial)"
-#define UNSPLIT "gridsync unsplit"
-#define SPLITK "gridsync split-k"
 static const char *const method_names[] = {"gridsync", "cublas", TUTORIAL, UNSPLIT, SPLITK};
 
 typedef struct run {
@@ -104,21 +103,6 @@ static gs_status cross_check(run *r, enum method m, cudaStream_t s, double *rel)
     return st;
 }
 
-enum { C_M, C_N, C_K, C_METHOD, C_TILE, C_SCHEDULE, C_SPLITS, C_MS, C_TFLOPS, C_FRAC_PEAK, C_SPEEDUP, NCOLS };
-static const gs_column columns[NCOLS] = {
-    {"m", "", 0, "rows of A and C"},
-    {"n", "", 0, "columns of B and C"},
-    {"k", "", 0, "columns of A, rows of B"},
-    {"method", "", 0,
-     "gridsync, cublas, " TUTORIAL ", " UNSPLIT " (where gridsync splits k), " SPLITK
-     " (where gridsync takes stream-k)"},
-    {"tile", "", 0, "gridsync's block tile of C, rows x columns (128x256: the wide tile)"},
-    {"schedule", "", 0, "gridsync's schedule: unsplit, split-k or stream-k"},
-    {"splits", "", 0, "gridsync's k slices (1: unsplit or stream-k)"},
-    {"ms_per_call", "ms", 4, "median time per call"},
-    {"tflop_s", "TFLOP/s", 2, "2mnk / time"},
-    {"frac_fp32_peak", "", 3, "of SMs x 128 x 2 x the maximum SM clock"},
-    {"speedup_vs_peer", "", 2, "cuBLAS time / this time"}};
 
 /* `plan`: the tile and slices of a gridsync row (NULL for the peers);
  * `wide`: the slices of the wide tile when the row runs it instead (0). */
@@ -127,10 +111,10 @@ static void add_row(gs_table *t, gemm_shape g, enum method m, const gs__sgemm_pl
 {
     double us = st->median, tflops = 2.0 * g.m * (double)g.n * g.k / (us * 1e-6) / 1e12;
     gs_table_add_row(t);
-    gs_table_set(t, C_M, g.m);
-    gs_table_set(t, C_N, g.n);
-    gs_table_set(t, C_K, g.k);
-    gs_table_set_text(t, C_METHOD, method_names[m]);
+    gs_row_value(t, "m", g.m);
+    gs_row_value(t, "n", g.n);
+    gs_row_value(t, "k", g.k);
+    gs_row_text(t, "method", method_names[m]);
     if (plan) {
         const int splits = wide > 0 ? wide : plan->splits;
         char tile[32];
@@ -139,16 +123,16 @@ static void add_row(gs_table *t, gemm_shape g, enum method m, const gs__sgemm_pl
                      GS_TUNE_SGEMM_WIDE_TILE_N);
         else
             snprintf(tile, sizeof tile, "%dx%d", plan->tile, plan->tile);
-        gs_table_set_text(t, C_TILE, tile);
-        gs_table_set_text(t, C_SCHEDULE, wide == 0 && plan->streamk ? "stream-k"
+        gs_row_text(t, "tile", tile);
+        gs_row_text(t, "schedule", wide == 0 && plan->streamk ? "stream-k"
                                          : splits > 1               ? "split-k"
                                                                     : "unsplit");
-        gs_table_set(t, C_SPLITS, splits);
+        gs_row_value(t, "splits", splits);
     }
-    gs_table_set_measured(t, C_MS, st, 1e-3);
-    gs_table_set(t, C_TFLOPS, tflops);
-    gs_table_set(t, C_FRAC_PEAK, tflops / peak_tflops);
-    gs_table_set(t, C_SPEEDUP, peer_us / us);
+    gs_row_measured(t, "ms_per_call", st, 1e-3);
+    gs_row_value(t, "tflop_s", tflops);
+    gs_row_value(t, "frac_fp32_peak", tflops / peak_tflops);
+    gs_row_value(t, "speedup_vs_peer", peer_us / us);
 }
 
 static gs_status time_method(run *r, enum method m, const gs_bench_params *o, cudaStream_t s,
@@ -305,67 +289,4 @@ static gs_status run_gemm(const gs_bench_params *o, gs_table *t)
     return st;
 }
 
-/* ------------------------------------------------------ the description */
-
-static const int sizes_default[] = {9, 10, 11, 12, 13};
-static const int sizes_quick[] = {10, 12};
-static const int sizes_full[] = {8, 9, 10, 11, 12, 13, 14};
-
-static const char *const shape[] = {"m", "n", "k", NULL};
-
-static const gs_plot_spec plots[] = {
-    {NULL, NULL, "tflop_s", "method", "m x n x k", "throughput relative to cuBLAS", 0, 0, "%g",
-     NULL, NULL, "speedup", "gemm: throughput relative to cuBLAS (pedantic FP32)",
-     GS_PLOT_RATIO, "cublas", 1, GS_STYLE_BARS, shape, "x", NULL, NULL, 0, 0, NULL, NULL, NULL,
-     NULL, NULL},
-    {NULL, "n", "tflop_s", "method", "square size n (m = n = k)", "TFLOP/s (FP32)", 2, 0,
-     "2^%L", shape, "square shapes", "tflops", "gemm: TFLOP/s on square shapes", GS_PLOT_VALUE,
-     NULL, 1, GS_STYLE_LINES, NULL, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL}};
-
-static const char *const pair[] = {"gridsync", "cublas", NULL};
-static const gs_summary_column summary_columns[] = {
-    {"m x n x k", GS_SUMMARY_SHAPE, NULL, NULL, NULL, NULL},
-    {"gridsync", GS_SUMMARY_VALUE, "tflop_s", "gridsync", NULL, "%.2f"},
-    {"cuBLAS", GS_SUMMARY_VALUE, "tflop_s", "cublas", NULL, "%.2f"},
-    {"tutorial 16x16", GS_SUMMARY_VALUE, "tflop_s", TUTORIAL, NULL, "%.2f"},
-    {"vs cuBLAS", GS_SUMMARY_RATIO, "tflop_s", "gridsync", "cublas", "%.2fx"}};
-
-/* What results files before the tutorials had names called it. */
-static const gs_renamed renamed[] = {{"seed tiled16", TUTORIAL}, {NULL, NULL}};
-
-static const gs_summary_spec summary = {
-    "FP32 matrix multiply, TFLOP/s (cuBLAS SGEMM in pedantic FP32 mode, no TF32; the tiled "
-    "matrix-multiply tutorial's 16x16 kernel):",
-    shape, "method", NULL, NULL, pair, NULL, summary_columns, GS_COUNT(summary_columns)};
-
-static const char *const ours[] = {"gridsync", UNSPLIT, SPLITK, NULL};
-static const char *const ours_auto[] = {"gridsync", NULL};
-static const char *const peers[] = {"cublas", TUTORIAL, NULL};
-static const char *const key[] = {"m", "n", "k", "method", NULL};
-static const gs_headline headlines[] = {
-    {"cublas", "tflop_s", 1, shape, shape, NULL, NULL, "shapes", 0, ours_auto}};
-static const gs_column_style styles[] = {
-    {"ms_per_call", "time per call", GS_CELL_AUTO},
-    {"tflop_s", "throughput", GS_CELL_AUTO},
-    {"splits", "k slices", GS_CELL_AUTO},
-    {"frac_fp32_peak", "of FP32 peak", GS_CELL_PERCENT},
-    {"speedup_vs_peer", "vs cuBLAS", GS_CELL_RATIO}};
-static const gs_reading reading = {"method", ours, peers, key, "ms_per_call", 0, headlines,
-                                   GS_COUNT(headlines), styles, GS_COUNT(styles)};
-
-extern "C" const gs_bench_suite gs_suite_gemm = {
-    "gemm",
-    "FP32 matrix multiply, TFLOP/s: gridsync vs cuBLAS SGEMM (pedantic FP32, no TF32) and the "
-    "tiled matrix-multiply tutorial's 16x16 kernel, on square shapes (n up to 2^15) and, unless "
-    "--sizes or --quick is given, four non-square ones and 1536^3; where gridsync splits k or takes "
-    "stream-k, its unsplit kernel too, and where it takes stream-k, its best split",
-    "gemm: FP32 C = A B (row-major), TFLOP/s; cuBLAS in pedantic FP32 mode",
-    columns, NCOLS,
-    {GS_SIZES(sizes_default), GS_SIZES(sizes_quick), GS_SIZES(sizes_full)},
-    1,
-    run_gemm,
-    plots, GS_COUNT(plots),
-    &summary,
-    renamed,
-    &reading,
-    NULL};
+extern "C" const gs_bench_runner gs_runner_gemm = {run_gemm, NULL};

@@ -31,9 +31,9 @@
 #include <string.h>
 
 #include "gridsync_internal.h"
+#include "harness/timer.h"
 #include "suites/multi/nccl_calls.h"
 #include "suites/multi/nccl_device_barrier.h"
-#include "harness/timer.h"
 
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 28, 0) && __has_include(<nccl_device.h>)
 #define GS_HAVE_NCCL_DEVICE_API 1

@@ -1,5 +1,5 @@
 /*
- * reduce_bench.cu - `gridsync bench reduce` and `gridsync bench dot`: time
+ * run.cu - `gridsync bench reduce` and `gridsync bench dot`: time
  * per call and bandwidth of gridsync's single-pass reduction and dot product
  * next to CUB DeviceReduce, cuBLAS Sdot/Ddot and the tutorials' own kernels
  * (docs/tutorials.md: the __threadfence() tutorial's single-pass sum; CUDA
@@ -11,6 +11,8 @@
  * are not L2 numbers; random inputs (never zeros). Bandwidth = bytes read /
  * time; reported as a fraction of a device-to-device copy measured in the
  * same run (read + write) and of the datasheet figure.
+ *
+ * Their descriptions (columns, plots, README table, reading): describe.c.
  */
 #include <cub/device/device_reduce.cuh>
 #include <cublas_v2.h>
@@ -23,17 +25,12 @@
 
 #include "gridsync_internal.h"
 #include "harness/fill.h"
+#include "harness/params.h"
 #include "harness/progress.h"
-#include "results/suite.h"
 #include "harness/timer.h"
+#include "suites/reduce/methods.h"
 
 /* -------------------------------------------------------- the tutorials */
-
-/* The tutorials' methods, as results files name them (docs/tutorials.md). */
-#define TUTORIAL_SUM "threadfence single pass (tutorial)"
-#define TUTORIAL_DOT "dot, 32 blocks + host sum (tutorial)"
-/* The copy row's method: the measured bandwidth ceiling, not a method. */
-#define COPY_ROW "cudaMemcpy D2D (read+write)"
 
 /* The __threadfence() tutorial's single-pass sum, as written (with the
  * reduction it leaves out filled in by the __syncthreads() tutorial's
@@ -254,19 +251,6 @@ static gs_status copy_bandwidth(float *a, float *b, size_t bytes, cudaStream_t s
     return GS_SUCCESS;
 }
 
-enum { C_OP, C_N, C_METHOD, C_US, C_GBS, C_FRAC_COPY, C_FRAC_SPEC, C_SPEEDUP, NCOLS };
-static const gs_column columns[NCOLS] = {
-    {"op", "", 0, "sum, min, max (reduce), dot (dot); copy for the bandwidth row"},
-    {"n", "", 0, "elements (per vector)"},
-    {"method", "", 0, "gridsync; the peer: cub (reduce), cublas (dot); the tutorial's kernel: "
-                      TUTORIAL_SUM " (reduce), " TUTORIAL_DOT " (dot); for reduce's sum "
-                      "also gridsync grid-barrier (the persistent variant)"},
-    {"us_per_call", "us", 3, "median time per call, back-to-back calls"},
-    {"gb_per_s", "GB/s", 1, "bytes read / time"},
-    {"frac_copy_bw", "", 3, "this bandwidth over a device-to-device copy's in the same run "
-                            "(read + write); a pass that only reads can pass 1"},
-    {"frac_spec_bw", "", 3, "of the datasheet bandwidth"},
-    {"speedup_vs_peer", "", 2, "the peer's time / this time"}};
 
 typedef struct suite_def {
     const char *name;
@@ -293,14 +277,14 @@ static void add_row(gs_table *t, const char *op, long long n, const char *method
 {
     double us = st->median, gbs = bytes / (us * 1e-6) / 1e9;
     gs_table_add_row(t);
-    gs_table_set_text(t, C_OP, op);
-    gs_table_set(t, C_N, (double)n);
-    gs_table_set_text(t, C_METHOD, method);
-    gs_table_set_measured(t, C_US, st, 1.0);
-    gs_table_set(t, C_GBS, gbs);
-    gs_table_set(t, C_FRAC_COPY, gbs / copy_gbs);
-    gs_table_set(t, C_FRAC_SPEC, gbs / spec_gbs);
-    gs_table_set(t, C_SPEEDUP, peer_us / us);
+    gs_row_text(t, "op", op);
+    gs_row_value(t, "n", (double)n);
+    gs_row_text(t, "method", method);
+    gs_row_measured(t, "us_per_call", st, 1.0);
+    gs_row_value(t, "gb_per_s", gbs);
+    gs_row_value(t, "frac_copy_bw", gbs / copy_gbs);
+    gs_row_value(t, "frac_spec_bw", gbs / spec_gbs);
+    gs_row_value(t, "speedup_vs_peer", peer_us / us);
 }
 
 static gs_status time_method(run *r, enum method m, const gs_bench_params *o,
@@ -428,11 +412,11 @@ static gs_status bench_suite(const suite_def *def, const gs_bench_params *o, gs_
         gs_progress_end(&prog);
     if (st == GS_SUCCESS) {
         gs_table_add_row(t);
-        gs_table_set_text(t, C_OP, "copy");
-        gs_table_set_text(t, C_METHOD, COPY_ROW);
-        gs_table_set(t, C_GBS, copy_gbs);
-        gs_table_set(t, C_FRAC_COPY, 1.0);
-        gs_table_set(t, C_FRAC_SPEC, copy_gbs / info.mem_bandwidth_gbs);
+        gs_row_text(t, "op", "copy");
+        gs_row_text(t, "method", COPY_ROW);
+        gs_row_value(t, "gb_per_s", copy_gbs);
+        gs_row_value(t, "frac_copy_bw", 1.0);
+        gs_row_value(t, "frac_spec_bw", copy_gbs / info.mem_bandwidth_gbs);
     }
     if (r.blas)
         cublasDestroy(r.blas);
@@ -461,133 +445,6 @@ static gs_status run_dot(const gs_bench_params *o, gs_table *t)
     return run_suite(&dot_suite, o, t);
 }
 
-/* ------------------------------------------------------ the description */
+extern "C" const gs_bench_runner gs_runner_reduce = {run_reduce, NULL};
 
-static const int sizes_default[] = {10, 13, 16, 19, 22, 25, 28, 30};
-static const int sizes_quick[] = {10, 16, 22, 28};
-static const int sizes_full[] = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                                 21, 22, 23, 24, 25, 26, 27, 28, 29, 30};
-
-static const char *const reduce_ops[] = {"sum", "min", "max", NULL};
-static const char *const only_sum[] = {"sum", NULL};
-static const char *const only_dot[] = {"dot", NULL};
-
-/* What both suites plot, of `ops` (and `one` of them for time and
- * bandwidth), against `peer`. */
-#define SPEEDUP_PLOT(facet, ops, peer, xlabel, title)                                        \
-    {facet, "n", "us_per_call", "method", xlabel, "speedup over " peer, 2, 0, "2^%L", NULL,   \
-     NULL, "speedup", title, GS_PLOT_RATIO, peer, 0, GS_STYLE_LINES, NULL, NULL, "op", ops,  \
-     0, 0, NULL, NULL, NULL, NULL, NULL}
-#define LATENCY_PLOT(one, xlabel, title)                                                      \
-    {NULL, "n", "us_per_call", "method", xlabel, "microseconds per call", 2, 0, "2^%L", NULL, \
-     NULL, "latency", title, GS_PLOT_VALUE, NULL, 0, GS_STYLE_LINES, NULL, NULL, "op", one,  \
-     0, (double)(1 << 22), NULL, NULL, NULL, NULL, NULL}
-#define BANDWIDTH_PLOT(one, xlabel, title)                                                    \
-    {NULL, "n", "gb_per_s", "method", xlabel, "GB/s read", 2, 0, "2^%L", NULL, NULL,          \
-     "bandwidth", title, GS_PLOT_VALUE, NULL, 1, GS_STYLE_LINES, NULL, NULL, "op", one, 0, 0, \
-     NULL, NULL, COPY_ROW, "memory_bandwidth_gbs_theoretical", "datasheet bandwidth"}
-
-static const gs_plot_spec reduce_plots[] = {
-    SPEEDUP_PLOT("op", reduce_ops, "cub", "elements (float32)",
-                 "reduce: speedup over CUB DeviceReduce"),
-    LATENCY_PLOT(only_sum, "elements (float32)", "reduce (sum): time per call up to 2^22"),
-    BANDWIDTH_PLOT(only_sum, "elements (float32)",
-                   "reduce (sum): bandwidth, with the copy's measured ceiling")};
-static const gs_plot_spec dot_plots[] = {
-    SPEEDUP_PLOT(NULL, only_dot, "cublas", "elements per vector (float32)",
-                 "dot: speedup over cuBLAS Sdot"),
-    LATENCY_PLOT(only_dot, "elements per vector (float32)", "dot: time per call up to 2^22"),
-    BANDWIDTH_PLOT(only_dot, "elements per vector (float32)",
-                   "dot: bandwidth, with the copy's measured ceiling")};
-
-/* README: the sum (dot) rows per size, ours against the peer and the tutorial. */
-static const char *const by_size[] = {"n", NULL};
-static const char *const sum_and_dot[] = {"sum", "dot", NULL};
-static const char *const reduce_pair[] = {"gridsync", "cub", NULL};
-static const char *const dot_pair[] = {"gridsync", "cublas", NULL};
-
-static const gs_summary_column reduce_summary_columns[] = {
-    {"n", GS_SUMMARY_FIELD, "n", NULL, NULL, "2^"},
-    {"gridsync us", GS_SUMMARY_VALUE, "us_per_call", "gridsync", NULL, "%.2f"},
-    {"cub us", GS_SUMMARY_VALUE, "us_per_call", "cub", NULL, "%.2f"},
-    {"tutorial us", GS_SUMMARY_VALUE, "us_per_call", TUTORIAL_SUM, NULL, "%.2f"},
-    {"gridsync GB/s", GS_SUMMARY_VALUE, "gb_per_s", "gridsync", NULL, "%.0f"},
-    {"vs cub", GS_SUMMARY_RATIO, "us_per_call", "cub", "gridsync", "%.2fx"}};
-static const gs_summary_column dot_summary_columns[] = {
-    {"n", GS_SUMMARY_FIELD, "n", NULL, NULL, "2^"},
-    {"gridsync us", GS_SUMMARY_VALUE, "us_per_call", "gridsync", NULL, "%.2f"},
-    {"cublas us", GS_SUMMARY_VALUE, "us_per_call", "cublas", NULL, "%.2f"},
-    {"tutorial us", GS_SUMMARY_VALUE, "us_per_call", TUTORIAL_DOT, NULL, "%.2f"},
-    {"gridsync GB/s", GS_SUMMARY_VALUE, "gb_per_s", "gridsync", NULL, "%.0f"},
-    {"vs cublas", GS_SUMMARY_RATIO, "us_per_call", "cublas", "gridsync", "%.2fx"}};
-
-/* What results files before the tutorials had names called them. */
-static const gs_renamed reduce_renamed[] = {{"seed 001", TUTORIAL_SUM}, {NULL, NULL}};
-static const gs_renamed dot_renamed[] = {{"seed 004 (host sum)", TUTORIAL_DOT}, {NULL, NULL}};
-
-static const gs_summary_spec reduce_summary = {
-    "Float32 sum, microseconds per call (back-to-back calls), CUB DeviceReduce::Sum and the "
-    "__threadfence() tutorial's single pass:",
-    by_size, "method", "op", sum_and_dot, reduce_pair, NULL, reduce_summary_columns,
-    GS_COUNT(reduce_summary_columns)};
-static const gs_summary_spec dot_summary = {
-    "Float32 dot product, microseconds per call, cuBLAS Sdot and CUDA by Example's dot (32 "
-    "blocks, host sum):",
-    by_size, "method", "op", sum_and_dot, dot_pair, NULL, dot_summary_columns,
-    GS_COUNT(dot_summary_columns)};
-
-static const char *const reduce_ours[] = {"gridsync", "gridsync grid-barrier", NULL};
-static const char *const dot_ours[] = {"gridsync", NULL};
-static const char *const the_call[] = {"gridsync", NULL};
-static const char *const reduce_peers[] = {"cub", TUTORIAL_SUM, NULL};
-static const char *const dot_peers[] = {"cublas", TUTORIAL_DOT, NULL};
-static const char *const op_and_size[] = {"op", "n", NULL};
-static const char *const size_only[] = {"n", NULL};
-static const char *const key[] = {"op", "n", "method", NULL};
-static const gs_headline reduce_headlines[] = {
-    {"cub", "us_per_call", 0, op_and_size, size_only, "op", only_sum, "sizes", 0, the_call}};
-static const gs_headline dot_headlines[] = {
-    {"cublas", "us_per_call", 0, op_and_size, size_only, "op", only_dot, "sizes", 0, the_call}};
-static const gs_column_style styles[] = {
-    {"n", "n", GS_CELL_POW2},
-    {"us_per_call", "time per call", GS_CELL_AUTO},
-    {"gb_per_s", "bandwidth", GS_CELL_AUTO},
-    {"frac_copy_bw", "of D2D copy", GS_CELL_PERCENT},
-    {"frac_spec_bw", "of datasheet", GS_CELL_PERCENT},
-    {"speedup_vs_peer", "vs peer", GS_CELL_RATIO}};
-static const gs_reading reduce_reading = {"method", reduce_ours, reduce_peers, key, "us_per_call",
-                                          0, reduce_headlines, GS_COUNT(reduce_headlines), styles,
-                                          GS_COUNT(styles)};
-static const gs_reading dot_reading = {"method", dot_ours, dot_peers, key, "us_per_call", 0,
-                                       dot_headlines, GS_COUNT(dot_headlines), styles,
-                                       GS_COUNT(styles)};
-
-extern "C" const gs_bench_suite gs_suite_reduce = {
-    "reduce",
-    "float32 sum/min/max per call and GB/s: gridsync vs CUB DeviceReduce and the "
-    "__threadfence() tutorial's single-pass sum",
-    "reduce: float32, microseconds per call (median of back-to-back calls)",
-    columns, NCOLS,
-    {GS_SIZES(sizes_default), GS_SIZES(sizes_quick), GS_SIZES(sizes_full)},
-    1,
-    run_reduce,
-    reduce_plots, GS_COUNT(reduce_plots),
-    &reduce_summary,
-    reduce_renamed,
-    &reduce_reading,
-    NULL};
-
-extern "C" const gs_bench_suite gs_suite_dot = {
-    "dot",
-    "float32 dot product: gridsync vs cuBLAS Sdot and CUDA by Example's dot (32 blocks, the "
-    "host adds their sums)",
-    "dot: float32, microseconds per call (median of back-to-back calls)",
-    columns, NCOLS,
-    {GS_SIZES(sizes_default), GS_SIZES(sizes_quick), GS_SIZES(sizes_full)},
-    1,
-    run_dot,
-    dot_plots, GS_COUNT(dot_plots),
-    &dot_summary,
-    dot_renamed,
-    &dot_reading,
-    NULL};
+extern "C" const gs_bench_runner gs_runner_dot = {run_dot, NULL};

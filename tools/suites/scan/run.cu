@@ -1,5 +1,5 @@
 /*
- * scan.cu - `gridsync bench scan`: time per call and bandwidth of
+ * run.cu - `gridsync bench scan`: time per call and bandwidth of
  * gridsync's single-pass prefix sum (gs_scan, float32, inclusive and
  * exclusive) next to CUB DeviceScan::InclusiveSum / ExclusiveSum and a
  * device-to-device copy of the same bytes, all measured in the same run.
@@ -13,6 +13,8 @@
  * the timing, gridsync's result is checked against CUB's on the GPU (no row
  * times a wrong result). Bandwidth counts read + write: 8 bytes per
  * element; a scan's ideal is the copy's speed, reported as a fraction.
+ *
+ * Its description (columns, plots, README table, reading): describe.c.
  */
 #include <cub/device/device_scan.cuh>
 
@@ -21,8 +23,8 @@
 #include "gridsync_internal.h"
 #include "harness/compare.h"
 #include "harness/fill.h"
+#include "harness/params.h"
 #include "harness/progress.h"
-#include "results/suite.h"
 #include "harness/timer.h"
 
 enum method { M_GS_INCLUSIVE, M_GS_EXCLUSIVE, M_CUB_INCLUSIVE, M_CUB_EXCLUSIVE, M_COPY };
@@ -99,30 +101,20 @@ static gs_status cross_check(run *r, float *check, cudaStream_t s)
     return GS_SUCCESS;
 }
 
-enum { C_KIND, C_N, C_METHOD, C_US, C_GBS, C_FRAC_COPY, C_SPEEDUP, NCOLS };
-static const gs_column columns[NCOLS] = {
-    {"kind", "", 0, "inclusive or exclusive sum; copy for the bandwidth row"},
-    {"n", "", 0, "elements (float32)"},
-    {"method", "", 0, "gridsync (gs_scan), cub (DeviceScan::InclusiveSum / ExclusiveSum, "
-                      "temporary storage allocated once), cudaMemcpy D2D (the same bytes)"},
-    {"us_per_call", "us", 3, "median time per call, back-to-back calls"},
-    {"gb_per_s", "GB/s", 1, "bytes read + written / time (8 bytes per element)"},
-    {"frac_copy_bw", "", 3, "the copy's time / this time: the fraction of copy speed"},
-    {"speedup_vs_cub", "", 2, "CUB's time / this time, same kind"}};
 
 static void add_row(gs_table *t, const char *kind, long long n, const char *method,
                     const gs_stats *measured, double copy_us, double cub_us)
 {
     const double us = measured->median;
     gs_table_add_row(t);
-    gs_table_set_text(t, C_KIND, kind);
-    gs_table_set(t, C_N, (double)n);
-    gs_table_set_text(t, C_METHOD, method);
-    gs_table_set_measured(t, C_US, measured, 1.0);
-    gs_table_set(t, C_GBS, 8.0 * (double)n / (us * 1e-6) / 1e9);
-    gs_table_set(t, C_FRAC_COPY, copy_us / us);
+    gs_row_text(t, "kind", kind);
+    gs_row_value(t, "n", (double)n);
+    gs_row_text(t, "method", method);
+    gs_row_measured(t, "us_per_call", measured, 1.0);
+    gs_row_value(t, "gb_per_s", 8.0 * (double)n / (us * 1e-6) / 1e9);
+    gs_row_value(t, "frac_copy_bw", copy_us / us);
     if (cub_us > 0.0)
-        gs_table_set(t, C_SPEEDUP, cub_us / us);
+        gs_row_value(t, "speedup_vs_cub", cub_us / us);
 }
 
 /* One length: cross-check, then every method; the rows. */
@@ -213,71 +205,4 @@ static gs_status run_scan(const gs_bench_params *o, gs_table *t)
     return st;
 }
 
-/* ------------------------------------------------------ the description */
-
-static const int sizes_default[] = {10, 13, 16, 19, 22, 25, 28, 30};
-static const int sizes_quick[] = {10, 16, 22, 28};
-static const int sizes_full[] = {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                                 21, 22, 23, 24, 25, 26, 27, 28, 29, 30};
-
-static const char *const scan_kinds[] = {"inclusive", "exclusive", NULL};
-static const char *const inclusive_only[] = {"inclusive", "copy", NULL};
-static const gs_plot_spec scan_plots[] = {
-    {"kind", "n", "us_per_call", "method", "elements (float32)", "speedup over cub", 2, 0,
-     "2^%L", NULL, NULL, "speedup", "scan: speedup over CUB DeviceScan", GS_PLOT_RATIO, "cub", 0,
-     GS_STYLE_LINES, NULL, NULL, "kind", scan_kinds, 0, 0, NULL, NULL, NULL, NULL, NULL},
-    {NULL, "n", "gb_per_s", "method", "elements (float32)", "GB/s read + written", 2, 0, "2^%L",
-     NULL, NULL, "bandwidth", "scan (inclusive sum): bandwidth, with the copy's measured ceiling",
-     GS_PLOT_VALUE, NULL, 1, GS_STYLE_LINES, NULL, NULL, "kind", inclusive_only, 0, 0, NULL,
-     NULL, "cudaMemcpy D2D", "memory_bandwidth_gbs_theoretical", "datasheet bandwidth"}};
-
-/* README: the inclusive sum per size, against CUB and the copy. */
-static const char *const by_size[] = {"n", NULL};
-static const char *const inclusive_and_copy[] = {"inclusive", "copy", NULL};
-static const char *const scan_trio[] = {"gridsync", "cub", "cudaMemcpy D2D", NULL};
-static const gs_summary_column scan_summary_columns[] = {
-    {"n", GS_SUMMARY_FIELD, "n", NULL, NULL, "2^"},
-    {"gridsync us", GS_SUMMARY_VALUE, "us_per_call", "gridsync", NULL, "%.2f"},
-    {"cub us", GS_SUMMARY_VALUE, "us_per_call", "cub", NULL, "%.2f"},
-    {"copy us", GS_SUMMARY_VALUE, "us_per_call", "cudaMemcpy D2D", NULL, "%.2f"},
-    {"gridsync GB/s", GS_SUMMARY_VALUE, "gb_per_s", "gridsync", NULL, "%.0f"},
-    {"vs cub", GS_SUMMARY_RATIO, "us_per_call", "cub", "gridsync", "%.2fx"},
-    {"of copy", GS_SUMMARY_VALUE, "frac_copy_bw", "gridsync", NULL, "%.2f"}};
-static const gs_summary_spec scan_summary = {
-    "Float32 inclusive prefix sum, microseconds per call (back-to-back calls), CUB "
-    "DeviceScan::InclusiveSum and a device-to-device copy of the same bytes (GB/s counts read + "
-    "write):",
-    by_size, "method", "kind", inclusive_and_copy, scan_trio, NULL, scan_summary_columns,
-    GS_COUNT(scan_summary_columns)};
-
-static const char *const scan_ours[] = {"gridsync", NULL};
-static const char *const scan_peers[] = {"cub", "cudaMemcpy D2D", NULL};
-static const char *const kind_and_size[] = {"kind", "n", NULL};
-static const char *const size_only[] = {"n", NULL};
-static const char *const scan_key[] = {"kind", "n", "method", NULL};
-static const gs_headline scan_headlines[] = {
-    {"cub", "us_per_call", 0, kind_and_size, size_only, "kind", scan_kinds, "sizes", 0, NULL}};
-static const gs_column_style scan_styles[] = {
-    {"n", "n", GS_CELL_POW2},
-    {"us_per_call", "time per call", GS_CELL_AUTO},
-    {"gb_per_s", "bandwidth", GS_CELL_AUTO},
-    {"frac_copy_bw", "of D2D copy", GS_CELL_PERCENT},
-    {"speedup_vs_cub", "vs cub", GS_CELL_RATIO}};
-static const gs_reading scan_reading = {"method", scan_ours, scan_peers, scan_key, "us_per_call",
-                                        0, scan_headlines, GS_COUNT(scan_headlines), scan_styles,
-                                        GS_COUNT(scan_styles)};
-
-extern "C" const gs_bench_suite gs_suite_scan = {
-    "scan",
-    "float32 inclusive and exclusive prefix sums per call and GB/s (read + write): gridsync's "
-    "single pass vs CUB DeviceScan and a device-to-device copy of the same bytes",
-    "scan: float32 prefix sums, microseconds per call (median of back-to-back calls)",
-    columns, NCOLS,
-    {GS_SIZES(sizes_default), GS_SIZES(sizes_quick), GS_SIZES(sizes_full)},
-    1,
-    run_scan,
-    scan_plots, GS_COUNT(scan_plots),
-    &scan_summary,
-    NULL,
-    &scan_reading,
-    NULL};
+extern "C" const gs_bench_runner gs_runner_scan = {run_scan, NULL};

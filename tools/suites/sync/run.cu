@@ -1,5 +1,5 @@
 /*
- * sync.cu - `gridsync bench sync`: the scoped synchronization primitives
+ * run.cu - `gridsync bench sync`: the scoped synchronization primitives
  * (neighbour barriers, subset barrier, grid all-reduce, split-phase
  * barrier) next to the full barriers a CUDA programmer has: gridsync's own
  * (gs_grid_sync), cooperative groups grid.sync() and relaunching a kernel
@@ -25,6 +25,8 @@
  * with no synchronization (the slot write, the work, thread 0's load of the
  * next block's slot, unchecked: nobody orders it), the time the barrier
  * should hide behind.
+ *
+ * Its description (columns, plots, README table, reading): describe.c.
  */
 #include <cooperative_groups.h>
 
@@ -40,8 +42,8 @@
 
 #include "gridsync_internal.h"
 #include "harness/grids.h"
+#include "harness/params.h"
 #include "harness/progress.h"
-#include "results/suite.h"
 #include "harness/timer.h"
 
 namespace cg = cooperative_groups;
@@ -328,27 +330,6 @@ static gs_status measure(run_ctx *c, const gs_bench_params *o, cudaStream_t stre
     return st;
 }
 
-enum { C_THREADS, C_BLOCKS, C_PRIMITIVE, C_WORK, C_MEDIAN, C_MIN, C_MAX, C_VS_CG, C_VS_GRAPH,
-       C_X_FULL, C_X_WORK, C_ERRORS, NCOLS };
-static const gs_column columns[NCOLS] = {
-    {"threads", "", 0, "threads per block"},
-    {"blocks", "", 0, "blocks in the grid"},
-    {"primitive", "", 0, "neighbour 1-D / 2-D, tagged exchange 1-D (a word with each 1-D "
-                         "neighbour, gridsync/tagged.cuh), subset of 8, all-reduce f32 / f64, "
-                         "full barrier "
-                         "(gs_grid_sync_flip: tree's path up to 2048 blocks), "
-                         "arrive/wait, work alone (gridsync's and the baseline); cg grid.sync, "
-                         "cg arrive/wait, relaunch graph (the peers)"},
-    {"work_us", "us", 1, "independent work between arrive and wait (split-phase rows)"},
-    {"us_per_step", "us", 3, "median time per step"},
-    {"min_us", "us", 3, "fastest sample, per step"},
-    {"max_us", "us", 3, "slowest sample, per step"},
-    {"speedup_vs_cg", "", 2, "the cooperative-groups counterpart's time / this time "
-                             "(grid.sync, or arrive/wait with the same work)"},
-    {"speedup_vs_graph", "", 2, "relaunch-graph time / this time"},
-    {"x_full_barrier", "", 2, "this time / gridsync's full barrier's"},
-    {"x_work", "", 2, "this time / the work alone (split-phase rows)"},
-    {"errors", "", 0, "wrong values seen by the exchange check; must be 0"}};
 
 /* The largest grid the core kernels (the neighbour barriers, the full
  * barrier, grid.sync) can all hold: it sets the grid sizes. */
@@ -384,10 +365,10 @@ static double find(const measured *m, enum prim kind, double work_us)
 }
 
 /* A ratio, or nothing when a side was not measured. */
-static void set_ratio(gs_table *t, int col, double num, double den)
+static void set_ratio(gs_table *t, const char *column, double num, double den)
 {
     if (isfinite(num) && isfinite(den) && den > 0.0)
-        gs_table_set(t, col, num / den);
+        gs_row_value(t, column, num / den);
 }
 
 static void add_rows(gs_table *t, int threads, unsigned int blocks, const measured *m)
@@ -399,24 +380,24 @@ static void add_rows(gs_table *t, int threads, unsigned int blocks, const measur
         double us = m[v].st.median;
         int split = x->kind == K_SPLIT || x->kind == K_CG_SPLIT || x->kind == K_WORK;
         gs_table_add_row(t);
-        gs_table_set(t, C_THREADS, threads);
-        gs_table_set(t, C_BLOCKS, blocks);
-        gs_table_set_text(t, C_PRIMITIVE, x->name);
+        gs_row_value(t, "threads", threads);
+        gs_row_value(t, "blocks", blocks);
+        gs_row_text(t, "primitive", x->name);
         if (split)
-            gs_table_set(t, C_WORK, x->work_us);
-        gs_table_set_measured(t, C_MEDIAN, &m[v].st, 1.0);
-        gs_table_set(t, C_MIN, m[v].st.min);
-        gs_table_set(t, C_MAX, m[v].st.max);
+            gs_row_value(t, "work_us", x->work_us);
+        gs_row_measured(t, "us_per_step", &m[v].st, 1.0);
+        gs_row_value(t, "min_us", m[v].st.min);
+        gs_row_value(t, "max_us", m[v].st.max);
         if (!split) {
-            set_ratio(t, C_VS_CG, find(m, K_CG, 0.0), us);
-            set_ratio(t, C_VS_GRAPH, find(m, K_GRAPH, 0.0), us);
-            set_ratio(t, C_X_FULL, us, find(m, K_FULL, 0.0));
+            set_ratio(t, "speedup_vs_cg", find(m, K_CG, 0.0), us);
+            set_ratio(t, "speedup_vs_graph", find(m, K_GRAPH, 0.0), us);
+            set_ratio(t, "x_full_barrier", us, find(m, K_FULL, 0.0));
         } else if (x->kind != K_WORK) {
-            set_ratio(t, C_VS_CG, find(m, K_CG_SPLIT, x->work_us), us);
+            set_ratio(t, "speedup_vs_cg", find(m, K_CG_SPLIT, x->work_us), us);
             if (x->work_us > 0.0)
-                set_ratio(t, C_X_WORK, us, find(m, K_WORK, x->work_us));
+                set_ratio(t, "x_work", us, find(m, K_WORK, x->work_us));
         }
-        gs_table_set(t, C_ERRORS, m[v].errors);
+        gs_row_value(t, "errors", m[v].errors);
     }
 }
 
@@ -523,99 +504,4 @@ static gs_status run_sync(const gs_bench_params *o, gs_table *table)
     return st;
 }
 
-/* ------------------------------------------------------ the description */
-
-static const char *const ours[] = {"neighbour 1-D", "neighbour 2-D", "tagged exchange 1-D",
-                                   "subset of 8",
-                                   "all-reduce f32", "all-reduce f64", "full barrier",
-                                   "arrive/wait", "arrive/wait, 0.5 us work",
-                                   "arrive/wait, 1 us work", "arrive/wait, 2 us work", NULL};
-static const char *const peers[] = {"cg grid.sync", "relaunch graph", "cg arrive/wait",
-                                    "cg arrive/wait, 0.5 us work", "cg arrive/wait, 1 us work",
-                                    "cg arrive/wait, 2 us work", NULL};
-static const char *const configuration[] = {"threads", "blocks", NULL};
-static const char *const grid[] = {"blocks", NULL};
-static const char *const no_work[] = {"neighbour 1-D", "neighbour 2-D", "tagged exchange 1-D",
-                                      "subset of 8",
-                                      "all-reduce f32", "all-reduce f64", "full barrier",
-                                      "cg grid.sync", "relaunch graph", NULL};
-static const char *const split_rows[] = {"work alone, 1 us", "arrive/wait, 1 us work",
-                                         "cg arrive/wait, 1 us work", "work alone, 2 us",
-                                         "arrive/wait, 2 us work", "cg arrive/wait, 2 us work",
-                                         NULL};
-
-static const gs_plot_spec plots[] = {
-    {"threads", NULL, "us_per_step", "primitive", "blocks in the grid",
-     "speedup over grid.sync (log scale)", 0, 2, "%g", NULL, NULL, "speedup",
-     "sync: speedup over cooperative groups grid.sync()", GS_PLOT_RATIO, "cg grid.sync", 0,
-     GS_STYLE_BARS, grid, NULL, "primitive", no_work, 0, 0, "min_us", "max_us", NULL, NULL,
-     NULL},
-    {"threads", NULL, "us_per_step", "primitive", "blocks in the grid",
-     "microseconds per step (log scale)", 0, 10, "%g", NULL, NULL, "time",
-     "sync: time per step", GS_PLOT_VALUE, NULL, 0, GS_STYLE_LINES, grid, NULL, "primitive",
-     no_work, 0, 0, "min_us", "max_us", NULL, NULL, NULL},
-    {"threads", NULL, "us_per_step", "primitive", "blocks in the grid",
-     "microseconds per step", 0, 0, "%g", NULL, NULL, "split",
-     "sync: arrive + W us of work + wait, against the work alone", GS_PLOT_VALUE, NULL, 0,
-     GS_STYLE_BARS, grid, NULL, "primitive", split_rows, 0, 0, "min_us", "max_us", NULL, NULL,
-     NULL}};
-
-#define PER_STEP(name) {name, GS_SUMMARY_VALUE, "us_per_step", name, NULL, "%.3f"}
-static const gs_summary_column summary_columns[] = {
-    {"threads", GS_SUMMARY_FIELD, "threads", NULL, NULL, "%.0f"},
-    {"blocks", GS_SUMMARY_FIELD, "blocks", NULL, NULL, "%.0f"},
-    PER_STEP("neighbour 1-D"),
-    PER_STEP("neighbour 2-D"),
-    PER_STEP("tagged exchange 1-D"),
-    PER_STEP("subset of 8"),
-    PER_STEP("all-reduce f64"),
-    PER_STEP("full barrier"),
-    PER_STEP("cg grid.sync"),
-    PER_STEP("relaunch graph"),
-    {"neighbour vs grid.sync", GS_SUMMARY_RATIO, "us_per_step", "cg grid.sync", "neighbour 1-D",
-     "%.2fx"},
-    {"neighbour vs graph", GS_SUMMARY_RATIO, "us_per_step", "relaunch graph", "neighbour 1-D",
-     "%.2fx"},
-    {"all-reduce / barrier", GS_SUMMARY_RATIO, "us_per_step", "all-reduce f64", "full barrier",
-     "%.2fx"}};
-
-static const gs_summary_spec summary = {
-    "Scoped synchronization, microseconds per step (median), {run}. The neighbour barrier "
-    "against the full barriers, the all-reduce against gridsync's full barrier, same run:",
-    configuration, "primitive", "primitive", no_work, NULL, ours, summary_columns,
-    GS_COUNT(summary_columns)};
-
-static const char *const key[] = {"threads", "blocks", "primitive", NULL};
-static const char *const neighbours[] = {"neighbour 1-D", "neighbour 2-D", NULL};
-static const gs_headline headlines[] = {
-    {"cg grid.sync", "us_per_step", 0, configuration, configuration, "primitive", no_work,
-     "grids", 0, neighbours},
-    {"relaunch graph", "us_per_step", 0, configuration, configuration, "primitive", no_work,
-     "grids", 0, neighbours}};
-static const gs_column_style styles[] = {
-    {"work_us", "work", GS_CELL_AUTO},
-    {"us_per_step", "time per step", GS_CELL_AUTO},
-    {"min_us", "fastest", GS_CELL_AUTO},
-    {"max_us", "slowest", GS_CELL_AUTO},
-    {"speedup_vs_cg", "vs cg", GS_CELL_RATIO},
-    {"speedup_vs_graph", "vs graph", GS_CELL_RATIO},
-    {"x_full_barrier", "/ full barrier", GS_CELL_RATIO},
-    {"x_work", "/ work alone", GS_CELL_RATIO}};
-static const gs_reading reading = {"primitive", ours, peers, key, "us_per_step", 0,
-                                   headlines, GS_COUNT(headlines), styles, GS_COUNT(styles)};
-
-extern "C" const gs_bench_suite gs_suite_sync = {
-    "sync",
-    "microseconds per step of the scoped primitives (neighbour 1-D and 2-D, a tagged-word "
-    "exchange with the 1-D neighbours, subset, grid all-reduce, split arrive/wait with 0-2 us of work between) vs gridsync's full barrier, "
-    "cooperative groups grid.sync() and barrier_arrive/wait, and relaunch in a CUDA graph",
-    "sync: microseconds per step (median)",
-    columns, NCOLS,
-    {{NULL, 0}, {NULL, 0}, {NULL, 0}},
-    1,
-    run_sync,
-    plots, GS_COUNT(plots),
-    &summary,
-    NULL,
-    &reading,
-    NULL};
+extern "C" const gs_bench_runner gs_runner_sync = {run_sync, NULL};

@@ -1,4 +1,4 @@
-/* cg_run.c - what the CG versions share on the host (suites/apps/cg/cg.h). */
+/* cg_host.c - what the CG versions share on the host (suites/apps/cg/cg.h). */
 #include "suites/apps/cg/cg.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * apps_cg.cu - `gridsync bench apps`, conjugate gradient: the 2-D Poisson
+ * run.cu - `gridsync bench apps`, conjugate gradient: the 2-D Poisson
  * problem (suites/apps/cg/cg.h) solved by gridsync's persistent kernel, the
  * grid.sync() design of NVIDIA's CUDA sample, and cuBLAS + cuSPARSE a
  * kernel per operation on a stream and in a CUDA graph (docs/apps.md).
@@ -20,9 +20,9 @@
 #include <string.h>
 
 #include "gridsync_internal.h"
-#include "suites/apps/cg/cg.h"
 #include "harness/progress.h"
 #include "suites/apps/apps.h"
+#include "suites/apps/cg/cg.h"
 
 static const int sizes_quick[] = {12, 16, 22};
 static const int sizes_default[] = {10, 12, 14, 16, 18, 20, 22, 24};
@@ -133,10 +133,10 @@ static gs_status measure(const gs_cg_version *v, const problem *pb, const gs_cg_
     return st;
 }
 
-static void set_ratio(gs_table *t, int col, const outcome *peer, double us)
+static void set_ratio(gs_table *t, const char *column, const outcome *peer, double us)
 {
     if (peer->ok && us > 0.0)
-        gs_table_set(t, col, peer->st.median / us);
+        gs_row_value(t, column, peer->st.median / us);
 }
 
 static void add_rows(gs_table *t, const problem *pb, const gs_cg_grid *grid, const outcome *o)
@@ -146,18 +146,18 @@ static void add_rows(gs_table *t, const problem *pb, const gs_cg_grid *grid, con
             continue;
         const double us = o[v].st.median;
         gs_table_add_row(t);
-        gs_table_set_text(t, GS_APPS_APP, "cg");
-        gs_table_set(t, GS_APPS_SIZE_LOG2, pb->log2);
-        gs_table_set(t, GS_APPS_SIZE, (double)pb->n);
-        gs_table_set_text(t, GS_APPS_METHOD, versions[v]->method);
+        gs_row_text(t, "app", "cg");
+        gs_row_value(t, "size_log2", pb->log2);
+        gs_row_value(t, "size", (double)pb->n);
+        gs_row_text(t, "method", versions[v]->method);
         if (v == V_GRIDSYNC || v == V_SAMPLE)
-            gs_table_set(t, GS_APPS_BLOCKS, grid->blocks);
-        gs_table_set(t, GS_APPS_STEPS, o[v].iterations);
-        gs_table_set_measured(t, GS_APPS_US_PER_STEP, &o[v].st, 1.0);
-        gs_table_set(t, GS_APPS_TOTAL_MS, us * o[v].iterations / 1000.0);
-        set_ratio(t, GS_APPS_VS_GRAPH, &o[V_GRAPH], us);
-        set_ratio(t, GS_APPS_VS_FULL, &o[V_SAMPLE], us);
-        gs_table_set(t, GS_APPS_ERROR, o[v].error);
+            gs_row_value(t, "blocks", grid->blocks);
+        gs_row_value(t, "steps", o[v].iterations);
+        gs_row_measured(t, "us_per_step", &o[v].st, 1.0);
+        gs_row_value(t, "total_ms", us * o[v].iterations / 1000.0);
+        set_ratio(t, "vs_graph", &o[V_GRAPH], us);
+        set_ratio(t, "vs_full", &o[V_SAMPLE], us);
+        gs_row_value(t, "error", o[v].error);
     }
 }
 

@@ -1,6 +1,6 @@
 /*
- * apps_stencil.cu - `gridsync bench apps`, the 2-D heat stencil (apps.h):
- * for each size, the four versions of apps_stencil.h each solve the same
+ * run.cu - `gridsync bench apps`, the 2-D heat stencil (apps.h):
+ * for each size, the four versions of stencil.h each solve the same
  * field (`steps` steps from the same initial field), timed one solve per
  * sample; the row gives the time per step, the speedups over the graph
  * relaunch and the grid.sync version measured here, and the final field's
@@ -13,9 +13,9 @@
 
 #include "gridsync_internal.h"
 #include "harness/progress.h"
-#include "testing/random.h"
 #include "suites/apps/apps.h"
 #include "suites/apps/stencil/stencil.h"
+#include "testing/random.h"
 
 /* log2 of the cells: the presets, and what --sizes may ask for (the CPU
  * reference of 2^26 cells holds 1 GiB of doubles). */
@@ -135,17 +135,17 @@ static gs_status add_rows(gs_table *t, const size_run *z, const measured *m)
             continue;
         if (gs_table_add_row(t) != 0)
             return gs__fail(GS_ERR_OUT_OF_MEMORY, "bench apps stencil: out of host memory");
-        gs_table_set_text(t, GS_APPS_APP, "stencil 2-D");
-        gs_table_set(t, GS_APPS_SIZE_LOG2, z->log2);
-        gs_table_set(t, GS_APPS_SIZE, (double)z->n);
-        gs_table_set_text(t, GS_APPS_METHOD, gs_stencil_method_names[i]);
-        gs_table_set(t, GS_APPS_BLOCKS, m[i].blocks);
-        gs_table_set(t, GS_APPS_STEPS, z->steps);
-        gs_table_set_measured(t, GS_APPS_US_PER_STEP, &m[i].st, 1.0);
-        gs_table_set(t, GS_APPS_TOTAL_MS, us * z->steps / 1e3);
-        gs_table_set(t, GS_APPS_VS_GRAPH, graph / us);
-        gs_table_set(t, GS_APPS_VS_FULL, full / us);
-        gs_table_set(t, GS_APPS_ERROR, m[i].error);
+        gs_row_text(t, "app", "stencil 2-D");
+        gs_row_value(t, "size_log2", z->log2);
+        gs_row_value(t, "size", (double)z->n);
+        gs_row_text(t, "method", gs_stencil_method_names[i]);
+        gs_row_value(t, "blocks", m[i].blocks);
+        gs_row_value(t, "steps", z->steps);
+        gs_row_measured(t, "us_per_step", &m[i].st, 1.0);
+        gs_row_value(t, "total_ms", us * z->steps / 1e3);
+        gs_row_value(t, "vs_graph", graph / us);
+        gs_row_value(t, "vs_full", full / us);
+        gs_row_value(t, "error", m[i].error);
     }
     return GS_SUCCESS;
 }

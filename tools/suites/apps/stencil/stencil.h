@@ -1,6 +1,6 @@
 /*
- * apps_stencil.h - the versions of the 2-D heat stencil (apps_stencil_body.cuh)
- * as the bench (apps_stencil.cu) and the GPU test run them: each picks its
+ * stencil.h - the versions of the 2-D heat stencil (stencil_body.cuh)
+ * as the bench (stencil/run.cu) and the GPU test run them: each picks its
  * grid, sets itself up on a field, enqueues one solve (`steps` steps from
  * u0 into out, so every solve gives the same field), and is checked.
  */

@@ -1,7 +1,7 @@
 /*
- * apps_stencil_kernels.cu - the 2-D heat stencil's kernels and how each
- * version picks its grid (apps_stencil.h). The persistent kernels are the
- * bodies of apps_stencil_body.cuh (how they work and why they are correct:
+ * stencil_kernels.cu - the 2-D heat stencil's kernels and how each
+ * version picks its grid (stencil.h). The persistent kernels are the
+ * bodies of stencil_body.cuh (how they work and why they are correct:
  * there) with gridsync's neighbour barrier or cooperative groups'
  * grid.sync(): the same tiling, the same grid rule for the same field, so
  * that the barrier is the only difference.

@@ -1,5 +1,5 @@
 /*
- * apps_wavefront.cu - the wavefront of `gridsync bench apps` (apps.h): the
+ * run.cu - the wavefront of `gridsync bench apps` (apps.h): the
  * longest common subsequence of two random strings over 4 letters, of
  * 2^floor(s/2) and 2^ceil(s/2) chars for SIZE_LOG2 = s (log2 of the DP's
  * cells), in tiles of 128 x 32 cells (wavefront.cuh). Four versions, one
@@ -83,17 +83,17 @@ static void add_rows(gs_table *t, int log2, const wf_host *w, const int *blocks,
         gs_stats per_step = st[v];
         gs_stats_scale(&per_step, 1.0 / steps);
         gs_table_add_row(t);
-        gs_table_set_text(t, GS_APPS_APP, "wavefront");
-        gs_table_set(t, GS_APPS_SIZE_LOG2, log2);
-        gs_table_set(t, GS_APPS_SIZE, (double)w->p.m * w->p.n);
-        gs_table_set_text(t, GS_APPS_METHOD, method_names[v]);
-        gs_table_set(t, GS_APPS_BLOCKS, blocks[v]);
-        gs_table_set(t, GS_APPS_STEPS, steps);
-        gs_table_set_measured(t, GS_APPS_US_PER_STEP, &per_step, 1.0);
-        gs_table_set(t, GS_APPS_TOTAL_MS, st[v].median / 1000.0);
-        gs_table_set(t, GS_APPS_VS_GRAPH, st[V_GRAPH].median / st[v].median);
-        gs_table_set(t, GS_APPS_VS_FULL, st[V_FULL].median / st[v].median);
-        gs_table_set(t, GS_APPS_ERROR, rel[v]);
+        gs_row_text(t, "app", "wavefront");
+        gs_row_value(t, "size_log2", log2);
+        gs_row_value(t, "size", (double)w->p.m * w->p.n);
+        gs_row_text(t, "method", method_names[v]);
+        gs_row_value(t, "blocks", blocks[v]);
+        gs_row_value(t, "steps", steps);
+        gs_row_measured(t, "us_per_step", &per_step, 1.0);
+        gs_row_value(t, "total_ms", st[v].median / 1000.0);
+        gs_row_value(t, "vs_graph", st[V_GRAPH].median / st[v].median);
+        gs_row_value(t, "vs_full", st[V_FULL].median / st[v].median);
+        gs_row_value(t, "error", rel[v]);
     }
 }
 

@@ -1,5 +1,5 @@
 /*
- * wavefront.cuh - the wavefront of `gridsync bench apps` (apps_wavefront.cu)
+ * wavefront.cuh - the wavefront of `gridsync bench apps` (wavefront/run.cu)
  * and its test (tests/gpu/test_apps_wavefront.cu): the longest common
  * subsequence (LCS) of two strings by dynamic programming,
  *   L[r][c] = max(L[r-1][c], L[r][c-1], L[r-1][c-1] + (A[r-1] == B[c-1])),
