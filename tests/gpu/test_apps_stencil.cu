@@ -45,10 +45,9 @@ static void field_init(field_buffers *z, int w, int h, int steps, unsigned long 
     z->fy.resize(z->n);
     z->dx.resize(z->n);
     z->dy.resize(z->n);
-    for (size_t i = 0; i < z->n; ++i) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        z->u0[i] = (float)(seed >> 40) / (float)(1u << 24); /* [0, 1) */
-    }
+    gs_rng rng = {seed};
+    for (size_t i = 0; i < z->n; ++i) /* [-1, 1) to [0, 1), exactly */
+        z->u0[i] = 0.5f * ((float)gs_rng_uniform(&rng) + 1.0f);
     z->replica = gs_stencil_cpu<float>(z->u0.data(), w, h, steps, z->fx.data(), z->fy.data());
     z->ref = gs_stencil_cpu<double>(z->u0.data(), w, h, steps, z->dx.data(), z->dy.data());
     z->bound = gs_stencil_bound(steps, z->u0.data(), z->ref, z->n);
