@@ -280,7 +280,8 @@ static gs_bench_params params_for(const gs_bench_suite *s, const bench_cli *o)
     return p;
 }
 
-/* Without suite names: every suite this machine has the GPUs for. */
+/* Without suite names: every suite this machine has the GPUs for (and that
+ * gridsync bench measures: not one whose rows come from elsewhere). */
 static void select_default_suites(int *suites)
 {
     int gpus = -1;
@@ -288,7 +289,7 @@ static void select_default_suites(int *suites)
         int need = gs_bench_suite_at(s)->min_gpus;
         if (need > 1 && gpus < 0 && cudaGetDeviceCount(&gpus) != cudaSuccess)
             gpus = 0;
-        suites[s] = need <= 1 || gpus >= need;
+        suites[s] = (need <= 1 || gpus >= need) && gs_bench_runner_of(gs_bench_suite_at(s))->run;
     }
 }
 

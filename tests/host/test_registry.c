@@ -52,7 +52,7 @@ static void test_suites_and_columns(void **state)
         assert_true(plain(s->name));
         assert_ptr_equal(gs_bench_suite_find(s->name), s);
         assert_true(s->help[0] && s->title[0] && s->min_gpus >= 1);
-        assert_true(gs_bench_runner_of(s) && gs_bench_runner_of(s)->run);
+        assert_non_null(gs_bench_runner_of(s)); /* (its run NULL: measured elsewhere) */
         assert_true(s->ncolumns > 0);
         for (int c = 0; c < s->ncolumns; ++c) {
             assert_true(plain(s->columns[c].name) && s->columns[c].unit &&

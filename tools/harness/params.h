@@ -66,7 +66,10 @@ typedef gs_status (*gs_bench_child_fn)(const gs_bench_params *params, int device
 
 /* How a suite measures. */
 typedef struct gs_bench_runner {
-    gs_bench_run_fn run;
+    gs_bench_run_fn run;          /* NULL: its rows are measured elsewhere (a program of
+                                   * its own, Python), never by gridsync bench: it is
+                                   * described (its report, plots, README table) but
+                                   * runs only when named, to say so */
     gs_bench_child_fn rank_child; /* its part in another process; NULL: none */
 } gs_bench_runner;
 

@@ -32,6 +32,10 @@ gs_status gs_bench_suite_run(const gs_bench_suite *suite, const gs_bench_params 
         return gs__fail(GS_ERR_OUT_OF_MEMORY, "bench %s: out of host memory", suite->name);
     if (!runner)
         return gs__fail(GS_ERR_INTERNAL, "bench %s: no run code", suite->name);
+    if (!runner->run)
+        return gs__fail(GS_ERR_NOT_SUPPORTED, "bench %s: its rows are not measured by gridsync "
+                                              "bench (gridsync help bench says where)",
+                        suite->name);
     gs_table_set_sampling(*table, &params->sampling);
     gs_status st = runner->run(params, *table);
     gs_l2_flush_release();
