@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/files.h"
 #include "args.h"
 #include "commands.h"
 
@@ -12,6 +13,7 @@ int main(int argc, char **argv)
         return GS_EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    char shown[GS_SHOWN_SIZE];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
         return gs_help_only(NULL, argc);
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
@@ -26,7 +28,8 @@ int main(int argc, char **argv)
             return GS_EXIT_USAGE;
         }
         if (gs_print_help(stdout, argc == 3 ? argv[2] : NULL) != 0) {
-            fprintf(stderr, "gridsync help: unknown command '%s'\n", argv[2]);
+            fprintf(stderr, "gridsync help: unknown command '%s'\n",
+                    gs_shown(argv[2], shown, sizeof shown));
             return GS_EXIT_USAGE;
         }
         return GS_EXIT_OK;
@@ -41,6 +44,7 @@ int main(int argc, char **argv)
         return gs_cmd_demo(argc - 1, argv + 1);
     if (strcmp(cmd, "check") == 0)
         return gs_cmd_check(argc - 1, argv + 1);
-    fprintf(stderr, "gridsync: unknown command '%s' (see 'gridsync --help')\n", cmd);
+    fprintf(stderr, "gridsync: unknown command '%s' (see 'gridsync --help')\n",
+            gs_shown(cmd, shown, sizeof shown));
     return GS_EXIT_USAGE;
 }

@@ -90,13 +90,13 @@ static const char *const cg_app[] = {"cg", NULL};
 static const char *const cg_ours[] = {"gridsync persistent", NULL};
 static const gs_headline headlines[] = {
     {"cg grid.sync sample", "us_per_step", 0, app_size, size_only, "app", cg_app, "sizes", 0,
-     cg_ours},
+     cg_ours, NULL},
     {"cuBLAS+cuSPARSE graph", "us_per_step", 0, app_size, size_only, "app", cg_app, "sizes", 0,
-     cg_ours},
-    {"cg grid.sync", "us_per_step", 0, app_size, app_size, NULL, NULL, "sizes", 0, NULL},
+     cg_ours, NULL},
+    {"cg grid.sync", "us_per_step", 0, app_size, app_size, NULL, NULL, "sizes", 0, NULL, NULL},
     {"full barrier per diagonal", "us_per_step", 0, app_size, app_size, NULL, NULL, "sizes", 0,
-     NULL},
-    {"relaunch graph", "us_per_step", 0, app_size, app_size, NULL, NULL, "sizes", 0, NULL}};
+     NULL, NULL},
+    {"relaunch graph", "us_per_step", 0, app_size, app_size, NULL, NULL, "sizes", 0, NULL, NULL}};
 static const gs_column_style styles[] = {
     {"size", "size", GS_CELL_POW2},
     {"us_per_step", "time per step", GS_CELL_AUTO},

@@ -377,9 +377,9 @@ static const gs_summary_spec summary = {
 static const char *const key[] = {"threads", "blocks", "method", NULL};
 static const gs_headline headlines[] = {
     {"cg grid.sync", "us_per_barrier", 0, configuration, configuration, NULL, NULL, "grids", 0,
-     NULL},
+     NULL, "blocks"},
     {"relaunch graph", "us_per_barrier", 0, configuration, configuration, NULL, NULL, "grids", 0,
-     NULL}};
+     NULL, "blocks"}};
 static const gs_column_style styles[] = {
     {"blocks_per_sm", "blocks/SM", GS_CELL_AUTO},
     {"us_per_barrier", "time per barrier", GS_CELL_AUTO},

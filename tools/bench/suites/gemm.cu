@@ -343,7 +343,7 @@ static const char *const ours_auto[] = {"gridsync", NULL};
 static const char *const peers[] = {"cublas", TUTORIAL, NULL};
 static const char *const key[] = {"m", "n", "k", "method", NULL};
 static const gs_headline headlines[] = {
-    {"cublas", "tflop_s", 1, shape, shape, NULL, NULL, "shapes", 0, ours_auto}};
+    {"cublas", "tflop_s", 1, shape, shape, NULL, NULL, "shapes", 0, ours_auto, NULL}};
 static const gs_column_style styles[] = {
     {"ms_per_call", "time per call", GS_CELL_AUTO},
     {"tflop_s", "throughput", GS_CELL_AUTO},

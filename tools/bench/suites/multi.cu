@@ -666,13 +666,13 @@ static const char *const all_gpus[] = {MULTI_REDUCE, MULTI_REDUCE TWO_PROCESSES,
 static const char *const method_and_grid[] = {"method", "blocks_per_gpu", NULL};
 static const char *const method_only[] = {"method", NULL};
 static const gs_headline headlines[] = {
-    {ALLREDUCE, "us", 0, group, where_barrier, "what", barrier_what, "grids", 1, p2p},
+    {ALLREDUCE, "us", 0, group, where_barrier, "what", barrier_what, "grids", 1, p2p, NULL},
     {ALLREDUCE TWO_PROCESSES, "us", 0, group, where_barrier, "what", barrier_what, "grids", 1,
-     p2p_two},
+     p2p_two, NULL},
     /* what a second process costs the same barrier, grid by grid */
-    {P2P, "us", 0, group_grid, where_barrier, "what", barrier_what, "grids", 1, p2p_two},
+    {P2P, "us", 0, group_grid, where_barrier, "what", barrier_what, "grids", 1, p2p_two, NULL},
     {ONE_GPU, "gb_per_s", 1, group, where_reduce, "what", reduce_what, "GPU counts", 1,
-     all_gpus}};
+     all_gpus, NULL}};
 static const gs_column_style styles[] = {
     {"gpus", "GPUs", GS_CELL_AUTO},
     {"blocks_per_gpu", "blocks/GPU", GS_CELL_AUTO},

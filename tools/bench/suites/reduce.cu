@@ -545,9 +545,11 @@ static const char *const op_and_size[] = {"op", "n", NULL};
 static const char *const size_only[] = {"n", NULL};
 static const char *const key[] = {"op", "n", "method", NULL};
 static const gs_headline reduce_headlines[] = {
-    {"cub", "us_per_call", 0, op_and_size, size_only, "op", only_sum, "sizes", 0, the_call}};
+    {"cub", "us_per_call", 0, op_and_size, size_only, "op", only_sum, "sizes", 0, the_call,
+     NULL}};
 static const gs_headline dot_headlines[] = {
-    {"cublas", "us_per_call", 0, op_and_size, size_only, "op", only_dot, "sizes", 0, the_call}};
+    {"cublas", "us_per_call", 0, op_and_size, size_only, "op", only_dot, "sizes", 0, the_call,
+     NULL}};
 static const gs_column_style styles[] = {
     {"n", "n", GS_CELL_POW2},
     {"us_per_call", "time per call", GS_CELL_AUTO},

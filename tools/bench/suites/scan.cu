@@ -256,7 +256,8 @@ static const char *const kind_and_size[] = {"kind", "n", NULL};
 static const char *const size_only[] = {"n", NULL};
 static const char *const scan_key[] = {"kind", "n", "method", NULL};
 static const gs_headline scan_headlines[] = {
-    {"cub", "us_per_call", 0, kind_and_size, size_only, "kind", scan_kinds, "sizes", 0, NULL}};
+    {"cub", "us_per_call", 0, kind_and_size, size_only, "kind", scan_kinds, "sizes", 0, NULL,
+     NULL}};
 static const gs_column_style scan_styles[] = {
     {"n", "n", GS_CELL_POW2},
     {"us_per_call", "time per call", GS_CELL_AUTO},

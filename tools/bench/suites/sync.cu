@@ -589,9 +589,9 @@ static const char *const key[] = {"threads", "blocks", "primitive", NULL};
 static const char *const neighbours[] = {"neighbour 1-D", "neighbour 2-D", NULL};
 static const gs_headline headlines[] = {
     {"cg grid.sync", "us_per_step", 0, configuration, configuration, "primitive", no_work,
-     "grids", 0, neighbours},
+     "grids", 0, neighbours, "blocks"},
     {"relaunch graph", "us_per_step", 0, configuration, configuration, "primitive", no_work,
-     "grids", 0, neighbours}};
+     "grids", 0, neighbours, "blocks"}};
 static const gs_column_style styles[] = {
     {"work_us", "work", GS_CELL_AUTO},
     {"us_per_step", "time per step", GS_CELL_AUTO},
