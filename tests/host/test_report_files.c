@@ -2,7 +2,8 @@
  * file of bounded size holding one JSON document (a FIFO, a device, a
  * folder, trailing garbage refused, and never waited on); what is written
  * under --out never follows a link planted there (report.md, gnuplot.log,
- * a CSV, a picture) nor writes through a hard link or into a FIFO; error
+ * a CSV, a picture) nor writes through a hard link or into a FIFO; CSV
+ * cells that would run as formulas are text, numbers stay numbers; error
  * messages show what the user gave on one line, at most GS_SHOWN_MAX bytes
  * of it. */
 #define _POSIX_C_SOURCE 200809L
@@ -23,10 +24,12 @@
 #include "args.h"
 #include "commands.h"
 #include "bench/results.h"
+#include "common/csv.h"
 #include "common/files.h"
 #include "common/spawn.h"
 #include "report/outputs.h"
 #include "report/report.h"
+#include "report/tables.h"
 #include "report_support.h"
 
 /* A test that waits on a FIFO fails here instead of hanging. */
@@ -198,6 +201,38 @@ static void test_output_targets(void **state)
     cJSON_Delete(doc);
 }
 
+/* CSV cells a spreadsheet would run as formulas are text; numbers, negative
+ * ones too, stay numbers. */
+static void test_csv_formulas(void **state)
+{
+    (void)state;
+    static const char *const in[] = {"=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3",
+                                     "@SUM(A1)", "\t=1", "-", "-1.5", "-12", "+3", "2e-06",
+                                     "-4.5E+3", "a=b", "x,y"};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    gs_csv_row row;
+    gs_csv_row_begin(&row, f);
+    for (size_t i = 0; i < sizeof in / sizeof in[0]; ++i)
+        gs_csv_field(&row, in[i]);
+    gs_csv_row_end(&row);
+    fclose(f);
+    assert_string_equal(buf, "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",\"'+1+1\",\"'-2+3\","
+                             "\"'@SUM(A1)\",\"'\t=1\",\"'-\",-1.5,-12,+3,2e-06,-4.5E+3,a=b,"
+                             "\"x,y\"\n");
+    free(buf);
+    /* a results file's texts and numbers, through the report's CSV */
+    cJSON *t = cJSON_Parse("{\"columns\": [\"=cmd|' /C calc'!A0\", \"n\"], \"rows\": "
+                           "[{\"=cmd|' /C calc'!A0\": \"@x\", \"n\": -3.25}]}");
+    f = open_memstream(&buf, &len);
+    assert_int_equal(gs_csv_results_table(f, t, NULL), 0);
+    fclose(f);
+    assert_string_equal(buf, "\"'=cmd|' /C calc'!A0\",n\n\"'@x\",-3.25\n");
+    free(buf);
+    cJSON_Delete(t);
+}
+
 /* What an error message shows of what the user gave. */
 static void test_shown(void **state)
 {
@@ -270,6 +305,7 @@ int main(void)
         cmocka_unit_test(test_trailing_garbage),
         cmocka_unit_test(test_out_folder_plants),
         cmocka_unit_test(test_output_targets),
+        cmocka_unit_test(test_csv_formulas),
         cmocka_unit_test(test_shown),
         cmocka_unit_test(test_commands_echo_shown),
     };
