@@ -72,10 +72,10 @@ static void write_flags(FILE *md, const flags *fl)
         return;
     fputs("\nRead with care:", md);
     if (fl->noisy)
-        fprintf(md, " %d figure%s noisier than %.0f%% (marked noisy): %s median may move that "
+        fprintf(md, " %d figure%s noisier than %.0f%% (marked noisy): %s may move that "
                     "much from run to run.",
                 fl->noisy, fl->noisy == 1 ? " is" : "s are", 100.0 * GS_NOISY,
-                fl->noisy == 1 ? "its" : "their");
+                fl->noisy == 1 ? "its median" : "their medians");
     gs_md_inline_escape(fl->above_label, label, sizeof label);
     if (fl->above)
         fprintf(md, " %d fraction%s of a reference %s above 100%% (marked above; %s): there "
