@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/files.h"
 #include "report/doc_block.h"
 #include "report/outputs.h"
 #include "report/report.h"
@@ -50,9 +51,12 @@ static int write_markdown(enum report_mode mode, const char *file, const char *r
         fprintf(stderr, "gridsync report: %s\n", err);
         return GS_EXIT_FAILURE;
     }
+    char shown[GS_SHOWN_SIZE], shown_file[GS_SHOWN_SIZE];
     if (readme)
-        printf("%s: %s from %s\n", readme, mode == REPORT_SUMMARY ? "results" : "columns",
-               mode == REPORT_SUMMARY ? file : "the suites' descriptions");
+        printf("%s: %s from %s\n", gs_shown(readme, shown, sizeof shown),
+               mode == REPORT_SUMMARY ? "results" : "columns",
+               mode == REPORT_SUMMARY ? gs_shown(file, shown_file, sizeof shown_file)
+                                      : "the suites' descriptions");
     return GS_EXIT_OK;
 }
 
@@ -152,6 +156,6 @@ int gs_cmd_report(int argc, char **argv)
         return GS_EXIT_FAILURE;
     }
     if (!gs_output_is_stdout(md))
-        printf("report: %s/report.md\n", dir);
+        printf("report: %s/report.md\n", gs_shown(dir, err, sizeof err));
     return GS_EXIT_OK;
 }

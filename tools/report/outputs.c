@@ -2,11 +2,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report/outputs.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include "results/registry.h"
 #include "results/results.h"
+#include "common/files.h"
 #include "report/report.h"
 #include "report/tables.h"
 
@@ -26,10 +26,7 @@ FILE *gs_output_open(const char *target, char *err, size_t errlen)
         return stdout;
     if (gs_output_is_stream(target))
         return stderr;
-    FILE *f = fopen(target, "w");
-    if (!f)
-        snprintf(err, errlen, "cannot write %s: %s", target, strerror(errno));
-    return f;
+    return gs_open_output(target, err, errlen);
 }
 
 int gs_output_close(const char *target, FILE *f)
@@ -72,9 +69,11 @@ int gs_output_results(const cJSON *results, const char *target, const char *form
     else
         rc = gs_report_markdown(f, results, err, errlen);
     if (gs_output_close(target, f) != 0 || rc != 0) {
+        char shown[GS_SHOWN_SIZE];
         if (rc == 0 || strcmp(format, "md") != 0)
-            snprintf(err, errlen, "cannot write %s", gs_output_is_stdout(target) ? "to stdout"
-                                                                                : target);
+            snprintf(err, errlen, "cannot write %s",
+                     gs_output_is_stdout(target) ? "to stdout"
+                                                 : gs_shown(target, shown, sizeof shown));
         return -1;
     }
     return 0;

@@ -21,8 +21,9 @@ int gs_output_is_stream(const char *target);
 /* "-" or "stdout". */
 int gs_output_is_stdout(const char *target);
 
-/* `target` open for writing: the stream, or the file created or emptied.
- * NULL with a sentence in `err`. */
+/* `target` open for writing: the stream, or the file created or emptied
+ * (a regular file: a link, a FIFO or a device is refused, see
+ * gs_open_output). NULL with a sentence in `err`. */
 FILE *gs_output_open(const char *target, char *err, size_t errlen);
 
 /* Close what gs_output_open returned (a stream is flushed, not closed).

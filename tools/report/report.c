@@ -320,11 +320,11 @@ static void write_section(FILE *md, const cJSON *suite_json, const section *s, i
 {
     char buf[2048], esc[2400];
     if (s->skipped) {
-        char shown[80];
+        char shown[GS_SHOWN_SIZE];
         fputs("## ", md);
         gs_md_text(md, suite_json->string);
         fputs("\n\n", md);
-        gs_report_md_escape(suite_json->string, shown, sizeof shown);
+        gs_shown(suite_json->string, shown, sizeof shown);
         fprintf(stderr, "gridsync: warning: results suite '%s' skipped: %s\n", shown,
                 s->skipped);
         fprintf(md, "Skipped: %s (no table, CSV or plot).\n\n", s->skipped);
@@ -459,16 +459,20 @@ static int plan_sections(const cJSON *suites, const cJSON *env, const char *dir,
         s->skipped = skip_reason(suites, suite, s->known);
         if (s->skipped)
             continue;
-        char path[1024];
-        FILE *csv = gs_path_of(path, sizeof path, "%s/%s.csv", dir, s->known->name) == 0
-                        ? fopen(path, "w")
-                        : NULL;
-        if (!csv || gs_csv_results_table(csv, suite, NULL) != 0 || fclose(csv) != 0) {
-            gs_errorf(err, errlen, "cannot write %s", path);
+        char path[1024], shown[GS_SHOWN_SIZE];
+        FILE *csv = NULL;
+        gs_shown(dir, shown, sizeof shown);
+        if (gs_path_of(path, sizeof path, "%s/%s.csv", dir, s->known->name) != 0) {
+            gs_errorf(err, errlen, "cannot write in %s: path too long", shown);
+            rc = -1;
+        } else if (!(csv = gs_open_output(path, err, errlen))) {
+            rc = -1;
+        } else if ((gs_csv_results_table(csv, suite, NULL) != 0) | (fclose(csv) != 0)) {
+            gs_errorf(err, errlen, "cannot write %s.csv in %s", s->known->name, shown);
             rc = -1;
         }
         if (plot_suite(s, env, dir, gp) != 0) {
-            gs_errorf(err, errlen, "cannot write plot data in %s", dir);
+            gs_errorf(err, errlen, "cannot write plot data in %s", shown);
             rc = -1;
         }
         *npictures += s->npictures;
@@ -479,20 +483,26 @@ static int plan_sections(const cJSON *suites, const cJSON *env, const char *dir,
 int gs_report_write(const cJSON *results, const char *dir, int plots, char *err, size_t errlen)
 {
     const cJSON *suites = field(results, "suites"), *env = field(results, "environment");
+    char path[1024], shown[GS_SHOWN_SIZE];
     if (check_document(results, err, errlen) != 0)
         return -1;
+    gs_shown(dir, shown, sizeof shown);
     if (gs_make_dirs(dir) != 0) {
-        gs_errorf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+        gs_errorf(err, errlen, "cannot create %s: %s", shown, strerror(errno));
         return -1;
     }
-    char path[1024];
-    FILE *gp = gs_path_of(path, sizeof path, "%s/plots.gp", dir) == 0 ? fopen(path, "w") : NULL;
+    if (gs_path_of(path, sizeof path, "%s/plots.gp", dir) != 0) {
+        gs_errorf(err, errlen, "cannot write in %s: path too long", shown);
+        return -1;
+    }
+    FILE *gp = gs_open_output(path, err, errlen);
     int n = cJSON_GetArraySize(suites), npictures = 0;
     section *sections = calloc((size_t)n + 1, sizeof *sections);
     if (!gp || !sections) {
-        gs_errorf(err, errlen, "cannot write in %s: %s", dir, strerror(errno));
-        if (gp)
+        if (gp) {
+            gs_errorf(err, errlen, "out of memory");
             fclose(gp);
+        }
         free(sections);
         return -1;
     }
@@ -503,16 +513,17 @@ int gs_report_write(const cJSON *results, const char *dir, int plots, char *err,
     int rendered = closed && plots && npictures && found &&
                    gs_plots_render(dir, gnuplot, "plots.gp", &warned);
     if (warned)
-        fprintf(stderr, "gridsync: gnuplot warned while drawing: see %s/gnuplot.log\n", dir);
-    FILE *md = gs_path_of(path, sizeof path, "%s/report.md", dir) == 0 ? fopen(path, "w") : NULL;
+        fprintf(stderr, "gridsync: gnuplot warned while drawing: see %s/gnuplot.log\n", shown);
+    FILE *md = gs_path_of(path, sizeof path, "%s/report.md", dir) == 0
+                   ? gs_open_output(path, err, errlen)
+                   : NULL;
     if (!md) {
-        gs_errorf(err, errlen, "cannot write in %s: %s", dir, strerror(errno));
         rc = -1;
     } else {
         write_body(md, suites, env, sections, n, rendered, 1);
         write_plots_section(md, npictures, plots, found, rendered, warned);
         if (fclose(md) != 0 || !closed) {
-            gs_errorf(err, errlen, "cannot write in %s: %s", dir, strerror(errno));
+            gs_errorf(err, errlen, "cannot write in %s: %s", shown, strerror(errno));
             rc = -1;
         }
     }

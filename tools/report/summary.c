@@ -16,6 +16,7 @@
 
 #include "results/registry.h"
 #include "results/results.h"
+#include "report/groups.h"
 #include "report/markdown.h"
 #include "report/rows.h"
 
@@ -24,11 +25,12 @@ typedef struct grouping {
     const gs_bench_suite *suite;
     const gs_summary_spec *spec;
     const cJSON **rows; /* the kept rows */
-    int *group;         /* the group of each kept row */
-    int *first;         /* the first kept row of each group */
     int nrows, ngroups;
+    const int *first;   /* the first kept row of each group */
+    const int *next;    /* the next kept row of the same group, -1 after the last */
+    gs_groups index;    /* by `group_by` */
+    int *alone;         /* without `group_by`: each row a group of its own */
 } grouping;
-
 
 /* A row the summary reads: an object that passes the filter and has a
  * number or a text in every column it is grouped by. */
@@ -44,30 +46,15 @@ static int kept(const gs_summary_spec *m, const cJSON *row)
     return 1;
 }
 
-/* The group of `row` among the groups so far, or -1 for a new one. */
-static int group_of(const grouping *g, const cJSON *row)
-{
-    if (!g->spec->group_by)
-        return -1;
-    for (int k = 0; k < g->ngroups; ++k) {
-        const cJSON *other = g->rows[g->first[k]];
-        int same = 1;
-        for (const char *const *c = g->spec->group_by; *c && same; ++c)
-            same = gs_same_value(gs_row_field(row, *c), gs_row_field(other, *c));
-        if (same)
-            return k;
-    }
-    return -1;
-}
-
 static void grouping_free(grouping *g)
 {
+    gs_groups_free(&g->index);
     free(g->rows);
-    free(g->group);
-    free(g->first);
+    free(g->alone);
 }
 
-/* Group the kept rows of `table`; 0 or -1 (out of memory). */
+/* Group the kept rows of `table`, in time linear in its rows; 0 or -1
+ * (out of memory). */
 static int group_rows(const gs_bench_suite *suite, const cJSON *table, grouping *g)
 {
     const cJSON *rows = gs_row_field(table, "rows"), *r;
@@ -76,22 +63,27 @@ static int group_rows(const gs_bench_suite *suite, const cJSON *table, grouping 
     g->suite = suite;
     g->spec = suite->summary;
     g->rows = calloc((size_t)n + 1, sizeof *g->rows);
-    g->group = calloc((size_t)n + 1, sizeof *g->group);
-    g->first = calloc((size_t)n + 1, sizeof *g->first);
-    if (!g->rows || !g->group || !g->first)
+    if (!g->rows)
         return -1;
-    cJSON_ArrayForEach(r, rows)
-    {
-        if (!kept(g->spec, r))
-            continue;
-        g->rows[g->nrows] = r;
-        int k = group_of(g, r);
-        if (k < 0) {
-            k = g->ngroups++;
-            g->first[k] = g->nrows;
-        }
-        g->group[g->nrows++] = k;
+    cJSON_ArrayForEach(r, rows) if (kept(g->spec, r)) g->rows[g->nrows++] = r;
+    if (g->spec->group_by) {
+        if (gs_groups_build(&g->index, suite, g->rows, g->nrows, g->spec->group_by) != 0)
+            return -1;
+        g->ngroups = g->index.ngroups;
+        g->first = g->index.first;
+        g->next = g->index.next;
+        return 0;
     }
+    g->alone = calloc(2 * (size_t)g->nrows + 1, sizeof *g->alone);
+    if (!g->alone)
+        return -1;
+    for (int i = 0; i < g->nrows; ++i) {
+        g->alone[i] = i;
+        g->alone[g->nrows + i] = -1;
+    }
+    g->ngroups = g->nrows;
+    g->first = g->alone;
+    g->next = g->alone + g->nrows;
     return 0;
 }
 
@@ -99,9 +91,9 @@ static int group_rows(const gs_bench_suite *suite, const cJSON *table, grouping 
  * named), or NULL. */
 static const cJSON *row_of(const grouping *g, int k, const char *method)
 {
-    for (int i = 0; i < g->nrows; ++i) {
+    for (int i = g->first[k]; i >= 0; i = g->next[i]) {
         const cJSON *m = gs_row_field(g->rows[i], g->spec->pivot);
-        if (g->group[i] == k && cJSON_IsString(m) &&
+        if (cJSON_IsString(m) &&
             strcmp(gs_bench_method_name(g->suite, m->valuestring), method) == 0)
             return g->rows[i];
     }
@@ -235,16 +227,14 @@ static void write_intro(FILE *out, const char *intro, const cJSON *env, const ch
     const char *run = strstr(intro, "{run}");
     fprintf(out, "%.*s", run ? (int)(run - intro) : (int)strlen(intro), intro);
     if (run) {
-        char file[1024];
         env_text(out, env, "gpu", 200);
         fputs(", CUDA ", out);
         env_text(out, env, "cuda_runtime", 20);
         fputs(", ", out);
         env_text(out, env, "date", 10); /* the day */
-        gs_report_md_escape(source, file, sizeof file);
-        for (char *c = file; *c; ++c)
-            *c = *c == '`' ? '\'' : *c;
-        fprintf(out, " (`%s`)%s", file, run + 5);
+        fputs(" (", out);
+        gs_md_code(out, source);
+        fprintf(out, ")%s", run + 5);
     }
     fputs("\n\n", out);
 }

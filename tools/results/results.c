@@ -63,9 +63,19 @@ cJSON *gs_results_load(const char *path, char *err, size_t errlen)
                               errlen);
     if (!text)
         return NULL;
-    cJSON *doc = cJSON_Parse(text);
+    /* one JSON value and nothing after it but white space: no trailing
+     * garbage, no second document, no NUL byte inside */
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithOpts(text, &end, 1);
+    if (doc && end != text + len) {
+        cJSON_Delete(doc);
+        doc = NULL;
+    }
     free(text);
-    if (!doc)
-        snprintf(err, errlen, "%s is not valid JSON", path);
+    if (!doc) {
+        char shown[GS_SHOWN_SIZE];
+        snprintf(err, errlen, "%s is not valid JSON (one document, nothing after it)",
+                 gs_shown(path, shown, sizeof shown));
+    }
     return doc;
 }
