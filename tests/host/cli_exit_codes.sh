@@ -86,6 +86,8 @@ usage_error "empty item in 'reduce,,dot'" bench reduce,,dot
 long=$(printf 'dot,%.0s' $(seq 63))dot # 255 characters: the old buffer's size
 usage_error "unknown suite 'nosuch'" bench --suite "$long,nosuch"
 usage_error "unknown suite 'nosuch'" bench "$long,nosuch"
+usage_error "suite 'python' is not measured by gridsync bench" bench python
+usage_error "suite 'python' is not measured by gridsync bench" bench --suite scan,python
 usage_error "--sizes: empty item in '1,,2'" bench --sizes 1,,2
 usage_error "--sizes: empty item in ',3'" bench --sizes ,3
 usage_error "--threads: ' 256' is not a whole number" bench --threads ' 256'
