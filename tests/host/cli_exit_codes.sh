@@ -110,6 +110,7 @@ usage_error "several devices write one file each" bench --devices 0,1 --json -
 usage_error "--compare needs two results files" bench --compare x.json
 usage_error "--compare measures nothing" bench --compare a.json b.json --cold
 usage_error "--compare needs two results files" report --compare x.json
+usage_error "expected one or more results files" report --no-plots
 usage_error "--md needs a file name or '-'" report x.json --md ''
 usage_error "--md: a value is required" bench --md ''
 usage_error "--json '/nonexistent/x': folder '/nonexistent' does not exist" bench --json /nonexistent/x --min-samples 5
