@@ -47,12 +47,20 @@ typedef struct bench_cli {
 } bench_cli;
 
 /* Mark the suite `name` (one item of a suite list) in the int[MAX_SUITES]
- * ctx, by its place in the registry. */
+ * ctx, by its place in the registry. A suite whose rows are measured
+ * elsewhere (its runner has no run function) is refused here, before any
+ * GPU is looked for. */
 static int mark_suite(const char *name, void *ctx, char *err, size_t errlen)
 {
     int *suites = ctx;
     for (int s = 0; s < gs_bench_suite_count() && s < MAX_SUITES; ++s)
         if (strcmp(name, gs_bench_suite_at(s)->name) == 0) {
+            if (!gs_bench_runner_of(gs_bench_suite_at(s))->run) {
+                snprintf(err, errlen, "suite '%s' is not measured by gridsync bench: its rows "
+                                      "come from elsewhere ('gridsync help bench' says where)",
+                         gs_bench_suite_at(s)->name);
+                return -1;
+            }
             suites[s] = 1;
             return 0;
         }

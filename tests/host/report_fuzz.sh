@@ -6,8 +6,10 @@
 # the program exits 0, 1 or 2 (not by a signal, not hung) and report.md's
 # tables keep their shape. Every results file is also summarised
 # (`--summary`, the README's tables) and written as markdown (`--md -`):
-# the same checks, nothing written; and compared with a plain one
-# (`--compare`, plots on): nothing outside its folder.
+# the same checks, nothing written; reported and summarised with a second
+# file of another suite (several runs: their paths and environments shown);
+# and compared with a plain one (`--compare`, plots on): nothing outside its
+# folder.
 gs="$1"
 case "$gs" in /*) ;; *) gs="$PWD/$gs" ;; esac
 tmp=$(mktemp -d) || exit 1
@@ -167,6 +169,35 @@ while IFS= read -r v; do
     summarise "payload $i in every text cell" "$f"
     markdown "payload $i in every text cell" "$f"
 done <"$tmp/in/payloads"
+
+# several files, each giving suites: every planted file with a file of the
+# Python suite whose environment holds the payload too (the runs named in
+# sentences, sections and the environment), and a plain file under hostile
+# names of its own
+python_suite='"python": {"columns": ["op", "n", "method", "us_per_call"], "rows": [{"op": "scan", "n": 1024, "method": "torch.cumsum", "us_per_call": 2}, {"op": "scan", "n": 1024, "method": "gridsync.scan", "us_per_call": 1}]}'
+several() { # WHAT OUT FILE...: report FILE... --out OUT, then --summary
+    label=$1 dest=$2
+    shift 2
+    run_checked "$label" "$cwd/$dest" /dev/null "$cwd/$dest/report.md" report "$@" --out "$dest"
+    run_checked "$label, summary" "$tmp/in" "$tmp/in/summary.md" "$tmp/in/summary.md" \
+        report "$@" --summary
+}
+i=0
+while IFS= read -r v; do
+    i=$((i + 1))
+    doc "{\"gpu\": \"$v\", \"date\": \"$v\", \"cuda_runtime\": \"$v\", \"$v\": \"$v\"}" \
+        "$python_suite" >"$tmp/in/python-$i.json"
+    several "payload $i, two files" "two-$i" "$tmp/in/planted-$i.json" "$tmp/in/python-$i.json"
+done <"$tmp/in/payloads"
+doc "$env_ok" "$python_suite" >"$tmp/in/python-plain.json"
+k=0
+for name in "q';touch PWNED;'" '`touch PWNED`' 'a|b' "nl
+x" '<!-- results:end -->' '$(touch PWNED)' '-dash'; do
+    k=$((k + 1))
+    cp "$tmp/in/python-plain.json" "$tmp/in/$name.json" || exit 1
+    several "a results file named '$name'" "named-$k" "$tmp/in/planted-1.json" \
+        "$tmp/in/$name.json"
+done
 
 # each planted file against a plain one, both ways (the plain one first,
 # so that the suites are in common)

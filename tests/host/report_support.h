@@ -1,6 +1,7 @@
 /* report_support.h - what the report's host tests share: reading a written
- * file whole, a fresh temporary folder, and the check that every markdown
- * table keeps its shape. Include after <cmocka.h>. */
+ * file whole, a fresh temporary folder, a command's standard error caught,
+ * and the check that every markdown table keeps its shape. Include after
+ * <cmocka.h>. */
 #ifndef GS_TEST_REPORT_SUPPORT_H
 #define GS_TEST_REPORT_SUPPORT_H
 
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifndef GS_SOURCE_DIR
 #error "GS_SOURCE_DIR must name the source tree"
@@ -51,6 +53,27 @@ static inline void temp_dir(char *dir, size_t len)
 {
     snprintf(dir, len, "/tmp/gs_report_XXXXXX");
     assert_non_null(mkdtemp(dir));
+}
+
+/* cmd(argc, argv) with what it writes on standard error caught in `said`
+ * (NUL-ended, at most len - 1 bytes). */
+static inline int run_stderr(int (*cmd)(int, char **), int argc, char **argv, char *said,
+                             size_t len)
+{
+    FILE *tmp = tmpfile();
+    assert_non_null(tmp);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fileno(tmp), 2);
+    int rc = cmd(argc, argv);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    rewind(tmp);
+    size_t n = fread(said, 1, len - 1, tmp);
+    said[n] = '\0';
+    fclose(tmp);
+    return rc;
 }
 
 /* Every table line of `md` has its header's number of unescaped '|'. */

@@ -278,19 +278,9 @@ static void test_commands_echo_shown(void **state)
         char **argv;
     } runs[] = {{gs_cmd_report, 2, report}, {gs_cmd_bench, 3, bench}, {gs_cmd_report, 2, unknown}};
     for (int i = 0; i < 3; ++i) {
-        FILE *tmp = tmpfile();
-        fflush(stderr);
-        int saved = dup(2);
-        dup2(fileno(tmp), 2);
-        int rc = runs[i].cmd(runs[i].argc, runs[i].argv);
-        fflush(stderr);
-        dup2(saved, 2);
-        close(saved);
-        rewind(tmp);
-        char text[4096] = "";
-        size_t n = fread(text, 1, sizeof text - 1, tmp);
-        text[n] = '\0';
-        fclose(tmp);
+        char text[4096];
+        int rc = run_stderr(runs[i].cmd, runs[i].argc, runs[i].argv, text, sizeof text);
+        size_t n = strlen(text);
         assert_true(rc == GS_EXIT_USAGE);
         assert_true(n > 0 && n < 600);
         assert_ptr_equal(strchr(text, '\n'), text + n - 1);

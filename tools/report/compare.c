@@ -344,20 +344,6 @@ static int plot_suite(compared *c, const cJSON *new_doc, const char *dir, FILE *
     return rc;
 }
 
-static int check(const cJSON *doc, const char *name, char *err, size_t errlen)
-{
-    const cJSON *schema = gs_row_field(doc, "schema");
-    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, GS_RESULTS_SCHEMA) != 0 ||
-        !cJSON_IsObject(gs_row_field(doc, "suites"))) {
-        char shown[GS_SHOWN_SIZE];
-        gs_shown(name, shown, sizeof shown);
-        gs_errorf(err, errlen, "%s is not a gridsync results document (schema %s expected)",
-                shown, GS_RESULTS_SCHEMA);
-        return -1;
-    }
-    return 0;
-}
-
 /* compare.md, compare.gp and the plots in o->dir. */
 static int write_folder(const cJSON *old_doc, const cJSON *new_doc, const gs_compare_options *o,
                         compared *cs, int n, char *err, size_t errlen)
@@ -410,8 +396,8 @@ static int write_folder(const cJSON *old_doc, const cJSON *new_doc, const gs_com
 int gs_compare_write(const cJSON *old_doc, const cJSON *new_doc, const gs_compare_options *o,
                      char *err, size_t errlen)
 {
-    if (check(old_doc, o->old_name, err, errlen) != 0 ||
-        check(new_doc, o->new_name, err, errlen) != 0)
+    if (gs_results_check(old_doc, o->old_name, err, errlen) != 0 ||
+        gs_results_check(new_doc, o->new_name, err, errlen) != 0)
         return -1;
     int total = gs_bench_suite_count(), n = 0, rc = 0;
     compared *cs = calloc((size_t)total + 1, sizeof *cs);

@@ -16,9 +16,11 @@
 
 #include "results/registry.h"
 #include "results/results.h"
+#include "common/files.h"
 #include "report/groups.h"
 #include "report/markdown.h"
 #include "report/rows.h"
+#include "report/sources.h"
 
 /* The rows of one suite that a summary keeps, and how they group. */
 typedef struct grouping {
@@ -212,36 +214,35 @@ static int complete(const grouping *g, int k)
     return 1;
 }
 
-/* The environment's `key` (text), escaped, or "?". */
-static void env_text(FILE *out, const cJSON *env, const char *key, size_t at_most)
-{
-    const cJSON *v = gs_row_field(env, key);
-    char buf[256];
-    snprintf(buf, sizeof buf, "%.*s", (int)at_most, cJSON_IsString(v) ? v->valuestring : "?");
-    gs_md_text(out, buf);
-}
-
-/* The sentence above a table, "{run}" as "GPU, CUDA x.y, date (`file`)". */
-static void write_intro(FILE *out, const char *intro, const cJSON *env, const char *source)
+/* The sentence above a table, "{run}" as "GPU, CUDA x.y, date (`file`)".
+ * `*named`: the file whose run the sentences so far named last (-1: none);
+ * a sentence without "{run}" after another file's run names its own (as
+ * "; run: ..." before its closing colon), so that every table says which
+ * run it shows. */
+static void write_intro(FILE *out, const char *intro, const gs_results_source *file, int f,
+                        int *named)
 {
     const char *run = strstr(intro, "{run}");
-    fprintf(out, "%.*s", run ? (int)(run - intro) : (int)strlen(intro), intro);
+    size_t len = strlen(intro);
     if (run) {
-        env_text(out, env, "gpu", 200);
-        fputs(", CUDA ", out);
-        env_text(out, env, "cuda_runtime", 20);
-        fputs(", ", out);
-        env_text(out, env, "date", 10); /* the day */
-        fputs(" (", out);
-        gs_md_code(out, source);
-        fprintf(out, ")%s", run + 5);
+        fprintf(out, "%.*s", (int)(run - intro), intro);
+        gs_md_run(out, gs_row_field(file->doc, "environment"), file->path);
+        fputs(run + 5, out);
+    } else if (f != *named) {
+        int colon = len > 0 && intro[len - 1] == ':';
+        fprintf(out, "%.*s%s", (int)(len - (size_t)colon), intro, colon ? "; run: " : " Run: ");
+        gs_md_run(out, gs_row_field(file->doc, "environment"), file->path);
+        fputs(colon ? ":" : ".", out);
+    } else {
+        fputs(intro, out);
     }
+    *named = f;
     fputs("\n\n", out);
 }
 
 /* One suite's summary: the sentence, the header, a row per shown group. */
 static int write_table(FILE *out, const gs_bench_suite *suite, const cJSON *table,
-                       const cJSON *env, const char *source)
+                       const gs_results_source *file, int f, int *named)
 {
     const gs_summary_spec *m = suite->summary;
     grouping g;
@@ -249,7 +250,7 @@ static int write_table(FILE *out, const gs_bench_suite *suite, const cJSON *tabl
         grouping_free(&g);
         return -1;
     }
-    write_intro(out, m->intro, env, source);
+    write_intro(out, m->intro, file, f, named);
     fputc('|', out);
     for (int c = 0; c < m->ncolumns; ++c)
         gs_md_cell(out, m->columns[c].header);
@@ -270,30 +271,30 @@ static int write_table(FILE *out, const gs_bench_suite *suite, const cJSON *tabl
     return 0;
 }
 
-int gs_summary_write(FILE *out, const cJSON *results, const char *source, char *err,
+int gs_summary_write(FILE *out, const gs_results_source *files, int n, char *err,
                      size_t errlen)
 {
-    const cJSON *schema = gs_row_field(results, "schema"), *suites = gs_row_field(results, "suites");
-    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, GS_RESULTS_SCHEMA) != 0 ||
-        !cJSON_IsObject(suites)) {
-        snprintf(err, errlen, "not a gridsync results document (schema %s expected)",
-                 GS_RESULTS_SCHEMA);
-        return -1;
-    }
-    int written = 0;
+    for (int f = 0; f < n; ++f)
+        if (gs_results_check(files[f].doc, files[f].path, err, errlen) != 0)
+            return -1;
+    /* one file: its run, whether or not the first table names it */
+    int written = 0, named = n == 1 ? 0 : -1;
     for (int i = 0; i < gs_bench_suite_count(); ++i) {
         const gs_bench_suite *s = gs_bench_suite_at(i);
-        const cJSON *table = gs_row_field(suites, s->name);
+        int f = gs_source_of(files, n, s->name);
+        const cJSON *table = f >= 0 ? gs_results_suite(files[f].doc, s->name) : NULL;
         if (!s->summary || !cJSON_IsObject(table) || !cJSON_IsArray(gs_row_field(table, "rows")))
             continue;
         if (written++)
             fputc('\n', out);
-        if (write_table(out, s, table, gs_row_field(results, "environment"), source) != 0) {
+        if (write_table(out, s, table, &files[f], f, &named) != 0) {
             snprintf(err, errlen, "out of memory summarising %s", s->name);
             return -1;
         }
     }
+    char shown[GS_SHOWN_SIZE];
     if (!written)
-        snprintf(err, errlen, "no suite of %s has a summary table", source);
+        gs_errorf(err, errlen, "no suite of %s has a summary table",
+                  n == 1 ? gs_shown(files[0].path, shown, sizeof shown) : "these results files");
     return written ? 0 : -1;
 }

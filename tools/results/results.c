@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/files.h"
 
@@ -78,4 +79,17 @@ cJSON *gs_results_load(const char *path, char *err, size_t errlen)
                  gs_shown(path, shown, sizeof shown));
     }
     return doc;
+}
+
+int gs_results_check(const cJSON *doc, const char *path, char *err, size_t errlen)
+{
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+    if (cJSON_IsString(schema) && strcmp(schema->valuestring, GS_RESULTS_SCHEMA) == 0 &&
+        cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "suites")))
+        return 0;
+    char shown[GS_SHOWN_SIZE];
+    gs_errorf(err, errlen, "%s%snot a gridsync results document (schema %s expected)",
+              path ? gs_shown(path, shown, sizeof shown) : "", path ? " is " : "",
+              GS_RESULTS_SCHEMA);
+    return -1;
 }

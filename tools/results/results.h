@@ -36,6 +36,12 @@ cJSON *gs_results_suite(const cJSON *results, const char *name);
  * is the reader's question: see `schema`.) */
 cJSON *gs_results_load(const char *path, char *err, size_t errlen);
 
+/* Whether `doc` is a results document: schema GS_RESULTS_SCHEMA and an
+ * object of suites. 0, or -1 with "P is not a gridsync results document
+ * (schema ... expected)" in `err` (P: `path` as gs_shown shows it; a NULL
+ * `path`: the sentence without it). */
+int gs_results_check(const cJSON *doc, const char *path, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif
