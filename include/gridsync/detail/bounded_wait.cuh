@@ -28,9 +28,12 @@
  * those it leaves. bounded_wait_warp is the same wait for a whole warp
  * whose poll is warp-collective (a window of descriptors read by 32 lanes,
  * an __all_sync): lane 0 takes the looks and every lane gets its answer,
- * so the warp stays converged. Building blocks for waits that do not fit
- * the loop (one deadline over several polled words in turn, a wait that
- * goes on after its time-out): wait_deadline_passed and wait_look.
+ * so the warp stays converged. One deadline may serve several waits in
+ * turn (a look-back over several windows, a meeting polled peer by peer).
+ * Building blocks for a wait that does not fit (one that goes on after its
+ * time-out, as the scan's wait for a bulk copy in flight): wait_polling
+ * (the loop, with a look of the caller's), wait_look and
+ * wait_deadline_passed.
  *
  * Why it is correct.
  *   - Bounded: with timeout_ns > 0, a wait whose condition never holds
@@ -68,6 +71,7 @@
 #ifndef GRIDSYNC_DETAIL_BOUNDED_WAIT_CUH
 #define GRIDSYNC_DETAIL_BOUNDED_WAIT_CUH
 
+#include <gridsync/detail/grid_geometry.cuh>
 #include <gridsync/detail/memory_order.cuh>
 
 namespace gs {
@@ -145,12 +149,18 @@ GS_DEVICE int bounded_wait(wait_deadline &d, Poll poll, Aborted aborted)
     return wait_polling<Every>(poll, [&] { return wait_look(d, aborted); });
 }
 
-/* This thread's lane in its warp (%laneid: right for blocks of any shape). */
+/* This thread's lane in its warp, right for blocks of any shape: %laneid
+ * (the host emulation of tests/host/cuda_emulation.h: the linear thread
+ * rank's low bits, which is what the hardware's lane is). */
 GS_DEVICE unsigned int wait_lane(void)
 {
+#if defined(__CUDA_ARCH__)
     unsigned int lane;
     asm("mov.u32 %0, %%laneid;" : "=r"(lane));
     return lane;
+#else
+    return gs__thread_rank() & 31u;
+#endif
 }
 
 /* The same for the 32 lanes of a warp, all calling, whose `poll()` gives

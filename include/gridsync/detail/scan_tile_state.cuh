@@ -69,8 +69,9 @@
  * the hardware starts blocks in index order (which CUB's blockIdx-ordered
  * look-back relies on).
  *
- * Bounded: lane 0 looks at the call's abort word and at %globaltimer every
- * 64 polls. Past the time-out (GRIDSYNC_BARRIER_TIMEOUT, 2 s by default) it
+ * Bounded: the look-back is the warp's bounded wait (bounded_wait.cuh):
+ * lane 0 looks at the call's abort word and at the deadline every 64
+ * polls. Past the time-out (GRIDSYNC_BARRIER_TIMEOUT, 2 s by default) it
  * gives up: it sets the abort word to the call's number (every other
  * waiting tile then gives up at its next look) and writes the host-mapped
  * fault record that gs_scan and gs_scan_check report.
@@ -78,6 +79,7 @@
 #ifndef GRIDSYNC_DETAIL_SCAN_TILE_STATE_CUH
 #define GRIDSYNC_DETAIL_SCAN_TILE_STATE_CUH
 
+#include <gridsync/detail/bounded_wait.cuh>
 #include <gridsync/detail/memory_order.cuh>
 #include <gridsync/detail/tuning.h>
 #include <gridsync/detail/value_traits.cuh>
@@ -188,23 +190,19 @@ struct scan_watch {
     unsigned int seq, tile, tiles;
 };
 
-/* One thread decides: 1 when the wait must give up (the call was aborted,
- * or this wait is past its deadline, which the first look sets). A tile
- * that times out records the fault: the abort word first (device memory,
- * where the other tiles look), then the host-mapped record, its flag last
- * with a system-scope release so that a host that sees the flag sees the
- * record. */
-GS_DEVICE int scan_give_up_thread(const scan_watch &w, unsigned long long &deadline)
+/* The abort test of a scan's bounded waits (bounded_wait.cuh): another
+ * tile of this call gave up. */
+GS_DEVICE auto scan_aborted(const scan_watch &w)
 {
-    unsigned long long now = gs_globaltimer_ns();
-    if (gs_ld_relaxed_gpu(w.abort) == w.seq)
-        return 1;
-    if (deadline == 0ull) {
-        deadline = w.timeout_ns ? now + w.timeout_ns : ~0ull;
-        return 0;
-    }
-    if (now < deadline)
-        return 0;
+    return [&w] { return gs_ld_relaxed_gpu(w.abort) == w.seq; };
+}
+
+/* One thread of a tile that timed out records the fault: the abort word
+ * first (device memory, where the other tiles look), then the host-mapped
+ * record, its flag last with a system-scope release so that a host that
+ * sees the flag sees the record. */
+GS_DEVICE void scan_record_fault(const scan_watch &w)
+{
     gs_st_relaxed_gpu(w.abort, w.seq);
     if (w.fault) {
         gs_st_relaxed_sys(w.fault + 1, w.seq);
@@ -212,16 +210,6 @@ GS_DEVICE int scan_give_up_thread(const scan_watch &w, unsigned long long &deadl
         gs_st_relaxed_sys(w.fault + 3, w.tiles);
         gs_st_release_sys(w.fault, 1u);
     }
-    return 1;
-}
-
-/* The same for a warp: lane 0 decides, every lane gets the answer. */
-GS_DEVICE int scan_give_up(const scan_watch &w, unsigned long long &deadline)
-{
-    int up = 0;
-    if ((threadIdx.x & 31u) == 0u)
-        up = scan_give_up_thread(w, deadline);
-    return __shfl_sync(0xffffffffu, up, 0);
 }
 
 /* ---------------------------------------------------------- the windows */
@@ -284,25 +272,36 @@ enum { SCAN_GAVE_UP = -2 };
 
 /* Poll the window at `lo` until it is ready; returns its highest inclusive
  * entry, -1 when every entry has its aggregate and none is inclusive (or
- * when only aggregates were asked for), SCAN_GAVE_UP when the watch says so.
- * SleepNs: nanoseconds to back off after a window that was not ready. */
+ * when only aggregates were asked for), SCAN_GAVE_UP when the call was
+ * aborted or the wait timed out (lane 0 then records the fault). The
+ * warp's bounded wait (bounded_wait.cuh), a look every 64 window reads;
+ * `deadline` is the whole look-back's. SleepNs: nanoseconds to back off
+ * after a window that was not ready. */
 template <class T, int K, int SleepNs>
 GS_DEVICE int scan_wait_window(const scan_tile_state<T> &s, int lo, bool inclusive_too,
                                scan_window<T, K> &w, const scan_watch &watch,
-                               unsigned long long &deadline)
+                               wait_deadline &deadline)
 {
-    for (unsigned int polls = 1u;; ++polls) {
-        scan_read_window(s, lo, inclusive_too, w);
-        int h = scan_highest_inclusive(w);
-        if (scan_ready_above(w, h))
-            return h;
+    int h = -1;
+    const int r = bounded_wait_warp<64>(
+        deadline,
+        [&] {
+            scan_read_window(s, lo, inclusive_too, w);
+            h = scan_highest_inclusive(w);
+            if (scan_ready_above(w, h))
+                return true;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-        if constexpr (SleepNs > 0)
-            __nanosleep(SleepNs);
+            if constexpr (SleepNs > 0)
+                __nanosleep(SleepNs);
 #endif
-        if ((polls & 63u) == 0u && scan_give_up(watch, deadline))
-            return SCAN_GAVE_UP;
-    }
+            return false;
+        },
+        scan_aborted(watch));
+    if (r == WAIT_MET)
+        return h;
+    if (r == WAIT_TIMED_OUT && wait_lane() == 0u)
+        scan_record_fault(watch);
+    return SCAN_GAVE_UP;
 }
 
 /* x = op(x, entry j) for the window's entries j = from .. 32 K - 1, one at
@@ -369,7 +368,7 @@ GS_DEVICE bool scan_look_back(const scan_tile_state<T> &s, int t, Op op, const s
                               T &prefix, T *fold = nullptr)
 {
     constexpr int window = 32 * K;
-    unsigned long long deadline = 0ull;
+    wait_deadline deadline = wait_deadline_after(watch.timeout_ns);
     scan_window<T, K> first, w;
     int lo = t - window;
     int h = scan_wait_window<T, K, SleepNs>(s, lo, true, first, watch, deadline);
