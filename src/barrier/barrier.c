@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../core/error.h"
+#include "../runtime/timeout.h"
 
 /* "auto", then every method of the registry (gridsync/barrier_view.h). */
 #define GS__BARRIER_METHOD_NAME(constant, name) name,
@@ -47,45 +48,6 @@ gs_status gs_barrier_method_parse(const char *name, gs_barrier_method *method)
 size_t gs__barrier_state_bytes(unsigned int capacity)
 {
     return (size_t)GS_STATE_WORDS(capacity) * sizeof(unsigned int);
-}
-
-int gs__parse_timeout(const char *text, unsigned long long *timeout_ns)
-{
-    char *end = NULL;
-    if (!text)
-        return -1;
-    if (strcmp(text, "off") == 0) {
-        *timeout_ns = 0;
-        return 0;
-    }
-    if (!(*text >= '0' && *text <= '9') && *text != '.')
-        return -1; /* no sign, no space, no "inf"/"nan" */
-    double s = strtod(text, &end);
-    if (end == text || *end != '\0' || !isfinite(s))
-        return -1;
-    if (s == 0.0) {
-        *timeout_ns = 0;
-        return 0;
-    }
-    if (s < 1e-3 || s > 3600.0)
-        return -1;
-    *timeout_ns = (unsigned long long)(s * 1e9);
-    return 0;
-}
-
-gs_status gs__timeout_from_env(int *set, unsigned long long *timeout_ns)
-{
-    const char *text = getenv("GRIDSYNC_BARRIER_TIMEOUT");
-    *set = 0;
-    if (!text)
-        return GS_SUCCESS;
-    if (gs__parse_timeout(text, timeout_ns) != 0)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                        "GRIDSYNC_BARRIER_TIMEOUT='%.64s' is not a time-out: give seconds "
-                        "(0.001 to 3600) or 'off'",
-                        text);
-    *set = 1;
-    return GS_SUCCESS;
 }
 
 /* Device state, host flag and event of a new barrier; NULL members on

@@ -37,13 +37,6 @@ size_t gs__barrier_state_bytes(unsigned int capacity);
  * has ended; its counters are inconsistent) and the host flag. */
 gs_status gs__barrier_rearm(gs_barrier_t barrier);
 
-/* GRIDSYNC_BARRIER_TIMEOUT: *set = 0 when unset; else *set = 1 and
- * *timeout_ns (0 for "off"). A malformed value fails with a sentence. */
-gs_status gs__timeout_from_env(int *set, unsigned long long *timeout_ns);
-
-/* Parse a time-out text ("2.5", "off", "0"); 0 or -1. Pure; for tests. */
-int gs__parse_timeout(const char *text, unsigned long long *timeout_ns);
-
 /* The watchdog sentence: "barrier #5: 1055/1056 blocks arrived; missing:
  * block 17". `where[i]` is the barrier number block i was waiting at when
  * the watchdog fired (0: it was not waiting). Pure; exposed for tests. */

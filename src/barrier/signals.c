@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/error.h"
+#include "../runtime/timeout.h"
 
 enum { GS_SIGNALS_MAX = 1 << 24 };
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../barrier/barrier_internal.h"
+#include "../runtime/timeout.h"
 #include "multi_internal.h"
 
 static_assert(GS_MULTI_ARRIVALS + GS_MULTI_MAX_GPUS <= GS_MULTI_COUNTER,

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../barrier/barrier_internal.h"
+#include "../runtime/timeout.h"
 #include "multi_internal.h"
 
 enum { SPIN_NS = 2000000, NAP_NS = 50000 }; /* spin 2 ms, then poll every 50 us */

@@ -2,7 +2,7 @@
 #include <gridsync/detail/tuning.h>
 
 #include "../core/error.h"
-#include "kernel_shape.h"
+#include "../runtime/kernel_shape.h"
 #include "single_pass.h"
 
 /* Where a pointer lives. */
@@ -80,7 +80,8 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
                         "%s: a result in host memory needs the call to wait, which a stream "
                         "capture cannot; pass device (or managed) memory",
                         who);
-    GS_TRY(gs__ws_acquire(stream, dev, launch->capturing, &launch->ws));
+    const gs__ws_request request = {stream, dev, launch->capturing, "reduction", 0, 0, 0, 0};
+    GS_TRY(gs__ws_acquire(&request, &launch->ws));
     if (launch->result_kind == GS__RESULT_HOST)
         gs__ws_lock_result(&launch->ws); /* until the copy is enqueued (finish) */
     launch->out = launch->result_kind == GS__RESULT_HOST ? launch->ws.result : result;

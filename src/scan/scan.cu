@@ -14,7 +14,7 @@
  * inclusive and exclusive are one kernel (an argument).
  * A call: checks (the cheap ones before any CUDA call, so that bad input
  * fails the same with or without a GPU), a workspace for the stream with
- * descriptors for its tiles (src/reduce/workspace.c), one launch. The grid
+ * descriptors for its tiles (src/runtime/workspace.c), one launch. The grid
  * is at most one wave of the kernel (from its occupancy) and never more
  * blocks than tiles; the results do not depend on it.
  *
@@ -30,10 +30,10 @@
 #include <gridsync/detail/single_pass_scan.cuh>
 #include <gridsync/detail/single_tile_scan.cuh>
 
-#include "../barrier/barrier_internal.h"
 #include "../core/error.h"
-#include "../reduce/kernel_shape.h"
-#include "../reduce/workspace.h"
+#include "../runtime/kernel_shape.h"
+#include "../runtime/timeout.h"
+#include "../runtime/workspace.h"
 
 namespace {
 
@@ -207,29 +207,6 @@ gs_status fault_report(const char *who)
                     who, call, tile, tiles, tile);
 }
 
-/* GRIDSYNC_BARRIER_TIMEOUT or the default, read once. */
-pthread_mutex_t timeout_lock = PTHREAD_MUTEX_INITIALIZER;
-int timeout_known;
-unsigned long long timeout_value;
-
-gs_status scan_timeout(unsigned long long *ns)
-{
-    gs_status st = GS_SUCCESS;
-    pthread_mutex_lock(&timeout_lock);
-    if (!timeout_known) {
-        int set = 0;
-        unsigned long long value = 0;
-        st = gs__timeout_from_env(&set, &value);
-        if (st == GS_SUCCESS) {
-            timeout_value = set ? value : GS_BARRIER_DEFAULT_TIMEOUT_NS;
-            timeout_known = 1;
-        }
-    }
-    *ns = timeout_value;
-    pthread_mutex_unlock(&timeout_lock);
-    return st;
-}
-
 /* ------------------------------------------------------------ the checks */
 
 gs_status memory_type(const void *p, enum cudaMemoryType *type, int *device)
@@ -338,7 +315,7 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     }
     unsigned long long timeout_ns = 0;
     unsigned int *fault = NULL;
-    GS_TRY(scan_timeout(&timeout_ns));
+    GS_TRY(gs__timeout_default(&timeout_ns));
     GS_TRY(fault_record_get(&fault));
     GS_TRY(gs__is_capturing(stream, &capturing));
 
@@ -352,13 +329,15 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
          * block waits for another to start) */
         kernel = ops[op].kernels[one_tile_row + tiling.kind][type];
     gs__ws_lease ws;
-    GS_TRY(gs__ws_acquire_scan(stream, dev, capturing, (unsigned int)tiles, blocks, &ws));
+    const gs__ws_request request = {stream, dev, capturing, "scan", blocks,
+                                    (size_t)tiles * GS_SCAN_TILE_BYTES, 0, 0};
+    GS_TRY(gs__ws_acquire(&request, &ws));
 
     gs::detail::scan_args args;
     args.in = d_in;
     args.out = d_out;
     args.n = n;
-    args.descriptors = (unsigned long long *)ws.area;
+    args.descriptors = (unsigned long long *)ws.tagged;
     args.counters = ws.ticket;
     args.fault = fault;
     args.timeout_ns = timeout_ns;

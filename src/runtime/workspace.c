@@ -1,6 +1,5 @@
-/* workspace.c - the per-stream workspaces of the single-pass reduction,
- * scan and split-k matrix multiply (workspace.h): a locked cache keyed by
- * (device, stream id). */
+/* workspace.c - the per-stream workspaces of the runtime floor
+ * (workspace.h): a locked cache keyed by (device, stream id). */
 #define _POSIX_C_SOURCE 200809L
 #include "workspace.h"
 
@@ -33,9 +32,9 @@ struct gs__reduce_ws {
     unsigned int reduce_seq;   /* the last reduction's number: its done marker (0: none) */
     unsigned int scan_blocks;  /* blocks of every scan and split-k gemm so far, mod 2^32:
                                   counters[2] when done */
-    device_area descriptors;   /* scans' tile descriptors */
-    device_area gemm_counters; /* split-k: tile counters (zero between calls) */
-    device_area gemm;          /* split-k: partial tiles */
+    device_area tagged;        /* descriptors tagged with a call's number (scans) */
+    device_area zeroed;        /* counters left at zero by every call (split-k) */
+    device_area scratch;       /* scratch (split-k partial tiles) */
     int descriptors_stale;     /* the numbering wrapped: clear tags before the next scan */
     retired_area *retired;
     int users;                 /* calls holding it */
@@ -136,9 +135,9 @@ static void destroy(gs__reduce_ws *ws)
     }
     if (done) {
         cudaFree(ws->memory);
-        cudaFree(ws->descriptors.memory);
-        cudaFree(ws->gemm.memory);
-        cudaFree(ws->gemm_counters.memory);
+        cudaFree(ws->tagged.memory);
+        cudaFree(ws->zeroed.memory);
+        cudaFree(ws->scratch.memory);
         for (retired_area *r = ws->retired; r; r = r->next)
             cudaFree(r->memory);
     }
@@ -230,49 +229,6 @@ static gs_status acquire_cached(int device, unsigned long long id, cudaStream_t 
     return GS_SUCCESS;
 }
 
-/* In a capture: `bytes` of the graph's memory (an allocation node; the
- * caller's free node ends its life), for a call of `what`. */
-static gs_status graph_block(cudaStream_t stream, int device, size_t bytes, const char *what,
-                             gs__ws_lease *lease)
-{
-    int pools = 0;
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device));
-    if (!pools)
-        return gs__fail(GS_ERR_NOT_SUPPORTED,
-                        "capturing a %s needs stream-ordered memory (memory pools), "
-                        "which device %d lacks", what, device);
-    GS_CUDA_TRY(cudaMallocAsync(&lease->graph_block, bytes, stream));
-    return GS_SUCCESS;
-}
-
-/* In a capture: one graph-owned block, its ticket zeroed by a graph node. */
-static gs_status acquire_in_graph(cudaStream_t stream, int device, gs__ws_lease *lease)
-{
-    GS_TRY(graph_block(stream, device, WS_BYTES, "reduction", lease));
-    fill_lease(lease, lease->graph_block);
-    GS_CUDA_TRY(cudaMemsetAsync(lease->ticket, 0, sizeof *lease->ticket, stream));
-    return GS_SUCCESS;
-}
-
-gs_status gs__ws_acquire(cudaStream_t stream, int device, int capturing, gs__ws_lease *lease)
-{
-    unsigned long long id = 0;
-    memset(lease, 0, sizeof *lease);
-    lease->seq = 0; /* a graph's own workspace: nobody reads its number */
-    if (capturing)
-        return acquire_in_graph(stream, device, lease);
-    GS_CUDA_TRY(cudaStreamGetId(stream, &id));
-    pthread_mutex_lock(&lock);
-    gs_status st = acquire_cached(device, id, stream, &lease->cached);
-    if (st == GS_SUCCESS) {
-        fill_lease(lease, lease->cached->memory);
-        lease->seq = lease->cached->issued;
-        lease->cached->reduce_seq = lease->seq;
-    }
-    pthread_mutex_unlock(&lock);
-    return st;
-}
-
 /* `area` holding at least `need` bytes: a larger allocation (at least twice
  * the old one, and 64 KiB) zeroed on the stream before the call when needed,
  * the old one retired. Sets *grown when it allocated. Under the cache's
@@ -309,16 +265,16 @@ static gs_status grow_area(gs__reduce_ws *ws, device_area *area, size_t need, cu
     return GS_SUCCESS;
 }
 
-/* Descriptors for `tiles` tiles on the stream's workspace (grow_area); the
+/* The tagged area of `bytes` on the stream's workspace (grow_area); its
  * tags and the abort word cleared when the numbering has wrapped. Under the
  * cache's lock. */
-static gs_status scan_descriptors(gs__reduce_ws *ws, unsigned int tiles, cudaStream_t stream)
+static gs_status tagged_area(gs__reduce_ws *ws, size_t bytes, cudaStream_t stream)
 {
     int grown = 0;
-    GS_TRY(grow_area(ws, &ws->descriptors, (size_t)tiles * GS_SCAN_TILE_BYTES, stream,
-                     "cudaMalloc/cudaMemsetAsync(scan descriptors)", &grown));
+    GS_TRY(grow_area(ws, &ws->tagged, bytes, stream,
+                     "cudaMalloc/cudaMemsetAsync(workspace descriptors)", &grown));
     if (!grown && ws->descriptors_stale)
-        GS_CUDA_TRY(cudaMemsetAsync(ws->descriptors.memory, 0, ws->descriptors.bytes, stream));
+        GS_CUDA_TRY(cudaMemsetAsync(ws->tagged.memory, 0, ws->tagged.bytes, stream));
     if (ws->descriptors_stale) /* the abort word: counters[3] */
         GS_CUDA_TRY(cudaMemsetAsync((char *)ws->memory + PARTIALS_BYTES + 3 * sizeof(unsigned int),
                                     0, sizeof(unsigned int), stream));
@@ -326,87 +282,93 @@ static gs_status scan_descriptors(gs__reduce_ws *ws, unsigned int tiles, cudaStr
     return GS_SUCCESS;
 }
 
-/* A counted call in a capture (workspace.h): one graph-owned block, the
- * counters then the call's area, of which the first `zero_bytes` are zeroed
- * by a graph node at every replay; the call's number is 1 (never the zeroed
- * tag). */
-static gs_status acquire_counted_in_graph(cudaStream_t stream, int device, size_t bytes,
-                                          size_t zero_bytes, const char *what,
-                                          gs__ws_lease *lease)
+/* The areas a request asks for on the stream's workspace. The zeroed area
+ * has an allocation of its own: it only ever holds counters, which every
+ * complete call leaves at zero, so a larger call finds zeros past the
+ * counters a smaller one used (sharing one allocation with the scratch,
+ * they would have been a smaller call's partial tiles). Under the cache's
+ * lock. */
+static gs_status request_areas(gs__reduce_ws *ws, const gs__ws_request *rq)
 {
-    GS_TRY(graph_block(stream, device, GS_REDUCE_SLOT_BYTES + bytes, what, lease));
-    GS_CUDA_TRY(cudaMemsetAsync(lease->graph_block, 0, GS_REDUCE_SLOT_BYTES + zero_bytes, stream));
-    lease->ticket = (unsigned int *)lease->graph_block;
-    lease->area = (char *)lease->graph_block + GS_REDUCE_SLOT_BYTES;
-    lease->area_after = (char *)lease->area + zero_bytes;
-    lease->seq = 1;
+    int grown = 0;
+    if (rq->tagged_bytes)
+        GS_TRY(tagged_area(ws, rq->tagged_bytes, rq->stream));
+    if (rq->zeroed_bytes)
+        GS_TRY(grow_area(ws, &ws->zeroed, rq->zeroed_bytes, rq->stream,
+                         "cudaMalloc/cudaMemsetAsync(workspace counters)", &grown));
+    if (rq->scratch_bytes)
+        GS_TRY(grow_area(ws, &ws->scratch, rq->scratch_bytes, rq->stream,
+                         "cudaMalloc/cudaMemsetAsync(workspace scratch)", &grown));
     return GS_SUCCESS;
 }
 
-/* A scan's descriptors (`gemm` 0, `bytes` of them) or a split-k gemm's
- * areas (`gemm` 1: `zero_bytes` of tile counters, then `bytes - zero_bytes`
- * of partial tiles) on the stream's workspace. The counters have an area of
- * their own: it only ever holds counters, which every complete call leaves
- * at zero, so a larger call finds zeros past the counters a smaller one used
- * (sharing one area, they would have been a smaller call's partial tiles).
- * Under the cache's lock. */
-static gs_status counted_area(gs__reduce_ws *ws, int gemm, size_t bytes, size_t zero_bytes,
-                              cudaStream_t stream)
+/* In a capture: `bytes` of the graph's memory (an allocation node; the
+ * caller's free node ends its life). */
+static gs_status graph_block(const gs__ws_request *rq, size_t bytes, gs__ws_lease *lease)
 {
-    int grown = 0;
-    if (!gemm)
-        return scan_descriptors(ws, (unsigned int)(bytes / GS_SCAN_TILE_BYTES), stream);
-    GS_TRY(grow_area(ws, &ws->gemm_counters, zero_bytes, stream,
-                     "cudaMalloc/cudaMemsetAsync(split-k gemm counters)", &grown));
-    return grow_area(ws, &ws->gemm, bytes - zero_bytes, stream,
-                     "cudaMalloc/cudaMemsetAsync(split-k gemm partial tiles)", &grown);
+    int pools = 0;
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, rq->device));
+    if (!pools)
+        return gs__fail(GS_ERR_NOT_SUPPORTED,
+                        "capturing a %s needs stream-ordered memory (memory pools), "
+                        "which device %d lacks", rq->what, rq->device);
+    GS_CUDA_TRY(cudaMallocAsync(&lease->graph_block, bytes, rq->stream));
+    return GS_SUCCESS;
 }
 
-/* A call that counts its `blocks` out in counters[2] (workspace.h), with an
- * area of `bytes` (its first `zero_bytes` zero in a capture; outside one,
- * the calls keep them so). */
-static gs_status acquire_counted(cudaStream_t stream, int device, int capturing, int gemm,
-                                 size_t bytes, size_t zero_bytes, unsigned int blocks,
-                                 gs__ws_lease *lease)
+/* A call in a capture: one graph-owned block. A reduction's is laid out as
+ * a cached workspace, its ticket zeroed by a graph node; a counted call's
+ * holds the counters, then the tagged, zeroed and scratch areas, the first
+ * three zeroed by one graph node at every replay. The call's number is 1
+ * (never the zeroed tag); nobody reads it back. */
+static gs_status acquire_in_graph(const gs__ws_request *rq, gs__ws_lease *lease)
+{
+    lease->seq = 1;
+    if (!rq->counted) {
+        GS_TRY(graph_block(rq, WS_BYTES, lease));
+        fill_lease(lease, lease->graph_block);
+        GS_CUDA_TRY(cudaMemsetAsync(lease->ticket, 0, sizeof *lease->ticket, rq->stream));
+        return GS_SUCCESS;
+    }
+    const size_t zero = GS_REDUCE_SLOT_BYTES + rq->tagged_bytes + rq->zeroed_bytes;
+    GS_TRY(graph_block(rq, zero + rq->scratch_bytes, lease));
+    GS_CUDA_TRY(cudaMemsetAsync(lease->graph_block, 0, zero, rq->stream));
+    lease->ticket = (unsigned int *)lease->graph_block;
+    lease->tagged = (char *)lease->graph_block + GS_REDUCE_SLOT_BYTES;
+    lease->zeroed = (char *)lease->tagged + rq->tagged_bytes;
+    lease->scratch = (char *)lease->zeroed + rq->zeroed_bytes;
+    lease->counted = rq->counted;
+    return GS_SUCCESS;
+}
+
+gs_status gs__ws_acquire(const gs__ws_request *rq, gs__ws_lease *lease)
 {
     unsigned long long id = 0;
     memset(lease, 0, sizeof *lease);
-    if (capturing)
-        return acquire_counted_in_graph(stream, device, bytes, zero_bytes,
-                                        gemm ? "split-k gemm" : "scan", lease);
-    GS_CUDA_TRY(cudaStreamGetId(stream, &id));
+    if (rq->capturing)
+        return acquire_in_graph(rq, lease);
+    GS_CUDA_TRY(cudaStreamGetId(rq->stream, &id));
     pthread_mutex_lock(&lock);
-    gs_status st = acquire_cached(device, id, stream, &lease->cached);
+    gs_status st = acquire_cached(rq->device, id, rq->stream, &lease->cached);
     if (st == GS_SUCCESS)
-        st = counted_area(lease->cached, gemm, bytes, zero_bytes, stream);
+        st = request_areas(lease->cached, rq);
     if (st == GS_SUCCESS) {
         gs__reduce_ws *ws = lease->cached;
         fill_lease(lease, ws->memory);
         lease->seq = ws->issued;
-        lease->area = gemm ? ws->gemm_counters.memory : ws->descriptors.memory;
-        lease->area_after = gemm ? ws->gemm.memory : NULL;
-        lease->counted = blocks;
-        ws->scan_blocks += blocks;
+        lease->tagged = ws->tagged.memory;
+        lease->zeroed = ws->zeroed.memory;
+        lease->scratch = ws->scratch.memory;
+        lease->counted = rq->counted;
+        if (rq->counted)
+            ws->scan_blocks += rq->counted;
+        else
+            ws->reduce_seq = lease->seq;
     }
     pthread_mutex_unlock(&lock);
     if (st != GS_SUCCESS && lease->cached) /* held, nothing counted: let go of it */
-        return gs__ws_release(lease, stream, st);
+        return gs__ws_release(lease, rq->stream, st);
     return st;
-}
-
-gs_status gs__ws_acquire_scan(cudaStream_t stream, int device, int capturing, unsigned int tiles,
-                              unsigned int blocks, gs__ws_lease *lease)
-{
-    size_t bytes = (size_t)tiles * GS_SCAN_TILE_BYTES;
-    return acquire_counted(stream, device, capturing, 0, bytes, bytes, blocks, lease);
-}
-
-gs_status gs__ws_acquire_gemm(cudaStream_t stream, int device, int capturing,
-                              size_t counter_bytes, size_t partial_bytes, unsigned int blocks,
-                              gs__ws_lease *lease)
-{
-    return acquire_counted(stream, device, capturing, 1, counter_bytes + partial_bytes,
-                           counter_bytes, blocks, lease);
 }
 
 void gs__ws_lock_result(gs__ws_lease *lease)

@@ -1,10 +1,14 @@
 /*
- * workspace.h - scratch memory of the single-pass reduction, the scan and
- * the split-k matrix multiply (internal): block partials, the counters (the
- * ticket, zero between calls; the reductions' done marker; the count of
- * finished scan and split-k blocks and the scans' abort word), a result
- * slot and, for scans, tile descriptors; for split-k, its tile counters and
- * partial tiles.
+ * workspace.h - the workspace pool of the runtime floor (internal): scratch
+ * memory for the library's kernels that keep state between their blocks
+ * (the single-pass reduction, the scan, the split-k and stream-k matrix
+ * multiplies; any component may use it through the one acquire below).
+ * A workspace holds block partials, the counters (the ticket, zero between
+ * calls; the reductions' done marker; the count of finished blocks of
+ * counted calls and the abort word of tagged calls), a result slot, and
+ * three areas that grow on demand: descriptors tagged with the call's
+ * number (scans), counters that every complete call leaves at zero
+ * (split-k tile counters) and scratch (split-k partial tiles).
  *
  * Outside a stream capture each stream has its own, found by the stream's
  * unique id (cudaStreamGetId: never reused within a process, and each
@@ -34,8 +38,8 @@
  * (allocation, zeroing and free become graph nodes), so replays of a graph
  * never share state with anything else.
  */
-#ifndef GS_REDUCE_WORKSPACE_H
-#define GS_REDUCE_WORKSPACE_H
+#ifndef GS_RUNTIME_WORKSPACE_H
+#define GS_RUNTIME_WORKSPACE_H
 
 #include <gridsync/detail/tuning.h>
 
@@ -58,36 +62,40 @@ extern "C" {
 
 typedef struct gs__reduce_ws gs__reduce_ws;
 
+/* What a call needs of a workspace (gs__ws_acquire). */
+typedef struct gs__ws_request {
+    cudaStream_t stream;
+    int device;            /* the current one */
+    int capturing;         /* the stream is being captured into a graph */
+    const char *what;      /* the call, in error sentences ("scan") */
+    unsigned int counted;  /* blocks that count themselves out in counters[2] (scans,
+                              split-k); 0: the kernel stores the call's number into
+                              counters[1] as its last access (reductions) */
+    size_t tagged_bytes;   /* descriptors tagged with the call's number (scans) */
+    size_t zeroed_bytes;   /* counters every complete call leaves at zero (split-k) */
+    size_t scratch_bytes;  /* scratch (split-k partial tiles) */
+} gs__ws_request;
+
 /* What a call holds between gs__ws_acquire and gs__ws_release. */
 typedef struct gs__ws_lease {
     gs__reduce_ws *cached; /* a stream's own, or NULL in a capture */
     void *graph_block;     /* in a capture: the graph-owned allocation */
     void *partials;
     unsigned int *ticket;  /* the counters: [0] the ticket; [1] the last reduction done;
-                              [2] scan blocks finished; [3] a scan that gave up (its seq) */
-    unsigned int seq;      /* this call's sequence number (never 0 for a scan) */
+                              [2] counted blocks finished; [3] a tagged call that gave up
+                              (its number) */
+    unsigned int seq;      /* this call's sequence number (never 0) */
     void *result;          /* GS_REDUCE_SLOT_BYTES for results bound to host memory */
-    void *area;            /* a scan's tile descriptors, zeroed or tagged by older calls;
-                              a split-k gemm's tile counters (zero) */
-    void *area_after;      /* a split-k gemm's partial tiles */
-    unsigned int counted;  /* a scan's or split-k gemm's blocks, expected in counters[2] */
+    void *tagged;          /* tagged_bytes: zeroed or tagged by older calls */
+    void *zeroed;          /* zeroed_bytes of zeros */
+    void *scratch;         /* scratch_bytes */
+    unsigned int counted;  /* the request's counted blocks, expected in counters[2] */
 } gs__ws_lease;
 
-/* A workspace for one call on `stream` of `device` (the current one);
- * `capturing` says whether the stream is being captured. */
-gs_status gs__ws_acquire(cudaStream_t stream, int device, int capturing, gs__ws_lease *lease);
-
-/* A workspace for one scan on `stream` of `device` with descriptors for
- * `tiles` tiles, launched with `blocks` blocks. */
-gs_status gs__ws_acquire_scan(cudaStream_t stream, int device, int capturing, unsigned int tiles,
-                              unsigned int blocks, gs__ws_lease *lease);
-
-/* A workspace for one split-k gemm on `stream` of `device`, launched with
- * `blocks` blocks: `counter_bytes` of tile counters (zero) at `area` and
- * `partial_bytes` for partial tiles at `area_after`. */
-gs_status gs__ws_acquire_gemm(cudaStream_t stream, int device, int capturing,
-                              size_t counter_bytes, size_t partial_bytes, unsigned int blocks,
-                              gs__ws_lease *lease);
+/* A workspace for one call (the request says what it needs). In a capture
+ * the areas come from the graph's memory, zeroed (tagged and zeroed) at
+ * every replay, and the call's number is 1. */
+gs_status gs__ws_acquire(const gs__ws_request *request, gs__ws_lease *lease);
 
 /* Hold the workspace's result slot while a host-bound result is copied out
  * (another call on the same stream from another thread would overwrite it
@@ -96,8 +104,8 @@ void gs__ws_lock_result(gs__ws_lease *lease);
 void gs__ws_unlock_result(gs__ws_lease *lease);
 
 /* Give the workspace back after the call's last operation on `stream` has
- * been enqueued. Returns `st`, or the first failure of its own. A scan or
- * gemm that failed (`st`) launched nothing: its blocks are no longer
+ * been enqueued. Returns `st`, or the first failure of its own. A counted
+ * call that failed (`st`) launched nothing: its blocks are no longer
  * expected. */
 gs_status gs__ws_release(gs__ws_lease *lease, cudaStream_t stream, gs_status st);
 
