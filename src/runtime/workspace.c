@@ -40,7 +40,8 @@ struct gs__reduce_ws {
     int users;                 /* calls holding it */
     int retire;                /* free it when the last user lets go */
     unsigned long long touched;/* LRU clock */
-    pthread_mutex_t result_lock;
+    pthread_mutex_t order;     /* held by a call from its number to its release, so that
+                                  calls reach the stream in the order of their numbers */
 };
 
 enum { PARTIALS_BYTES = GS_TUNE_REDUCE_MAX_BLOCKS * GS_REDUCE_SLOT_BYTES,
@@ -73,7 +74,7 @@ static gs_status create(int device, unsigned long long id, cudaStream_t stream,
         return gs__fail(GS_ERR_OUT_OF_MEMORY, "reduction workspace: out of host memory");
     ws->device = device;
     ws->stream_id = id;
-    pthread_mutex_init(&ws->result_lock, NULL);
+    pthread_mutex_init(&ws->order, NULL);
     GS_CUDA_TRY(cudaThreadExchangeStreamCaptureMode(&mode));
     cudaError_t err = cudaMalloc(&ws->memory, WS_BYTES);
     if (err == cudaSuccess) /* ordered before the first call, on the same stream */
@@ -91,9 +92,10 @@ static gs_status create(int device, unsigned long long id, cudaStream_t stream,
 
 /* Whether the workspace's calls have made their last access to it: the
  * number the last reduction's kernel stored (single_pass_done) is its
- * number, and the scans' blocks have all counted themselves out. Read
- * through a stream of our own, so that nothing else is waited for. Nobody
- * holds the workspace; the current device is the workspace's. */
+ * number, and the counted calls' blocks have all counted themselves out.
+ * Read through a stream of our own, so that nothing else is waited for.
+ * Nobody holds the workspace; the current device is the workspace's.
+ * 1: done; 0: not yet; -1: it cannot be read (the device failed). */
 static int completed(gs__reduce_ws *ws)
 {
     unsigned int words[3] = {0, 0, 0};
@@ -102,7 +104,7 @@ static int completed(gs__reduce_ws *ws)
     if (ws->issued == 0)
         return 1;
     if (ws->device < 0 || ws->device >= GS_WS_MAX_DEVICES)
-        return 0;
+        return -1;
     (void)cudaThreadExchangeStreamCaptureMode(&mode);
     pthread_mutex_lock(&readers_lock);
     if (!readers[ws->device])
@@ -116,23 +118,16 @@ static int completed(gs__reduce_ws *ws)
     (void)cudaThreadExchangeStreamCaptureMode(&mode);
     if (err != cudaSuccess) {
         (void)cudaGetLastError();
-        return 0;
+        return -1;
     }
     return words[1] == ws->reduce_seq && words[2] == ws->scan_blocks;
 }
 
-/* Wait (up to a minute) for its last call, then free it, on its own
- * device. A workspace whose call never ends is left allocated rather than
- * freed under a running kernel. */
-static void destroy(gs__reduce_ws *ws)
+/* Free a workspace nobody holds any more, on its own device. `done`: its
+ * calls have made their last access; a workspace whose calls never end is
+ * left allocated on the device rather than freed under a running kernel. */
+static void destroy(gs__reduce_ws *ws, int done)
 {
-    int current = 0, done = 0;
-    cudaGetDevice(&current);
-    cudaSetDevice(ws->device);
-    for (int tries = 0; tries < 600000 && !(done = completed(ws)); ++tries) {
-        struct timespec pause = {0, 100000}; /* 0.1 ms */
-        nanosleep(&pause, NULL);
-    }
     if (done) {
         cudaFree(ws->memory);
         cudaFree(ws->tagged.memory);
@@ -145,9 +140,45 @@ static void destroy(gs__reduce_ws *ws)
         next = r->next;
         free(r);
     }
-    cudaSetDevice(current);
-    pthread_mutex_destroy(&ws->result_lock);
+    pthread_mutex_destroy(&ws->order);
     free(ws);
+}
+
+/* How long freeing waits, all workspaces together, for calls still running
+ * on them. */
+enum { FREE_WAIT_S = 60 };
+
+/* Wait (up to FREE_WAIT_S for all of them together, outside every lock)
+ * for the last calls of `n` workspaces that nobody holds any more, then
+ * free them (destroy), each once done. */
+static void free_when_done(gs__reduce_ws **list, int n)
+{
+    int current = 0, left = n;
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    cudaGetDevice(&current);
+    for (long pause_us = 100; left > 0; pause_us = pause_us < 10000 ? 2 * pause_us : pause_us) {
+        for (int i = 0; i < n; ++i) {
+            if (!list[i])
+                continue;
+            cudaSetDevice(list[i]->device);
+            int done = completed(list[i]);
+            if (done != 0) { /* done, or never readable again: freed or left */
+                destroy(list[i], done > 0);
+                list[i] = NULL;
+                --left;
+            }
+        }
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (left == 0 || now.tv_sec - start.tv_sec >= FREE_WAIT_S)
+            break;
+        struct timespec pause = {0, pause_us * 1000};
+        nanosleep(&pause, NULL);
+    }
+    for (int i = 0; i < n; ++i) /* past the wait: left allocated on the device */
+        if (list[i])
+            destroy(list[i], 0);
+    cudaSetDevice(current);
 }
 
 static int by_age(const void *a, const void *b)
@@ -172,7 +203,7 @@ static gs__reduce_ws *recyclable(int device)
             candidates[n++] = cache[i];
     qsort(candidates, (size_t)n, sizeof *candidates, by_age);
     for (int i = 0; i < n && !found; ++i)
-        if (completed(candidates[i]))
+        if (completed(candidates[i]) == 1)
             found = candidates[i];
     free(candidates);
     return found;
@@ -215,24 +246,30 @@ static gs_status acquire_cached(int device, unsigned long long id, cudaStream_t 
         GS_TRY(create(device, id, stream, &ws));
         gs_status st = append(ws);
         if (st != GS_SUCCESS) {
-            destroy(ws);
+            destroy(ws, 1); /* no call yet */
             return st;
         }
     }
     ws->users++;
     ws->touched = ++clock_now;
-    if (++ws->issued == 0) { /* 0 means "nothing issued": skip it when wrapping */
-        ws->issued = 1;
-        ws->descriptors_stale = 1; /* numbers come again: old tags could match */
-    }
     *out = ws;
     return GS_SUCCESS;
 }
 
+/* The next sequence number of `ws` (never 0). Under its order lock. */
+static unsigned int next_number(gs__reduce_ws *ws)
+{
+    if (++ws->issued == 0) { /* 0 means "nothing issued": skip it when wrapping */
+        ws->issued = 1;
+        ws->descriptors_stale = 1; /* numbers come again: old tags could match */
+    }
+    return ws->issued;
+}
+
 /* `area` holding at least `need` bytes: a larger allocation (at least twice
  * the old one, and 64 KiB) zeroed on the stream before the call when needed,
- * the old one retired. Sets *grown when it allocated. Under the cache's
- * lock. */
+ * the old one retired. Sets *grown when it allocated. Under the workspace's
+ * order lock. */
 static gs_status grow_area(gs__reduce_ws *ws, device_area *area, size_t need, cudaStream_t stream,
                            const char *what, int *grown)
 {
@@ -267,7 +304,7 @@ static gs_status grow_area(gs__reduce_ws *ws, device_area *area, size_t need, cu
 
 /* The tagged area of `bytes` on the stream's workspace (grow_area); its
  * tags and the abort word cleared when the numbering has wrapped. Under the
- * cache's lock. */
+ * workspace's order lock. */
 static gs_status tagged_area(gs__reduce_ws *ws, size_t bytes, cudaStream_t stream)
 {
     int grown = 0;
@@ -286,8 +323,8 @@ static gs_status tagged_area(gs__reduce_ws *ws, size_t bytes, cudaStream_t strea
  * has an allocation of its own: it only ever holds counters, which every
  * complete call leaves at zero, so a larger call finds zeros past the
  * counters a smaller one used (sharing one allocation with the scratch,
- * they would have been a smaller call's partial tiles). Under the cache's
- * lock. */
+ * they would have been a smaller call's partial tiles). Under the
+ * workspace's order lock. */
 static gs_status request_areas(gs__reduce_ws *ws, const gs__ws_request *rq)
 {
     int grown = 0;
@@ -341,6 +378,10 @@ static gs_status acquire_in_graph(const gs__ws_request *rq, gs__ws_lease *lease)
     return GS_SUCCESS;
 }
 
+/* Two host threads may call on one stream: the pool hands the workspace to
+ * one at a time (its order lock, from the call's number to its release),
+ * so the kernels reach the stream in the order of their numbers and the
+ * last number handed out is the last one stored. */
 gs_status gs__ws_acquire(const gs__ws_request *rq, gs__ws_lease *lease)
 {
     unsigned long long id = 0;
@@ -350,37 +391,27 @@ gs_status gs__ws_acquire(const gs__ws_request *rq, gs__ws_lease *lease)
     GS_CUDA_TRY(cudaStreamGetId(rq->stream, &id));
     pthread_mutex_lock(&lock);
     gs_status st = acquire_cached(rq->device, id, rq->stream, &lease->cached);
-    if (st == GS_SUCCESS)
-        st = request_areas(lease->cached, rq);
-    if (st == GS_SUCCESS) {
-        gs__reduce_ws *ws = lease->cached;
-        fill_lease(lease, ws->memory);
-        lease->seq = ws->issued;
-        lease->tagged = ws->tagged.memory;
-        lease->zeroed = ws->zeroed.memory;
-        lease->scratch = ws->scratch.memory;
-        lease->counted = rq->counted;
-        if (rq->counted)
-            ws->scan_blocks += rq->counted;
-        else
-            ws->reduce_seq = lease->seq;
-    }
     pthread_mutex_unlock(&lock);
-    if (st != GS_SUCCESS && lease->cached) /* held, nothing counted: let go of it */
+    if (st != GS_SUCCESS)
+        return st;
+    gs__reduce_ws *ws = lease->cached;
+    pthread_mutex_lock(&ws->order);
+    const unsigned int number = next_number(ws);
+    st = request_areas(ws, rq);
+    if (st != GS_SUCCESS) /* held, nothing counted: let go of it */
         return gs__ws_release(lease, rq->stream, st);
-    return st;
-}
-
-void gs__ws_lock_result(gs__ws_lease *lease)
-{
-    if (lease->cached)
-        pthread_mutex_lock(&lease->cached->result_lock);
-}
-
-void gs__ws_unlock_result(gs__ws_lease *lease)
-{
-    if (lease->cached)
-        pthread_mutex_unlock(&lease->cached->result_lock);
+    fill_lease(lease, ws->memory);
+    lease->seq = number;
+    lease->tagged = ws->tagged.memory;
+    lease->zeroed = ws->zeroed.memory;
+    lease->scratch = ws->scratch.memory;
+    lease->counted = rq->counted;
+    lease->previous = ws->reduce_seq;
+    if (rq->counted)
+        ws->scan_blocks += rq->counted;
+    else
+        ws->reduce_seq = number;
+    return GS_SUCCESS;
 }
 
 gs_status gs__ws_release(gs__ws_lease *lease, cudaStream_t stream, gs_status st)
@@ -396,28 +427,42 @@ gs_status gs__ws_release(gs__ws_lease *lease, cudaStream_t stream, gs_status st)
     (void)stream; /* the kernel itself marks the call done (workspace.h) */
     if (!ws)
         return st;
+    if (st != GS_SUCCESS && lease->seq) { /* a call that failed launched nothing */
+        if (lease->counted)
+            ws->scan_blocks -= lease->counted;
+        else
+            ws->reduce_seq = lease->previous;
+    }
+    pthread_mutex_unlock(&ws->order);
     pthread_mutex_lock(&lock);
-    if (st != GS_SUCCESS) /* a scan that failed launched nothing */
-        ws->scan_blocks -= lease->counted;
     int last = --ws->users == 0 && ws->retire;
     pthread_mutex_unlock(&lock);
     if (last) /* gs_reduce_release_workspaces left it to us */
-        destroy(ws);
+        free_when_done(&ws, 1);
     lease->cached = NULL;
     return st;
 }
 
+/* The cache is emptied under the lock; the workspaces nobody holds are
+ * freed after it, outside it (free_when_done), so that no call on any
+ * stream waits for their kernels; the held ones are left to their last
+ * user. */
 void gs_reduce_release_workspaces(void)
 {
     pthread_mutex_lock(&lock);
+    gs__reduce_ws **idle = cache;
+    int n = 0;
     for (int i = 0; i < cached; ++i) {
         if (cache[i]->users) /* in use: its last user frees it */
             cache[i]->retire = 1;
         else
-            destroy(cache[i]);
+            idle[n++] = cache[i];
     }
-    cached = 0;
+    cache = NULL;
+    cached = capacity = 0;
     pthread_mutex_unlock(&lock);
+    free_when_done(idle, n);
+    free(idle);
 }
 
 int gs__ws_cached_count(void)

@@ -20,6 +20,14 @@
  * keeps GS_WS_CACHE_SIZE of them) or freed. The host reads that word only
  * then: a call pays no extra operation on its stream (an event recorded
  * after each call would stand between back-to-back kernels).
+ * Calls from several host threads on one stream hold the workspace one at
+ * a time, from taking their number to their release (after their last
+ * operation is enqueued): so their kernels reach the stream in the order of
+ * their numbers, and the last number handed out is the last one stored,
+ * whatever order the threads run in. A call that fails before its launch
+ * gives its marks back at its release. Freeing waits for the calls still
+ * running (a minute at most, all workspaces together) outside every lock,
+ * so that no other stream's call waits for them.
  * A scan cannot mark itself done that way (its blocks touch the workspace
  * until they end, in any order): each of its blocks adds one to counters[2]
  * (a release) after its last access to the workspace (the one-tile kernel
@@ -90,18 +98,13 @@ typedef struct gs__ws_lease {
     void *zeroed;          /* zeroed_bytes of zeros */
     void *scratch;         /* scratch_bytes */
     unsigned int counted;  /* the request's counted blocks, expected in counters[2] */
+    unsigned int previous; /* the done marker before this call (restored if it fails) */
 } gs__ws_lease;
 
 /* A workspace for one call (the request says what it needs). In a capture
  * the areas come from the graph's memory, zeroed (tagged and zeroed) at
  * every replay, and the call's number is 1. */
 gs_status gs__ws_acquire(const gs__ws_request *request, gs__ws_lease *lease);
-
-/* Hold the workspace's result slot while a host-bound result is copied out
- * (another call on the same stream from another thread would overwrite it
- * between the kernel and the copy). */
-void gs__ws_lock_result(gs__ws_lease *lease);
-void gs__ws_unlock_result(gs__ws_lease *lease);
 
 /* Give the workspace back after the call's last operation on `stream` has
  * been enqueued. Returns `st`, or the first failure of its own. A counted

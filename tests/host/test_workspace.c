@@ -1,0 +1,316 @@
+/*
+ * test_workspace.c - the workspace pool (src/runtime/workspace.c) on the
+ * stubbed CUDA runtime (cuda_stub.h): calls from two host threads on one
+ * stream, whose kernels reach the stream in the order the threads launch
+ * them, not the order they acquired the workspace; and freeing workspaces
+ * whose kernels are still running, or never ran.
+ *
+ * A "kernel" here is the stub's: its effect is the reduction kernel's last
+ * access, the store of its call's number into the done word (ticket[1]),
+ * when it finishes; a held kernel is still running.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "../../internal/gridsync_internal.h"
+#include "../../src/runtime/workspace.h"
+#include "cuda_stub.h"
+
+enum { SLOW_MS = 2000 }; /* longer than any prompt call here, far shorter than a stuck one */
+
+/* The reduction kernel's last access: its number into the done word. */
+typedef struct done_store {
+    unsigned int *ticket;
+    unsigned int seq;
+} done_store;
+
+static void store_done(void *arg)
+{
+    done_store *d = arg;
+    d->ticket[1] = d->seq;
+}
+
+static gs__ws_request reduction(cudaStream_t s)
+{
+    gs__ws_request rq = {s, 0, 0, "reduction", 0, 0, 0, 0};
+    return rq;
+}
+
+/* A whole reduction call on `s`: acquire, launch (held or not), release. */
+static stub_op *reduce_call(cudaStream_t s, done_store *d, int held)
+{
+    gs__ws_lease lease;
+    gs__ws_request rq = reduction(s);
+    assert_int_equal(gs__ws_acquire(&rq, &lease), GS_SUCCESS);
+    *d = (done_store){lease.ticket, lease.seq};
+    stub_op *op = stub_launch(s, store_done, d, held);
+    assert_int_equal(gs__ws_release(&lease, s, GS_SUCCESS), GS_SUCCESS);
+    return op;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&t, NULL);
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* sem_wait for at most `ms`: 1 when posted. */
+static int wait_ms(sem_t *sem, int ms)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += ms / 1000;
+    until.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec += 1;
+        until.tv_nsec -= 1000000000L;
+    }
+    while (sem_timedwait(sem, &until) != 0)
+        if (errno != EINTR)
+            return 0;
+    return 1;
+}
+
+/* Every test starts with an empty pool and a stream of its own. */
+static cudaStream_t fresh_start(void)
+{
+    cudaStream_t s;
+    gs_reduce_release_workspaces();
+    stub_reset();
+    assert_int_equal(cudaStreamCreate(&s), cudaSuccess);
+    return s;
+}
+
+/* ------------------------------------------------ two threads, one stream */
+
+/* Thread A acquires first; thread B acquires while A still holds the
+ * workspace if the pool lets it (it should not: B would get the next
+ * number, launch first, and A's kernel, with the older number, would end
+ * the stream's calls). */
+typedef struct race {
+    cudaStream_t stream;
+    int hold_a;          /* A's kernel stays running */
+    sem_t a_acquired, b_acquired, b_launched;
+    done_store a, b;
+    stub_op *a_kernel;
+    unsigned int *a_ticket;
+} race;
+
+static void *thread_b(void *arg)
+{
+    race *r = arg;
+    gs__ws_lease lease;
+    gs__ws_request rq = reduction(r->stream);
+    sem_wait(&r->a_acquired);
+    if (gs__ws_acquire(&rq, &lease) != GS_SUCCESS)
+        return NULL;
+    sem_post(&r->b_acquired);
+    r->b = (done_store){lease.ticket, lease.seq};
+    stub_launch(r->stream, store_done, &r->b, 0);
+    sem_post(&r->b_launched);
+    gs__ws_release(&lease, r->stream, GS_SUCCESS);
+    return NULL;
+}
+
+static void run_race(race *r)
+{
+    pthread_t b;
+    gs__ws_lease lease;
+    gs__ws_request rq = reduction(r->stream);
+    sem_init(&r->a_acquired, 0, 0);
+    sem_init(&r->b_acquired, 0, 0);
+    sem_init(&r->b_launched, 0, 0);
+    assert_int_equal(pthread_create(&b, NULL, thread_b, r), 0);
+    assert_int_equal(gs__ws_acquire(&rq, &lease), GS_SUCCESS);
+    r->a_ticket = lease.ticket;
+    sem_post(&r->a_acquired);
+    if (wait_ms(&r->b_acquired, 300)) /* B was let in while A holds it: B launches first */
+        sem_wait(&r->b_launched);
+    r->a = (done_store){lease.ticket, lease.seq};
+    r->a_kernel = stub_launch(r->stream, store_done, &r->a, r->hold_a);
+    assert_int_equal(gs__ws_release(&lease, r->stream, GS_SUCCESS), GS_SUCCESS);
+    pthread_join(b, NULL);
+}
+
+/* A workspace whose last launched kernel is still running is never handed
+ * to another stream, whatever order the threads launched in. */
+static void test_no_recycling_under_a_running_kernel(void **state)
+{
+    (void)state;
+    race r = {0};
+    cudaStream_t others[GS_WS_CACHE_SIZE];
+    done_store done[GS_WS_CACHE_SIZE];
+    r.stream = fresh_start();
+    r.hold_a = 1;
+    run_race(&r);
+    /* the cache full of idle workspaces, r.stream's the least recently used */
+    for (int i = 0; i < GS_WS_CACHE_SIZE - 1; ++i) {
+        assert_int_equal(cudaStreamCreate(&others[i]), cudaSuccess);
+        reduce_call(others[i], &done[i], 0);
+    }
+    assert_int_equal(gs__ws_cached_count(), GS_WS_CACHE_SIZE);
+    /* a new stream: the pool recycles an idle workspace */
+    cudaStream_t fresh;
+    gs__ws_lease lease;
+    assert_int_equal(cudaStreamCreate(&fresh), cudaSuccess);
+    gs__ws_request rq = reduction(fresh);
+    assert_int_equal(gs__ws_acquire(&rq, &lease), GS_SUCCESS);
+    int reused = lease.ticket == r.a_ticket;
+    done_store mine = {lease.ticket, lease.seq};
+    stub_launch(fresh, store_done, &mine, 0);
+    gs__ws_release(&lease, fresh, GS_SUCCESS);
+    stub_finish(r.a_kernel);
+    if (reused)
+        fail_msg("the workspace of a stream whose kernel (call #%u) was still running went to "
+                 "another stream: call #%u, launched first, had stored its number",
+                 r.a.seq, r.b.seq);
+    gs_reduce_release_workspaces();
+    assert_int_equal(stub_live_allocations(), 0);
+}
+
+/* gs_reduce_release_workspaces in a thread of its own; posts when done. */
+typedef struct releaser {
+    sem_t done;
+} releaser;
+
+static void *release_all(void *arg)
+{
+    releaser *rel = arg;
+    gs_reduce_release_workspaces();
+    sem_post(&rel->done);
+    return NULL;
+}
+
+static pthread_t start_releasing(releaser *rel)
+{
+    pthread_t t;
+    sem_init(&rel->done, 0, 0);
+    assert_int_equal(pthread_create(&t, NULL, release_all, rel), 0);
+    return t;
+}
+
+/* After the releasing thread is done: every device allocation is freed. */
+static void end_releasing(pthread_t t)
+{
+    pthread_join(t, NULL);
+    gs_reduce_release_workspaces();
+    assert_int_equal(stub_live_allocations(), 0);
+}
+
+/* A call on another stream, in a thread of its own; posts when done. */
+typedef struct bystander {
+    cudaStream_t stream;
+    done_store d;
+    sem_t done;
+} bystander;
+
+static void *call_elsewhere(void *arg)
+{
+    bystander *b = arg;
+    reduce_call(b->stream, &b->d, 0);
+    sem_post(&b->done);
+    return NULL;
+}
+
+/* A call on another stream goes through within SLOW_MS while `rel` is
+ * freeing workspaces (it must not wait for the global lock). */
+static void assert_others_proceed(const char *while_what)
+{
+    bystander by;
+    pthread_t t;
+    sem_init(&by.done, 0, 0);
+    assert_int_equal(cudaStreamCreate(&by.stream), cudaSuccess);
+    assert_int_equal(pthread_create(&t, NULL, call_elsewhere, &by), 0);
+    if (!wait_ms(&by.done, SLOW_MS))
+        fail_msg("a reduction on another stream waited more than %d ms while %s", SLOW_MS,
+                 while_what);
+    pthread_join(t, NULL);
+}
+
+/* Two threads' calls whose kernels reached the stream in the other order:
+ * both ran, so the workspace is done, and freeing it is prompt. */
+static void test_done_whatever_the_launch_order(void **state)
+{
+    (void)state;
+    race r = {0};
+    releaser rel;
+    r.stream = fresh_start();
+    run_race(&r);
+    double start = now_ms();
+    pthread_t t = start_releasing(&rel);
+    sleep_ms(100);
+    assert_others_proceed("gs_reduce_release_workspaces freed a workspace whose kernels had run");
+    if (!wait_ms(&rel.done, SLOW_MS))
+        fail_msg("gs_reduce_release_workspaces waited more than %d ms for a workspace whose "
+                 "kernels (calls #%u and #%u) had both run",
+                 SLOW_MS, r.a.seq, r.b.seq);
+    print_message("released in %.0f ms\n", now_ms() - start);
+    end_releasing(t);
+}
+
+/* Freeing a workspace whose kernel is still running waits for it, without
+ * holding up other streams' calls, and frees it once it has finished. */
+static void test_release_waits_outside_the_lock(void **state)
+{
+    (void)state;
+    releaser rel;
+    done_store d;
+    cudaStream_t s = fresh_start();
+    stub_op *running = reduce_call(s, &d, 1);
+    pthread_t t = start_releasing(&rel);
+    sleep_ms(100);
+    assert_others_proceed("gs_reduce_release_workspaces waited for a running kernel");
+    assert_false(wait_ms(&rel.done, 100)); /* still waiting for the kernel */
+    stub_finish(running);
+    if (!wait_ms(&rel.done, SLOW_MS))
+        fail_msg("gs_reduce_release_workspaces did not return once the kernel had finished");
+    end_releasing(t);
+}
+
+/* A reduction that launched nothing (its launch failed) is no call the
+ * workspace waits for. */
+static void test_failed_launch_is_not_waited_for(void **state)
+{
+    (void)state;
+    releaser rel;
+    done_store d;
+    gs__ws_lease lease;
+    cudaStream_t s = fresh_start();
+    reduce_call(s, &d, 0);
+    gs__ws_request rq = reduction(s);
+    assert_int_equal(gs__ws_acquire(&rq, &lease), GS_SUCCESS);
+    assert_int_equal(gs__ws_release(&lease, s, GS_ERR_CUDA), GS_ERR_CUDA);
+    pthread_t t = start_releasing(&rel);
+    if (!wait_ms(&rel.done, SLOW_MS))
+        fail_msg("gs_reduce_release_workspaces waited for call #%u, whose launch had failed",
+                 lease.seq);
+    end_releasing(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_no_recycling_under_a_running_kernel),
+        cmocka_unit_test(test_done_whatever_the_launch_order),
+        cmocka_unit_test(test_release_waits_outside_the_lock),
+        cmocka_unit_test(test_failed_launch_is_not_waited_for),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
