@@ -394,8 +394,9 @@ const char *gs_scan_kind_name(gs_scan_kind kind);
  * its own from the graph, zeroed at each replay). Safe from several host
  * threads. Every wait between tiles is bounded (GRIDSYNC_BARRIER_TIMEOUT,
  * 2 s by default): a scan that gives up leaves the rest of its output
- * unwritten, and the next gs_scan (in any thread) or gs_scan_check returns
- * GS_ERR_BARRIER_TIMEOUT with the detail. Bad input (NULL pointers with
+ * unwritten, and the next gs_scan on its stream (in any thread) or
+ * gs_scan_check of its stream returns GS_ERR_BARRIER_TIMEOUT with the
+ * detail (the first fault, and how many more came before the report). Bad input (NULL pointers with
  * n > 0, n < 0, host memory, overlapping arrays, unknown op, kind or type,
  * more elements than device memory holds) returns GS_ERR_INVALID_ARGUMENT
  * and launches nothing. */
@@ -407,9 +408,10 @@ gs_status gs_scan_inclusive_sum(gs_dtype type, const void *d_in, void *d_out, lo
 gs_status gs_scan_exclusive_sum(gs_dtype type, const void *d_in, void *d_out, long long n,
                                 cudaStream_t stream);
 
-/* Wait for `stream`, then report a scan that gave up waiting (on any
- * stream) since the last report: GS_ERR_BARRIER_TIMEOUT with the detail, or
- * GS_SUCCESS. */
+/* Wait for `stream`, then report a scan on `stream` (of the current
+ * device) that gave up waiting since the last report: GS_ERR_BARRIER_TIMEOUT
+ * with the detail, or GS_SUCCESS. Scans captured into CUDA graphs share one
+ * record, reported by gs_scan_check of any stream. */
 gs_status gs_scan_check(cudaStream_t stream);
 
 /* ---------------------------------------------------------- matrix multiply */

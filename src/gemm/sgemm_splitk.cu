@@ -125,8 +125,10 @@ extern "C" gs_status gs__sgemm_splitk(const gs__sgemm_args *p, int tile, int spl
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_TRY(gs__is_capturing(stream, &capturing));
     gs__ws_lease ws;
-    const gs__ws_request request = {stream, dev, capturing, "split-k gemm", (unsigned int)(tiles * slices), 0,
-                                    counter_bytes, partial_bytes};
+    gs__ws_request request = gs__ws_request_for(stream, dev, capturing, "split-k gemm");
+    request.counted = (unsigned int)(tiles * slices);
+    request.zeroed_bytes = counter_bytes;
+    request.scratch_bytes = partial_bytes;
     GS_TRY(gs__ws_acquire(&request, &ws));
     splitk_state state;
     state.counters = (unsigned int *)ws.zeroed;

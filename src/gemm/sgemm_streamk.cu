@@ -173,8 +173,10 @@ extern "C" gs_status gs__sgemm_streamk(const gs__sgemm_args *p, int tile, cudaSt
     const size_t partial_bytes = 2 * (size_t)workers * tile_bytes;
     GS_TRY(gs__is_capturing(stream, &capturing));
     gs__ws_lease ws;
-    const gs__ws_request request = {stream, dev, capturing, "stream-k gemm", (unsigned int)workers, 0,
-                                    counter_bytes, partial_bytes};
+    gs__ws_request request = gs__ws_request_for(stream, dev, capturing, "stream-k gemm");
+    request.counted = (unsigned int)workers;
+    request.zeroed_bytes = counter_bytes;
+    request.scratch_bytes = partial_bytes;
     GS_TRY(gs__ws_acquire(&request, &ws));
     streamk_state state;
     state.counters = (unsigned int *)ws.zeroed;

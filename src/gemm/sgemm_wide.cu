@@ -442,8 +442,10 @@ extern "C" gs_status gs__sgemm_wide(const gs__sgemm_args *p, int splits, cudaStr
     const size_t partial_bytes = (size_t)tiles * slices * tile_bytes;
     GS_TRY(gs__is_capturing(stream, &capturing));
     gs__ws_lease ws;
-    const gs__ws_request request = {stream, dev, capturing, "wide gemm", (unsigned int)(tiles * slices), 0,
-                                    counter_bytes, partial_bytes};
+    gs__ws_request request = gs__ws_request_for(stream, dev, capturing, "wide gemm");
+    request.counted = (unsigned int)(tiles * slices);
+    request.zeroed_bytes = counter_bytes;
+    request.scratch_bytes = partial_bytes;
     GS_TRY(gs__ws_acquire(&request, &ws));
     state.counters = (unsigned int *)ws.zeroed;
     state.partials = (float4 *)ws.scratch;

@@ -80,7 +80,7 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
                         "%s: a result in host memory needs the call to wait, which a stream "
                         "capture cannot; pass device (or managed) memory",
                         who);
-    const gs__ws_request request = {stream, dev, launch->capturing, "reduction", 0, 0, 0, 0};
+    const gs__ws_request request = gs__ws_request_for(stream, dev, launch->capturing, "reduction");
     /* held until finish: another call on the stream, from another thread,
      * would otherwise overwrite a host-bound result between this kernel and
      * its copy */

@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "workspace.h"
 
+#include <gridsync/detail/fault_record.h>
+
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +44,9 @@ struct gs__reduce_ws {
     unsigned long long touched;/* LRU clock */
     pthread_mutex_t order;     /* held by a call from its number to its release, so that
                                   calls reach the stream in the order of their numbers */
+    volatile unsigned int *fault; /* host-mapped record (fault_record.h), once asked for */
+    unsigned int *fault_device;   /* the device's address of it */
+    unsigned int later_seen;      /* its GS_FAULT_LATER at the last report */
 };
 
 enum { PARTIALS_BYTES = GS_TUNE_REDUCE_MAX_BLOCKS * GS_REDUCE_SLOT_BYTES,
@@ -135,6 +140,8 @@ static void destroy(gs__reduce_ws *ws, int done)
         cudaFree(ws->scratch.memory);
         for (retired_area *r = ws->retired; r; r = r->next)
             cudaFree(r->memory);
+        if (ws->fault)
+            cudaFreeHost((void *)ws->fault);
     }
     for (retired_area *r = ws->retired, *next; r; r = next) {
         next = r->next;
@@ -181,6 +188,99 @@ static void free_when_done(gs__reduce_ws **list, int n)
     cudaSetDevice(current);
 }
 
+/* ------------------------------------------------------- fault records */
+
+/* A fault record: host-mapped, portable (one address for every device),
+ * zeroed. Relaxed capture mode: a capture under way stays valid. */
+static gs_status fault_record_new(volatile unsigned int **host, unsigned int **device)
+{
+    enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    void *p = NULL, *d = NULL;
+    GS_CUDA_TRY(cudaThreadExchangeStreamCaptureMode(&mode));
+    cudaError_t err = cudaHostAlloc(&p, GS_FAULT_WORDS * sizeof(unsigned int),
+                                    cudaHostAllocMapped | cudaHostAllocPortable);
+    if (err == cudaSuccess)
+        err = cudaHostGetDevicePointer(&d, p, 0);
+    (void)cudaThreadExchangeStreamCaptureMode(&mode);
+    if (err != cudaSuccess) {
+        if (p)
+            cudaFreeHost(p);
+        return gs__cuda_fail(err, "cudaHostAlloc(fault record)", __FILE__, __LINE__);
+    }
+    for (unsigned int i = 0; i < GS_FAULT_WORDS; ++i)
+        ((volatile unsigned int *)p)[i] = 0u;
+    *device = (unsigned int *)d;
+    __atomic_store_n(host, (volatile unsigned int *)p, __ATOMIC_RELEASE);
+    return GS_SUCCESS;
+}
+
+/* Take the record's fault (fault_record.h): the flag with acquire, then the
+ * details and the count of later faults, then the flag lowered. `seen`:
+ * the later count at the last take. */
+static int fault_take(volatile unsigned int *rec, unsigned int *seen, gs__ws_fault *f)
+{
+    memset(f, 0, sizeof *f);
+    if (!rec)
+        return 0;
+    f->described = __atomic_load_n(&rec[GS_FAULT_FLAG], __ATOMIC_ACQUIRE) != 0u;
+    if (f->described) {
+        f->call = rec[GS_FAULT_CALL];
+        f->where = rec[GS_FAULT_WHERE];
+        f->of = rec[GS_FAULT_OF];
+    }
+    unsigned int later = __atomic_load_n(&rec[GS_FAULT_LATER], __ATOMIC_ACQUIRE);
+    f->later = later - *seen;
+    *seen = later;
+    if (f->described)
+        __atomic_store_n(&rec[GS_FAULT_FLAG], 0u, __ATOMIC_RELEASE);
+    return f->described || f->later;
+}
+
+/* Whether the workspace's record holds a fault not yet reported (then it
+ * stays with its stream). Under the cache's lock, nobody holding it. */
+static int fault_pending(const gs__reduce_ws *ws)
+{
+    return ws->fault &&
+           (ws->fault[GS_FAULT_FLAG] != 0u || ws->fault[GS_FAULT_LATER] != ws->later_seen);
+}
+
+/* The record of the calls captured into graphs: one per process. */
+static pthread_mutex_t graph_fault_lock = PTHREAD_MUTEX_INITIALIZER;
+static volatile unsigned int *graph_fault;
+static unsigned int *graph_fault_device;
+static unsigned int graph_later_seen;
+
+static gs_status graph_fault_record(unsigned int **device)
+{
+    gs_status st = GS_SUCCESS;
+    pthread_mutex_lock(&graph_fault_lock);
+    if (!graph_fault)
+        st = fault_record_new(&graph_fault, &graph_fault_device);
+    *device = graph_fault_device;
+    pthread_mutex_unlock(&graph_fault_lock);
+    return st;
+}
+
+int gs__ws_graph_fault_take(gs__ws_fault *fault)
+{
+    pthread_mutex_lock(&graph_fault_lock);
+    int any = fault_take(graph_fault, &graph_later_seen, fault);
+    pthread_mutex_unlock(&graph_fault_lock);
+    return any;
+}
+
+int gs__ws_fault_take(gs__ws_lease *lease, gs__ws_fault *fault)
+{
+    gs__reduce_ws *ws = lease->cached; /* its order lock held */
+    if (!ws) {
+        memset(fault, 0, sizeof *fault);
+        return 0;
+    }
+    return fault_take(ws->fault, &ws->later_seen, fault);
+}
+
+/* ----------------------------------------------------------- the cache */
+
 static int by_age(const void *a, const void *b)
 {
     unsigned long long x = (*(gs__reduce_ws *const *)a)->touched;
@@ -199,7 +299,8 @@ static gs__reduce_ws *recyclable(int device)
     if (cached < GS_WS_CACHE_SIZE || !(candidates = malloc((size_t)cached * sizeof *candidates)))
         return NULL;
     for (int i = 0; i < cached; ++i)
-        if (cache[i]->device == device && !cache[i]->users && !cache[i]->retire)
+        if (cache[i]->device == device && !cache[i]->users && !cache[i]->retire &&
+            !fault_pending(cache[i]))
             candidates[n++] = cache[i];
     qsort(candidates, (size_t)n, sizeof *candidates, by_age);
     for (int i = 0; i < n && !found; ++i)
@@ -223,13 +324,20 @@ static gs_status append(gs__reduce_ws *ws)
     return GS_SUCCESS;
 }
 
+/* The workspace of stream `id` on `device`, or NULL. Under the cache's
+ * lock. */
+static gs__reduce_ws *lookup(int device, unsigned long long id)
+{
+    for (int i = 0; i < cached; ++i)
+        if (cache[i]->device == device && cache[i]->stream_id == id && !cache[i]->retire)
+            return cache[i];
+    return NULL;
+}
+
 static gs_status acquire_cached(int device, unsigned long long id, cudaStream_t stream,
                                 gs__reduce_ws **out)
 {
-    gs__reduce_ws *ws = NULL;
-    for (int i = 0; i < cached && !ws; ++i)
-        if (cache[i]->device == device && cache[i]->stream_id == id && !cache[i]->retire)
-            ws = cache[i];
+    gs__reduce_ws *ws = lookup(device, id);
     if (!ws && (ws = recyclable(device)) != NULL) {
         ws->stream_id = id;
         /* the ticket and the done word start from zero on the new stream,
@@ -361,6 +469,8 @@ static gs_status graph_block(const gs__ws_request *rq, size_t bytes, gs__ws_leas
 static gs_status acquire_in_graph(const gs__ws_request *rq, gs__ws_lease *lease)
 {
     lease->seq = 1;
+    if (rq->faults)
+        GS_TRY(graph_fault_record(&lease->fault));
     if (!rq->counted) {
         GS_TRY(graph_block(rq, WS_BYTES, lease));
         fill_lease(lease, lease->graph_block);
@@ -398,6 +508,8 @@ gs_status gs__ws_acquire(const gs__ws_request *rq, gs__ws_lease *lease)
     pthread_mutex_lock(&ws->order);
     const unsigned int number = next_number(ws);
     st = request_areas(ws, rq);
+    if (st == GS_SUCCESS && rq->faults && !ws->fault)
+        st = fault_record_new(&ws->fault, &ws->fault_device);
     if (st != GS_SUCCESS) /* held, nothing counted: let go of it */
         return gs__ws_release(lease, rq->stream, st);
     fill_lease(lease, ws->memory);
@@ -407,6 +519,7 @@ gs_status gs__ws_acquire(const gs__ws_request *rq, gs__ws_lease *lease)
     lease->scratch = ws->scratch.memory;
     lease->counted = rq->counted;
     lease->previous = ws->reduce_seq;
+    lease->fault = rq->faults ? ws->fault_device : NULL;
     if (rq->counted)
         ws->scan_blocks += rq->counted;
     else
@@ -441,6 +554,23 @@ gs_status gs__ws_release(gs__ws_lease *lease, cudaStream_t stream, gs_status st)
         free_when_done(&ws, 1);
     lease->cached = NULL;
     return st;
+}
+
+gs_status gs__ws_find(cudaStream_t stream, int device, gs__ws_lease *lease, int *found)
+{
+    unsigned long long id = 0;
+    memset(lease, 0, sizeof *lease);
+    *found = 0;
+    GS_CUDA_TRY(cudaStreamGetId(stream, &id));
+    pthread_mutex_lock(&lock);
+    if ((lease->cached = lookup(device, id)) != NULL)
+        lease->cached->users++;
+    pthread_mutex_unlock(&lock);
+    if (!lease->cached)
+        return GS_SUCCESS;
+    pthread_mutex_lock(&lease->cached->order);
+    *found = 1;
+    return GS_SUCCESS;
 }
 
 /* The cache is emptied under the lock; the workspaces nobody holds are

@@ -82,7 +82,17 @@ typedef struct gs__ws_request {
     size_t tagged_bytes;   /* descriptors tagged with the call's number (scans) */
     size_t zeroed_bytes;   /* counters every complete call leaves at zero (split-k) */
     size_t scratch_bytes;  /* scratch (split-k partial tiles) */
+    int faults;            /* the call may give up and record it: lease.fault */
 } gs__ws_request;
+
+/* A request for a call on `stream` that needs only the partials, the
+ * counters and the result slot (a reduction); callers set the rest. */
+static inline gs__ws_request gs__ws_request_for(cudaStream_t stream, int device, int capturing,
+                                                const char *what)
+{
+    gs__ws_request r = {stream, device, capturing, what, 0u, 0, 0, 0, 0};
+    return r;
+}
 
 /* What a call holds between gs__ws_acquire and gs__ws_release. */
 typedef struct gs__ws_lease {
@@ -99,6 +109,8 @@ typedef struct gs__ws_lease {
     void *scratch;         /* scratch_bytes */
     unsigned int counted;  /* the request's counted blocks, expected in counters[2] */
     unsigned int previous; /* the done marker before this call (restored if it fails) */
+    unsigned int *fault;   /* requested: the fault record (gridsync/detail/fault_record.h)
+                              of the stream's workspace, or of graphs, as the device sees it */
 } gs__ws_lease;
 
 /* A workspace for one call (the request says what it needs). In a capture
@@ -111,6 +123,29 @@ gs_status gs__ws_acquire(const gs__ws_request *request, gs__ws_lease *lease);
  * call that failed (`st`) launched nothing: its blocks are no longer
  * expected. */
 gs_status gs__ws_release(gs__ws_lease *lease, cudaStream_t stream, gs_status st);
+
+/* Hold the workspace of `stream` on `device` without a call (as a call
+ * does: until gs__ws_release), to read its fault record; *found = 0 when
+ * the stream has none (then there is nothing to release). */
+gs_status gs__ws_find(cudaStream_t stream, int device, gs__ws_lease *lease, int *found);
+
+/* A fault as the record held it: the call that gave up, where (a scan's
+ * tile), out of how many, and how many more calls gave up after it before
+ * it was reported (their details were not kept). */
+typedef struct gs__ws_fault {
+    int described;      /* call, where and of are set */
+    unsigned int call, where, of;
+    unsigned int later; /* further faults since the last report */
+} gs__ws_fault;
+
+/* Take (report and clear) the fault record of the held workspace: 1 when
+ * it held something to report. Faults of calls still running on the stream
+ * are left for a later take, never lost. */
+int gs__ws_fault_take(gs__ws_lease *lease, gs__ws_fault *fault);
+
+/* The same for the record of the calls captured into graphs (their
+ * replays may run on any stream). */
+int gs__ws_graph_fault_take(gs__ws_fault *fault);
 
 /* gs__ws_cached_count (for tests) is declared in internal/gridsync_internal.h. */
 

@@ -2,8 +2,10 @@
  * test_workspace.c - the workspace pool (src/runtime/workspace.c) on the
  * stubbed CUDA runtime (cuda_stub.h): calls from two host threads on one
  * stream, whose kernels reach the stream in the order the threads launch
- * them, not the order they acquired the workspace; and freeing workspaces
- * whose kernels are still running, or never ran.
+ * them, not the order they acquired the workspace; freeing workspaces
+ * whose kernels are still running, or never ran; and the fault records of
+ * calls that gave up (gridsync/detail/fault_record.h), which belong to the
+ * stream whose call raised them.
  *
  * A "kernel" here is the stub's: its effect is the reduction kernel's last
  * access, the store of its call's number into the done word (ticket[1]),
@@ -21,6 +23,8 @@
 #include <time.h>
 
 #include <cmocka.h>
+
+#include <gridsync/detail/fault_record.h>
 
 #include "../../internal/gridsync_internal.h"
 #include "../../src/runtime/workspace.h"
@@ -42,8 +46,7 @@ static void store_done(void *arg)
 
 static gs__ws_request reduction(cudaStream_t s)
 {
-    gs__ws_request rq = {s, 0, 0, "reduction", 0, 0, 0, 0};
-    return rq;
+    return gs__ws_request_for(s, 0, 0, "reduction");
 }
 
 /* A whole reduction call on `s`: acquire, launch (held or not), release. */
@@ -304,6 +307,142 @@ static void test_failed_launch_is_not_waited_for(void **state)
     end_releasing(t);
 }
 
+/* ------------------------------------------------------ fault records */
+
+/* A scan-like call's kernel that gives up: what scan_record_fault
+ * (gridsync/detail/scan_tile_state.cuh) does to its stream's record. */
+typedef struct giving_up {
+    unsigned int *record;
+    unsigned int call, tile, tiles;
+} giving_up;
+
+static void record_fault(void *arg)
+{
+    giving_up *g = arg;
+    if (g->record[GS_FAULT_FLAG] == 0u) {
+        g->record[GS_FAULT_CALL] = g->call;
+        g->record[GS_FAULT_WHERE] = g->tile;
+        g->record[GS_FAULT_OF] = g->tiles;
+        g->record[GS_FAULT_FLAG] = 1u;
+    } else {
+        g->record[GS_FAULT_LATER] += 1u;
+    }
+}
+
+/* A counted call that may record a fault on `s`: its one block counts out;
+ * when `g` is not NULL the kernel gives up first. */
+typedef struct counted_call {
+    unsigned int *ticket;
+    giving_up g;
+    int gives_up;
+} counted_call;
+
+static void count_out(void *arg)
+{
+    counted_call *c = arg;
+    if (c->gives_up)
+        record_fault(&c->g);
+    c->ticket[2] += 1u;
+}
+
+static void scan_call(cudaStream_t s, counted_call *c, int gives_up)
+{
+    gs__ws_lease lease;
+    gs__ws_request rq = gs__ws_request_for(s, 0, 0, "scan");
+    rq.counted = 1;
+    rq.tagged_bytes = 64;
+    rq.faults = 1;
+    assert_int_equal(gs__ws_acquire(&rq, &lease), GS_SUCCESS);
+    assert_non_null(lease.fault);
+    *c = (counted_call){lease.ticket, {lease.fault, lease.seq, 1u, 2u}, gives_up};
+    stub_launch(s, count_out, c, 0);
+    assert_int_equal(gs__ws_release(&lease, s, GS_SUCCESS), GS_SUCCESS);
+}
+
+/* What gs_scan_check(s) reads: the stream's fault, taken. */
+static int take(cudaStream_t s, gs__ws_fault *f)
+{
+    gs__ws_lease held;
+    int found = 0;
+    assert_int_equal(gs__ws_find(s, 0, &held, &found), GS_SUCCESS);
+    if (!found)
+        return 0;
+    int any = gs__ws_fault_take(&held, f);
+    gs__ws_release(&held, s, GS_SUCCESS);
+    return any;
+}
+
+/* A fault belongs to the stream whose call raised it: the other stream
+ * reports nothing, the faulting one reports its call, once. */
+static void test_faults_belong_to_their_stream(void **state)
+{
+    (void)state;
+    counted_call a1, b1;
+    gs__ws_fault f;
+    cudaStream_t a = fresh_start(), b;
+    assert_int_equal(cudaStreamCreate(&b), cudaSuccess);
+    scan_call(a, &a1, 1);
+    scan_call(b, &b1, 0);
+    assert_false(take(b, &f));
+    assert_true(take(a, &f));
+    assert_true(f.described);
+    assert_int_equal(f.call, a1.g.call);
+    assert_int_equal(f.where, 1u);
+    assert_int_equal(f.of, 2u);
+    assert_int_equal(f.later, 0u);
+    assert_false(take(a, &f)); /* reported once */
+    gs_reduce_release_workspaces();
+    assert_int_equal(stub_live_allocations(), 0);
+}
+
+/* A second fault before the first is reported keeps the first and is
+ * counted; one after the report is described. */
+static void test_second_fault_kept(void **state)
+{
+    (void)state;
+    counted_call c1, c2, c3;
+    gs__ws_fault f;
+    cudaStream_t s = fresh_start();
+    scan_call(s, &c1, 1);
+    scan_call(s, &c2, 1);
+    assert_true(take(s, &f));
+    assert_true(f.described);
+    assert_int_equal(f.call, c1.g.call);
+    assert_int_equal(f.later, 1u);
+    assert_false(take(s, &f));
+    scan_call(s, &c3, 1);
+    assert_true(take(s, &f));
+    assert_int_equal(f.call, c3.g.call);
+    assert_int_equal(f.later, 0u);
+    gs_reduce_release_workspaces();
+    assert_int_equal(stub_live_allocations(), 0);
+}
+
+/* A stream's unreported fault keeps its workspace from being recycled to
+ * another stream (it would be reported there, or lost). */
+static void test_unreported_fault_stays_with_its_stream(void **state)
+{
+    (void)state;
+    counted_call c;
+    done_store done[GS_WS_CACHE_SIZE];
+    gs__ws_fault f;
+    cudaStream_t s = fresh_start(), fresh;
+    scan_call(s, &c, 1);
+    for (int i = 0; i < GS_WS_CACHE_SIZE - 1; ++i) {
+        cudaStream_t other;
+        assert_int_equal(cudaStreamCreate(&other), cudaSuccess);
+        reduce_call(other, &done[i], 0);
+    }
+    assert_int_equal(cudaStreamCreate(&fresh), cudaSuccess);
+    done_store mine;
+    reduce_call(fresh, &mine, 0);
+    assert_ptr_not_equal(mine.ticket, c.ticket);
+    assert_true(take(s, &f));
+    assert_int_equal(f.call, c.g.call);
+    gs_reduce_release_workspaces();
+    assert_int_equal(stub_live_allocations(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -311,6 +450,9 @@ int main(void)
         cmocka_unit_test(test_done_whatever_the_launch_order),
         cmocka_unit_test(test_release_waits_outside_the_lock),
         cmocka_unit_test(test_failed_launch_is_not_waited_for),
+        cmocka_unit_test(test_faults_belong_to_their_stream),
+        cmocka_unit_test(test_second_fault_kept),
+        cmocka_unit_test(test_unreported_fault_stays_with_its_stream),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

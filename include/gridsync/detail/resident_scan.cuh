@@ -250,8 +250,7 @@ GS_DEVICE int scan_wait_copy(unsigned long long *bar, unsigned int parity,
             if (wait_lane() == 0u && wait_deadline_passed(deadline)) {
                 if (late)
                     __trap(); /* a bulk copy that did not land */
-                if (!scan_aborted(watch)())
-                    scan_record_fault(watch);
+                scan_record_fault(watch); /* unless another tile of the call did */
                 late = 1;
                 deadline = wait_deadline_after(scan_copy_trap_ns);
             }

@@ -74,12 +74,14 @@
  * polls. Past the time-out (GRIDSYNC_BARRIER_TIMEOUT, 2 s by default) it
  * gives up: it sets the abort word to the call's number (every other
  * waiting tile then gives up at its next look) and writes the host-mapped
- * fault record that gs_scan and gs_scan_check report.
+ * fault record of the call's stream (scan_record_fault), which gs_scan
+ * and gs_scan_check on that stream report.
  */
 #ifndef GRIDSYNC_DETAIL_SCAN_TILE_STATE_CUH
 #define GRIDSYNC_DETAIL_SCAN_TILE_STATE_CUH
 
 #include <gridsync/detail/bounded_wait.cuh>
+#include <gridsync/detail/fault_record.h>
 #include <gridsync/detail/memory_order.cuh>
 #include <gridsync/detail/tuning.h>
 #include <gridsync/detail/value_traits.cuh>
@@ -185,7 +187,7 @@ struct scan_tile_state {
 /* What bounds a look-back, from the kernel's arguments. */
 struct scan_watch {
     unsigned int *abort;           /* == seq once a tile of this call gave up */
-    unsigned int *fault;           /* host-mapped: [0] flag, [1] call, [2] tile, [3] tiles */
+    unsigned int *fault;           /* host-mapped: the stream's record (fault_record.h) */
     unsigned long long timeout_ns; /* 0: wait without a bound */
     unsigned int seq, tile, tiles;
 };
@@ -198,17 +200,25 @@ GS_DEVICE auto scan_aborted(const scan_watch &w)
 }
 
 /* One thread of a tile that timed out records the fault: the abort word
- * first (device memory, where the other tiles look), then the host-mapped
- * record, its flag last with a system-scope release so that a host that
- * sees the flag sees the record. */
+ * first (device memory, where the other tiles look), exchanged, so that of
+ * the tiles of one call that time out together only the first goes on;
+ * then the host-mapped record of its stream (fault_record.h): the details
+ * and the flag, raised last with a system-scope release so that a host that
+ * sees the flag sees the details, or, while the flag is still up with an
+ * earlier fault the host has not reported, only the count of later ones:
+ * the first fault is never overwritten. */
 GS_DEVICE void scan_record_fault(const scan_watch &w)
 {
-    gs_st_relaxed_gpu(w.abort, w.seq);
-    if (w.fault) {
-        gs_st_relaxed_sys(w.fault + 1, w.seq);
-        gs_st_relaxed_sys(w.fault + 2, w.tile);
-        gs_st_relaxed_sys(w.fault + 3, w.tiles);
-        gs_st_release_sys(w.fault, 1u);
+    if (gs_atom_exch_relaxed_gpu(w.abort, w.seq) == w.seq || !w.fault)
+        return; /* another tile of this call records it */
+    if (gs_ld_acquire_sys(w.fault + GS_FAULT_FLAG) == 0u) {
+        gs_st_relaxed_sys(w.fault + GS_FAULT_CALL, w.seq);
+        gs_st_relaxed_sys(w.fault + GS_FAULT_WHERE, w.tile);
+        gs_st_relaxed_sys(w.fault + GS_FAULT_OF, w.tiles);
+        gs_st_release_sys(w.fault + GS_FAULT_FLAG, 1u);
+    } else {
+        gs_st_release_sys(w.fault + GS_FAULT_LATER,
+                          gs_ld_acquire_sys(w.fault + GS_FAULT_LATER) + 1u);
     }
 }
 
