@@ -170,6 +170,11 @@ typedef struct gs_barrier *gs_barrier_t;
  * hangs the kernel until the process is killed. A malformed value makes
  * this call fail with GS_ERR_INVALID_ARGUMENT. */
 gs_status gs_barrier_create(gs_barrier_t *barrier, gs_barrier_method method);
+
+/* Waits for the barrier's last launch and for the last replay launched so
+ * far of a graph that captured a launch of it, then frees it. A graph that
+ * captured a launch must not be launched after this (its kernels would use
+ * freed state). */
 gs_status gs_barrier_destroy(gs_barrier_t barrier);
 
 /* Bound on every wait of this barrier (default 2 s, at least 1 ms; see
@@ -189,11 +194,15 @@ gs_barrier_method gs_barrier_method_for(gs_barrier_t barrier, unsigned int block
 gs_status gs_barrier_device(gs_barrier_t barrier, unsigned int blocks,
                             gs_grid_barrier *view);
 
-/* Wait for `stream` and for the barrier's last launch, then report the
+/* Wait for `stream`, for the barrier's last launch and for the last replay
+ * launched so far of a graph that captured a launch of it, then report the
  * barrier's watchdog: GS_SUCCESS, or GS_ERR_BARRIER_TIMEOUT with a detail
  * such as
  *   "barrier #5: 1055/1056 blocks arrived; missing: block 17".
- * After a time-out the state is re-armed so the next launch works. */
+ * After a time-out the state is re-armed so the next launch works. While a
+ * check waits, gs_launch on the barrier returns GS_ERR_BUSY (from any
+ * thread), and so does a second check; launch graphs that hold the barrier
+ * before the check or after it, not during it. */
 gs_status gs_barrier_check(gs_barrier_t barrier, cudaStream_t stream);
 
 /* ------------------------------------------------------------------ signals */

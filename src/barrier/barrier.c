@@ -64,6 +64,8 @@ static gs_status allocate(struct gs_barrier *b)
                             cudaHostAllocMapped | cudaHostAllocPortable);
     if (err == cudaSuccess)
         err = cudaEventCreateWithFlags(&b->last_launch, cudaEventDisableTiming);
+    if (err == cudaSuccess)
+        err = cudaEventCreateWithFlags(&b->graph_launch, cudaEventDisableTiming);
     b->host_flag = mapped;
     (void)cudaThreadExchangeStreamCaptureMode(&mode);
     if (err != cudaSuccess)
@@ -112,15 +114,24 @@ gs_status gs_barrier_create(gs_barrier_t *barrier, gs_barrier_method method)
     return GS_SUCCESS;
 }
 
+/* The state must outlive the last launch, direct or replayed from a graph
+ * (a graph launched after the destroy is the caller's error: its kernels
+ * would use freed memory). */
 gs_status gs_barrier_destroy(gs_barrier_t barrier)
 {
     if (!barrier)
         return GS_SUCCESS;
     cudaError_t err = cudaSuccess;
-    if (barrier->launched) /* the state must outlive the last launch */
+    if (barrier->launched)
         err = cudaEventSynchronize(barrier->last_launch);
+    if (barrier->captured) {
+        cudaError_t e = cudaEventSynchronize(barrier->graph_launch);
+        err = err != cudaSuccess ? err : e;
+    }
     if (barrier->last_launch)
         cudaEventDestroy(barrier->last_launch);
+    if (barrier->graph_launch)
+        cudaEventDestroy(barrier->graph_launch);
     if (barrier->state) {
         cudaError_t e = cudaFree(barrier->state);
         err = err != cudaSuccess ? err : e;
@@ -141,8 +152,10 @@ gs_status gs_barrier_set_timeout(gs_barrier_t barrier, double seconds)
     if (!(seconds >= 1e-3) || !isfinite(seconds) || seconds > 3600.0)
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "barrier time-out must be between 0.001 and 3600 s, got %g", seconds);
+    pthread_mutex_lock(&barrier->lock);
     if (!barrier->timeout_from_env) /* GRIDSYNC_BARRIER_TIMEOUT wins */
         barrier->timeout_ns = (unsigned long long)(seconds * 1e9);
+    pthread_mutex_unlock(&barrier->lock);
     return GS_SUCCESS;
 }
 
@@ -154,8 +167,10 @@ gs_status gs_barrier_set_tree_params(gs_barrier_t barrier, unsigned int flat_max
     if (group_size > barrier->capacity)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "tree group size %u exceeds the capacity %u",
                         group_size, barrier->capacity);
+    pthread_mutex_lock(&barrier->lock);
     barrier->tree_flat_max = flat_max;
     barrier->tree_group_size = group_size;
+    pthread_mutex_unlock(&barrier->lock);
     return GS_SUCCESS;
 }
 
@@ -186,11 +201,13 @@ gs_status gs_barrier_device(gs_barrier_t barrier, unsigned int blocks, gs_grid_b
                         barrier->capacity);
     memset(view, 0, sizeof *view);
     view->state = barrier->state;
-    view->timeout_ns = barrier->timeout_ns;
     view->method = (int)gs_barrier_method_for(barrier, blocks);
     view->capacity = barrier->capacity;
+    pthread_mutex_lock(&barrier->lock);
+    view->timeout_ns = barrier->timeout_ns;
     view->group_size = barrier->tree_group_size;
     view->flat_max = tree_flat_max(barrier);
+    pthread_mutex_unlock(&barrier->lock);
     return GS_SUCCESS;
 }
 

@@ -23,11 +23,20 @@ struct gs_barrier {
 
     /* The last launch outside a stream capture: launches on another stream
      * are refused until it has finished (gs_launch), and gs_barrier_check
-     * waits for it. Guarded by `lock`. */
+     * waits for it. Launches captured into graphs: each is followed in its
+     * graph by an external event-record node of `graph_launch`, so every
+     * replay records it and gs_barrier_check and gs_barrier_destroy wait
+     * for the last replay launched. While gs_barrier_check waits and reads
+     * (without the lock), `checking` makes launches return GS_ERR_BUSY
+     * instead of waiting for it. The fields, the time-out and the tree
+     * parameters are guarded by `lock`. */
     pthread_mutex_t lock;
     cudaEvent_t last_launch;
     unsigned long long last_stream; /* cudaStreamGetId of its stream */
     int launched;                   /* last_launch has been recorded */
+    cudaEvent_t graph_launch;
+    int captured;                   /* a launch was captured: graph_launch may be recorded */
+    int checking;                   /* gs_barrier_check is under way */
 };
 
 /* Bytes of device state for a barrier of this capacity. */

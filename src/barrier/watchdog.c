@@ -104,8 +104,9 @@ void gs__format_tagged_timeout(char *buf, size_t len, const unsigned int *rec, d
              "(time-out %.3f s)", a[0], rec[GS_REC_OBSERVER], a[3], a[1], timeout_s);
 }
 
-/* The report of a raised record (the launches have ended); re-arms. */
-static gs_status report(gs_barrier_t barrier, const unsigned int *rec)
+/* The report of a raised record (the launches have ended); re-arms.
+ * `timeout_s`: the barrier's time-out when the check began. */
+static gs_status report(gs_barrier_t barrier, const unsigned int *rec, double timeout_s)
 {
     unsigned int blocks = rec[GS_REC_BLOCKS];
     const char *late = rec[GS_REC_LATE]
@@ -140,13 +141,13 @@ static gs_status report(gs_barrier_t barrier, const unsigned int *rec)
         char what[64];
         snprintf(what, sizeof what, "neighbour barrier #%u: the epoch of block",
                  rec[GS_REC_BARRIER]);
-        gs__format_wait_timeout(msg, sizeof msg, what, rec, barrier->timeout_ns / 1e9);
+        gs__format_wait_timeout(msg, sizeof msg, what, rec, timeout_s);
         GS_TRY(gs__barrier_rearm(barrier));
         return gs__fail(GS_ERR_BARRIER_TIMEOUT, "%s%s", msg, late);
     }
     if (rec[GS_REC_KIND] == GS_REC_KIND_TAGGED_TIMEOUT) {
         char msg[512];
-        gs__format_tagged_timeout(msg, sizeof msg, rec, barrier->timeout_ns / 1e9);
+        gs__format_tagged_timeout(msg, sizeof msg, rec, timeout_s);
         GS_TRY(gs__barrier_rearm(barrier));
         return gs__fail(GS_ERR_BARRIER_TIMEOUT, "%s%s", msg, late);
     }
@@ -169,29 +170,51 @@ static gs_status report(gs_barrier_t barrier, const unsigned int *rec)
     free(where);
     GS_TRY(gs__barrier_rearm(barrier));
     return gs__fail(GS_ERR_BARRIER_TIMEOUT, "%s (%s barrier, time-out %.3f s)%s", msg,
-                    gs_barrier_method_name((gs_barrier_method)rec[GS_REC_METHOD]),
-                    barrier->timeout_ns / 1e9, late);
+                    gs_barrier_method_name((gs_barrier_method)rec[GS_REC_METHOD]), timeout_s,
+                    late);
 }
 
-/* Wait for `stream` and the last launch, then read the record. */
-static gs_status check_locked(gs_barrier_t barrier, cudaStream_t stream)
+/* What the check saw of the barrier when it began (under its lock). */
+typedef struct check_start {
+    int launched, captured;
+    double timeout_s;
+} check_start;
+
+/* Wait for `stream`, the last direct launch and the last graph replay, then
+ * read the record (and report and re-arm). Without the lock: launches are
+ * refused meanwhile (`checking`). */
+static gs_status wait_and_read(gs_barrier_t barrier, cudaStream_t stream, check_start at)
 {
     unsigned int rec[GS_LINE_WORDS];
     GS_CUDA_TRY(cudaStreamSynchronize(stream));
-    if (barrier->launched)
+    if (at.launched)
         GS_CUDA_TRY(cudaEventSynchronize(barrier->last_launch));
+    if (at.captured)
+        GS_CUDA_TRY(cudaEventSynchronize(barrier->graph_launch));
     GS_CUDA_TRY(cudaMemcpy(rec, barrier->state, sizeof rec, cudaMemcpyDeviceToHost));
     if (rec[GS_REC_FLAG] == 0)
         return GS_SUCCESS;
-    return report(barrier, rec);
+    return report(barrier, rec, at.timeout_s);
 }
 
+/* The lock is held only to mark the check under way and to read what it
+ * needs: a gs_launch meanwhile returns GS_ERR_BUSY at once instead of
+ * waiting behind the stream synchronize. */
 gs_status gs_barrier_check(gs_barrier_t barrier, cudaStream_t stream)
 {
     if (!barrier)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_barrier_check: barrier is NULL");
     pthread_mutex_lock(&barrier->lock);
-    gs_status st = check_locked(barrier, stream);
+    const int busy = barrier->checking;
+    const check_start at = {barrier->launched, barrier->captured, barrier->timeout_ns / 1e9};
+    barrier->checking = 1; /* (already so when busy) */
+    pthread_mutex_unlock(&barrier->lock);
+    if (busy)
+        return gs__fail(GS_ERR_BUSY, "gs_barrier_check: another thread is checking this barrier "
+                                     "now; check a barrier from one thread at a time");
+    gs_status st = wait_and_read(barrier, stream, at);
+    pthread_mutex_lock(&barrier->lock);
+    barrier->checking = 0;
     pthread_mutex_unlock(&barrier->lock);
     return st;
 }

@@ -65,7 +65,7 @@ static gs_status create_on_devices(gs_multi_t *out, int ndevices, const int *dev
     m->size = m->local = ndevices;
     m->owns_comms = 1;
     memcpy(m->devices, devices, (size_t)ndevices * sizeof(int));
-    gs_status st = gs__multi_default_timeout(&m->timeout_ns);
+    gs_status st = gs__multi_timeout(0.0, &m->timeout_ns);
     ncclResult_t nr = st == GS_SUCCESS ? ncclCommInitAll(m->comms, ndevices, devices) : ncclSuccess;
     if (nr != ncclSuccess)
         st = gs__nccl_fail(nr, "ncclCommInitAll", __FILE__, __LINE__);

@@ -85,8 +85,10 @@ gs_status gs__nccl_fail(ncclResult_t r, const char *call, const char *file, int 
 /* Monotonic clock, nanoseconds. */
 unsigned long long gs__now_ns(void);
 
-/* GRIDSYNC_MULTI_TIMEOUT or 60 s; a malformed or "off" value fails. */
-gs_status gs__multi_default_timeout(unsigned long long *timeout_ns);
+/* A group's time-out: `timeout_s` when the program gives one (> 0, already
+ * checked), else GRIDSYNC_MULTI_TIMEOUT or 60 s; a malformed or "off" value
+ * of the variable fails, but only when it is read. */
+gs_status gs__multi_timeout(double timeout_s, unsigned long long *timeout_ns);
 
 /* Wait until `comm` has no operation in progress (a non-blocking
  * communicator returns ncclInProgress), at most until `deadline_ns`.

@@ -44,10 +44,14 @@ gs_status gs__nccl_fail(ncclResult_t r, const char *call, const char *file, int 
                     last && *last ? ")" : "", file, line);
 }
 
-gs_status gs__multi_default_timeout(unsigned long long *timeout_ns)
+gs_status gs__multi_timeout(double timeout_s, unsigned long long *timeout_ns)
 {
     const char *text = getenv("GRIDSYNC_MULTI_TIMEOUT");
     *timeout_ns = 60000000000ull;
+    if (timeout_s > 0.0) { /* the program's own: the variable is not read */
+        *timeout_ns = (unsigned long long)(timeout_s * 1e9);
+        return GS_SUCCESS;
+    }
     if (!text || !*text)
         return GS_SUCCESS;
     if (gs__parse_timeout(text, timeout_ns) != 0 || *timeout_ns == 0)

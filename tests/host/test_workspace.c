@@ -12,9 +12,7 @@
  * when it finishes; a held kernel is still running.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <pthread.h>
-#include <semaphore.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +27,7 @@
 #include "../../internal/gridsync_internal.h"
 #include "../../src/runtime/workspace.h"
 #include "cuda_stub.h"
+#include "host_threads.h"
 
 enum { SLOW_MS = 2000 }; /* longer than any prompt call here, far shorter than a stuck one */
 
@@ -59,36 +58,6 @@ static stub_op *reduce_call(cudaStream_t s, done_store *d, int held)
     stub_op *op = stub_launch(s, store_done, d, held);
     assert_int_equal(gs__ws_release(&lease, s, GS_SUCCESS), GS_SUCCESS);
     return op;
-}
-
-static void sleep_ms(int ms)
-{
-    struct timespec t = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    nanosleep(&t, NULL);
-}
-
-static double now_ms(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
-}
-
-/* sem_wait for at most `ms`: 1 when posted. */
-static int wait_ms(sem_t *sem, int ms)
-{
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += ms / 1000;
-    until.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (until.tv_nsec >= 1000000000L) {
-        until.tv_sec += 1;
-        until.tv_nsec -= 1000000000L;
-    }
-    while (sem_timedwait(sem, &until) != 0)
-        if (errno != EINTR)
-            return 0;
-    return 1;
 }
 
 /* Every test starts with an empty pool and a stream of its own. */
@@ -188,63 +157,45 @@ static void test_no_recycling_under_a_running_kernel(void **state)
     assert_int_equal(stub_live_allocations(), 0);
 }
 
-/* gs_reduce_release_workspaces in a thread of its own; posts when done. */
-typedef struct releaser {
-    sem_t done;
-} releaser;
-
-static void *release_all(void *arg)
+/* gs_reduce_release_workspaces in a thread of its own (host_call). */
+static void release_all(void *arg)
 {
-    releaser *rel = arg;
+    (void)arg;
     gs_reduce_release_workspaces();
-    sem_post(&rel->done);
-    return NULL;
 }
 
-static pthread_t start_releasing(releaser *rel)
+/* After the releasing call has returned: every device allocation is
+ * freed. */
+static void end_releasing(host_call *rel)
 {
-    pthread_t t;
-    sem_init(&rel->done, 0, 0);
-    assert_int_equal(pthread_create(&t, NULL, release_all, rel), 0);
-    return t;
-}
-
-/* After the releasing thread is done: every device allocation is freed. */
-static void end_releasing(pthread_t t)
-{
-    pthread_join(t, NULL);
+    host_call_done(rel, 0);
     gs_reduce_release_workspaces();
     assert_int_equal(stub_live_allocations(), 0);
 }
 
-/* A call on another stream, in a thread of its own; posts when done. */
+/* A reduction on another stream, in a thread of its own. */
 typedef struct bystander {
     cudaStream_t stream;
     done_store d;
-    sem_t done;
 } bystander;
 
-static void *call_elsewhere(void *arg)
+static void call_elsewhere(void *arg)
 {
     bystander *b = arg;
     reduce_call(b->stream, &b->d, 0);
-    sem_post(&b->done);
-    return NULL;
 }
 
-/* A call on another stream goes through within SLOW_MS while `rel` is
- * freeing workspaces (it must not wait for the global lock). */
+/* A call on another stream goes through within SLOW_MS while workspaces
+ * are being freed (it must not wait for the global lock). */
 static void assert_others_proceed(const char *while_what)
 {
     bystander by;
-    pthread_t t;
-    sem_init(&by.done, 0, 0);
+    host_call c;
     assert_int_equal(cudaStreamCreate(&by.stream), cudaSuccess);
-    assert_int_equal(pthread_create(&t, NULL, call_elsewhere, &by), 0);
-    if (!wait_ms(&by.done, SLOW_MS))
+    host_call_start(&c, call_elsewhere, &by);
+    if (!host_call_done(&c, SLOW_MS))
         fail_msg("a reduction on another stream waited more than %d ms while %s", SLOW_MS,
                  while_what);
-    pthread_join(t, NULL);
 }
 
 /* Two threads' calls whose kernels reached the stream in the other order:
@@ -253,19 +204,19 @@ static void test_done_whatever_the_launch_order(void **state)
 {
     (void)state;
     race r = {0};
-    releaser rel;
+    host_call rel;
     r.stream = fresh_start();
     run_race(&r);
     double start = now_ms();
-    pthread_t t = start_releasing(&rel);
+    host_call_start(&rel, release_all, NULL);
     sleep_ms(100);
     assert_others_proceed("gs_reduce_release_workspaces freed a workspace whose kernels had run");
-    if (!wait_ms(&rel.done, SLOW_MS))
+    if (!host_call_done(&rel, SLOW_MS))
         fail_msg("gs_reduce_release_workspaces waited more than %d ms for a workspace whose "
                  "kernels (calls #%u and #%u) had both run",
                  SLOW_MS, r.a.seq, r.b.seq);
     print_message("released in %.0f ms\n", now_ms() - start);
-    end_releasing(t);
+    end_releasing(&rel);
 }
 
 /* Freeing a workspace whose kernel is still running waits for it, without
@@ -273,18 +224,18 @@ static void test_done_whatever_the_launch_order(void **state)
 static void test_release_waits_outside_the_lock(void **state)
 {
     (void)state;
-    releaser rel;
+    host_call rel;
     done_store d;
     cudaStream_t s = fresh_start();
     stub_op *running = reduce_call(s, &d, 1);
-    pthread_t t = start_releasing(&rel);
+    host_call_start(&rel, release_all, NULL);
     sleep_ms(100);
     assert_others_proceed("gs_reduce_release_workspaces waited for a running kernel");
-    assert_false(wait_ms(&rel.done, 100)); /* still waiting for the kernel */
+    assert_false(host_call_done(&rel, 100)); /* still waiting for the kernel */
     stub_finish(running);
-    if (!wait_ms(&rel.done, SLOW_MS))
+    if (!host_call_done(&rel, SLOW_MS))
         fail_msg("gs_reduce_release_workspaces did not return once the kernel had finished");
-    end_releasing(t);
+    end_releasing(&rel);
 }
 
 /* A reduction that launched nothing (its launch failed) is no call the
@@ -292,7 +243,7 @@ static void test_release_waits_outside_the_lock(void **state)
 static void test_failed_launch_is_not_waited_for(void **state)
 {
     (void)state;
-    releaser rel;
+    host_call rel;
     done_store d;
     gs__ws_lease lease;
     cudaStream_t s = fresh_start();
@@ -300,11 +251,11 @@ static void test_failed_launch_is_not_waited_for(void **state)
     gs__ws_request rq = reduction(s);
     assert_int_equal(gs__ws_acquire(&rq, &lease), GS_SUCCESS);
     assert_int_equal(gs__ws_release(&lease, s, GS_ERR_CUDA), GS_ERR_CUDA);
-    pthread_t t = start_releasing(&rel);
-    if (!wait_ms(&rel.done, SLOW_MS))
+    host_call_start(&rel, release_all, NULL);
+    if (!host_call_done(&rel, SLOW_MS))
         fail_msg("gs_reduce_release_workspaces waited for call #%u, whose launch had failed",
                  lease.seq);
-    end_releasing(t);
+    end_releasing(&rel);
 }
 
 /* ------------------------------------------------------ fault records */
