@@ -61,6 +61,18 @@ void gs__format_misuse(char *buf, size_t len, const unsigned int *rec);
 void gs__format_wait_timeout(char *buf, size_t len, const char *what, const unsigned int *rec,
                              double timeout_s);
 
+/* The sentence for a neighbour barrier's GS_REC_KIND_WAIT_TIMEOUT record,
+ * naming the cause first: the block(s) furthest behind, from every block's
+ * epoch (`epochs[i]` for block i of the `blocks` of the launch: its count
+ * of neighbour barriers in the launch's generation, the high half of the
+ * epoch waited for), "neighbour barrier: block 37 fell behind: it arrived
+ * at 10 neighbour barriers of this launch, the other 131 blocks at 11 to
+ * 12; the wait that timed out: <gs__format_wait_timeout's sentence>". With
+ * nobody behind the others, the wait's sentence alone. Pure. */
+void gs__format_neighbour_timeout(char *buf, size_t len, const unsigned int *rec,
+                                  const unsigned long long *epochs, unsigned int blocks,
+                                  double timeout_s);
+
 /* The sentence for a GS_REC_KIND_TAGGED_TIMEOUT record: "tagged word from
  * block W: block B waited for tag E but saw tag S (time-out T s)". */
 void gs__format_tagged_timeout(char *buf, size_t len, const unsigned int *rec, double timeout_s);

@@ -18,7 +18,7 @@ target_include_directories(gridsync_stubbed PUBLIC ${PROJECT_SOURCE_DIR}/include
 target_link_libraries(gridsync_stubbed PUBLIC Threads::Threads m)
 target_compile_options(gridsync_stubbed PRIVATE ${GS_C_WARNINGS})
 
-foreach(name workspace barrier_host)
+foreach(name workspace barrier_host watchdog)
   add_executable(test_${name} host/test_${name}.c)
   target_link_libraries(test_${name} PRIVATE gridsync_stubbed ${CMOCKA_LIBRARY})
   target_compile_options(test_${name} PRIVATE ${GS_C_WARNINGS})

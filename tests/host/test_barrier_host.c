@@ -18,6 +18,8 @@
 #include <cmocka.h>
 
 #include "gridsync.h"
+#include <gridsync/detail/barrier_layout.h>
+
 #include "cuda_stub.h"
 #include "host_threads.h"
 
@@ -211,6 +213,37 @@ static void test_setters_take_the_lock(void **state)
     assert_int_equal(gs_barrier_destroy(b), GS_SUCCESS);
 }
 
+/* A neighbour barrier's time-out as gs_barrier_check reports it: the
+ * record and every block's epoch read from the state (the stub's device
+ * memory is the host's): the block furthest behind is named. */
+static void test_neighbour_report_names_the_block_behind(void **state)
+{
+    (void)state;
+    gs_barrier_t b = barrier_new();
+    gs_grid_barrier view;
+    const unsigned int blocks = 132, gen = 3;
+    assert_int_equal(gs_barrier_device(b, blocks, &view), GS_SUCCESS);
+    unsigned int *rec = view.state;
+    unsigned long long *epochs = (unsigned long long *)(view.state + GS_W_EPOCHS(view.capacity));
+    for (unsigned int i = 0; i < blocks; ++i) /* one 64-bit epoch at the start of each line */
+        epochs[i * (GS_LINE_WORDS / 2u)] = (unsigned long long)gen << 32 | (i == 37u ? 10u : 12u);
+    const unsigned int detail[5] = {38u, 12u, gen, 13u, gen};
+    memcpy(rec + GS_REC_DETAIL, detail, sizeof detail);
+    rec[GS_REC_BARRIER] = 13u;
+    rec[GS_REC_BLOCKS] = blocks;
+    rec[GS_REC_OBSERVER] = 39u;
+    rec[GS_REC_KIND] = GS_REC_KIND_WAIT_TIMEOUT;
+    rec[GS_REC_FLAG] = 1u;
+    assert_int_equal(gs_barrier_check(b, stream_new()), GS_ERR_BARRIER_TIMEOUT);
+    const char *detail_text = gs_last_error_detail();
+    print_message("%s\n", detail_text);
+    assert_non_null(strstr(detail_text, "neighbour barrier: block 37 fell behind: it arrived at 10 "
+                                        "neighbour barriers of this launch, the other 131 blocks "
+                                        "at 12;"));
+    assert_int_equal(rec[GS_REC_FLAG], 0u); /* re-armed */
+    assert_int_equal(gs_barrier_destroy(b), GS_SUCCESS);
+}
+
 int main(void)
 {
     unsetenv("GRIDSYNC_BARRIER_TIMEOUT"); /* the setters' values must stick */
@@ -219,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_check_waits_for_graph_replay),
         cmocka_unit_test(test_launch_during_check_is_busy),
         cmocka_unit_test(test_setters_take_the_lock),
+        cmocka_unit_test(test_neighbour_report_names_the_block_behind),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
