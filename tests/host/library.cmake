@@ -1,6 +1,8 @@
-# The library's host code on a stubbed CUDA runtime (host/cuda_stub.c, in
-# place of libcudart): the workspace pool, barriers and their watchdog, run
-# on any machine. Included from tests/CMakeLists.txt.
+# Host tests of the library itself. Included from tests/CMakeLists.txt.
+#
+# Its host code on a stubbed CUDA runtime (host/cuda_stub.c, in place of
+# libcudart): the workspace pool, barriers and their watchdog, run on any
+# machine.
 add_library(gridsync_stubbed STATIC
   host/cuda_stub.c
   ${PROJECT_SOURCE_DIR}/src/core/error.c
@@ -25,3 +27,9 @@ foreach(name workspace barrier_host watchdog)
   add_test(NAME host_${name} COMMAND test_${name})
   set_tests_properties(host_${name} PROPERTIES LABELS host TIMEOUT 120)
 endforeach()
+
+# Its layering: a component includes its own files and the floor's
+# (src/core, src/runtime), never another component's.
+add_test(NAME host_library_layers
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/host/library_layers.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(host_library_layers PROPERTIES LABELS host)
