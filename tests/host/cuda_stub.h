@@ -1,7 +1,7 @@
 /*
  * cuda_stub.h - a stand-in for the CUDA runtime (and the three driver entry
  * points the library reaches through it), linked instead of libcudart into
- * host tests of the library's host code (tests/host/stubbed.cmake): the
+ * host tests of the library's host code (tests/host/library.cmake): the
  * workspace pool, barriers, the watchdog, scan fault records.
  *
  * The model: "device memory" is host memory (cudaMalloc is calloc, a
