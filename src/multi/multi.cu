@@ -164,7 +164,7 @@ extern "C" gs_status gs_multi_set_timeout(gs_multi_t m, double seconds)
     if (!m || !(seconds >= 1e-3) || seconds > 86400.0)
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "gs_multi_set_timeout: need a group and 0.001 <= s <= 86400");
-    m->timeout_ns = (unsigned long long)(seconds * 1e9);
+    __atomic_store_n(&m->timeout_ns, (unsigned long long)(seconds * 1e9), __ATOMIC_RELAXED);
     return GS_SUCCESS;
 }
 

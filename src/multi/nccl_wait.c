@@ -121,7 +121,8 @@ static void abort_group(gs_multi_t m)
 
 gs_status gs__multi_wait(gs_multi_t m, const char *what)
 {
-    unsigned long long deadline = gs__now_ns() + m->timeout_ns;
+    const unsigned long long timeout_ns = __atomic_load_n(&m->timeout_ns, __ATOMIC_RELAXED);
+    unsigned long long deadline = gs__now_ns() + timeout_ns;
     int timed_out = 0;
     gs_status st = GS_SUCCESS;
     for (int r = 0; r < m->local && !timed_out && st == GS_SUCCESS; ++r)
@@ -143,7 +144,7 @@ gs_status gs__multi_wait(gs_multi_t m, const char *what)
                     "%s: not every rank took part within %.3f s (a rank ended, was never "
                     "started, or is still busy elsewhere); the group's NCCL communicator was "
                     "aborted, so gs_multi_destroy is all that is left to call",
-                    what, m->timeout_ns / 1e9);
+                    what, timeout_ns / 1e9);
 }
 
 gs_status gs__multi_usable(gs_multi_t m, const char *what)
