@@ -360,7 +360,8 @@ gs_status gs_dot(gs_dtype type, const void *x, const void *y, long long n, void 
 
 /* Free the cached reduction (and scan) workspaces of every stream
  * (optional; also safe to never call). Safe at any time: a workspace in use
- * is freed once its call has finished. */
+ * is freed once its call has finished. A scan fault not reported yet
+ * (gs_scan_check) is dropped with its stream's workspace. */
 void gs_reduce_release_workspaces(void);
 
 /* ------------------------------------------------------------------- scans */
