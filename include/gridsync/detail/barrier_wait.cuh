@@ -204,11 +204,15 @@ static __device__ __noinline__ void gs__raise_timeout(const gs__waiter *w)
 }
 
 /*
- * The watched wait (out of line): the bounded wait (bounded_wait.cuh) of the
- * condition, looking every 32 polls at the record's flag (somebody else
- * timed out: leave) and at its deadline (past it: raise the time-out,
- * leave). A waiter that leaves records the barrier number it was waiting at
- * in where[rank]: the host names the blocks that have no such record as
+ * The watched wait (out of line): keeps polling; every 32 polls looks at the
+ * record's flag (somebody else timed out: leave) and at the deadline, the
+ * bounded wait's (bounded_wait.cuh), started on entry (past it: raise the
+ * time-out, leave). The loop is written out rather than bounded_wait's
+ * (the same polls and looks): its every caller is a barrier kernel, and this
+ * form keeps their register allocation, so their SASS, as it was
+ * (cuobjdump; bounded_wait's form spilled a loop counter of the tagged
+ * exchange). A waiter that leaves records the barrier number it was waiting
+ * at in where[rank]: the host names the blocks that have no such record as
  * missing. A block that finds the flag already up when its wait turns slow
  * (~36 us after arriving) is taken to have started after the time-out and
  * leaves unrecorded.
@@ -223,25 +227,30 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
         gs__raise(w->state, GS_REC_KIND_OVERSIZED, w->count, w->rank, w->method);
         return 1;
     }
+    /* a time-out of 0 is "off" (GRIDSYNC_BARRIER_TIMEOUT=off): no deadline */
+    gs::detail::wait_deadline deadline = gs::detail::wait_deadline_from_now(w->timeout_ns);
     if (w->late || gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u) {
         gs_st_relaxed_gpu(w->state + GS_REC_LATE, 1u); /* reported by gs_barrier_check */
         return 1;
     }
-    /* a time-out of 0 is "off" (GRIDSYNC_BARRIER_TIMEOUT=off): no deadline */
-    gs::detail::wait_deadline deadline = gs::detail::wait_deadline_after(w->timeout_ns);
-    auto flag_up = [&] { return gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u; };
-    const int r = gs::detail::bounded_wait<32>(
-        deadline, [&] { return gs__wait_done(w->p, w->until, w->ref, w->aux) != 0; }, flag_up);
-    if (r == gs::detail::WAIT_MET) {
-        /* After a time-out, blocks that left go on to later barriers and
-         * their arrivals can make this condition come true: with the flag
-         * up, this block leaves (recorded) instead of passing. */
-        if (!flag_up()) {
+    for (unsigned int spins = 1;; ++spins) {
+        if (gs__wait_done(w->p, w->until, w->ref, w->aux)) {
+            /* After a time-out, blocks that left go on to later barriers and
+             * their arrivals can make this condition come true: with the
+             * flag up, this block leaves (recorded) instead of passing. */
+            if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u)
+                break;
             gs__wait_acquire(w->p, w->until);
             return 0;
         }
-    } else if (r == gs::detail::WAIT_TIMED_OUT) {
-        gs__raise_timeout(w);
+        if ((spins & 31u) != 0u)
+            continue;
+        if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) == 0u) {
+            if (!gs::detail::wait_deadline_reached(deadline))
+                continue;
+            gs__raise_timeout(w);
+        }
+        break;
     }
     /* a signal's waiter may come from a grid larger than where[] */
     if (w->rank < gs_ld_relaxed_gpu(w->state + GS_REC_CAPACITY))

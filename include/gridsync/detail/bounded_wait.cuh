@@ -2,11 +2,24 @@
  * gridsync/detail/bounded_wait.cuh - the one bounded wait of gridsync
  * (internal): every wait of a thread for another agent's progress (a block,
  * another GPU, the host) polls through it, so that no wait can hang a GPU.
- * Its users: the barriers' and the scoped primitives' watched slow path
- * (barrier_wait.cuh), tagged words (tagged_word.cuh), the scan's look-back
- * and its resident kernel's waits (scan_tile_state.cuh, resident_scan.cuh),
- * the cross-GPU meetings (multi_exchange.cuh, multi_allreduce.cuh), and the
- * task runtime.
+ * It comes as a whole loop (bounded_wait, bounded_wait_warp: for new waits,
+ * the task runtime's among them) and as its parts, which the library's
+ * older waits, each tuned and its callers' SASS compared, use inside loops
+ * of their own, written out because the loop form changed their callers'
+ * code (ptxas allocates a __noinline__ function's registers with its
+ * callers', and the look's extra values spilled a loop counter of the
+ * tagged exchange; inline, the scan's look-back grew ~40 instructions):
+ *   - the barriers' and the scoped primitives' watched slow path
+ *     (barrier_wait.cuh) and tagged words (tagged_word.cuh): a deadline
+ *     started on entry (wait_deadline_from_now, wait_deadline_reached);
+ *   - the scan's look-back and its resident kernel's waits
+ *     (scan_tile_state.cuh, resident_scan.cuh): the look (wait_look, the
+ *     abort word then the deadline), and wait_polling for the wait for a
+ *     bulk copy in flight, which goes on after its time-out;
+ *   - the cross-GPU meetings (multi_exchange.cuh, multi_allreduce.cuh): the
+ *     deadline started at the first look (wait_deadline_at).
+ * Either way: the same polls, the same looks (every 32 or 64 polls), one
+ * 64-bit deadline word, one meaning of a time-out of 0.
  *
  * How it works. A wait polls a condition until it holds. Every `Every`
  * polls (a power of two) it takes a look: first at an abort test (another
@@ -30,19 +43,24 @@
  * an __all_sync): lane 0 takes the looks and every lane gets its answer,
  * so the warp stays converged. One deadline may serve several waits in
  * turn (a look-back over several windows, a meeting polled peer by peer).
+ * A wait that has already polled a while inline may start its deadline on
+ * entry instead (wait_deadline_from_now), as the barriers' slow paths do.
  * Building blocks for a wait that does not fit (one that goes on after its
- * time-out, as the scan's wait for a bulk copy in flight): wait_polling
- * (the loop, with a look of the caller's), wait_look and
- * wait_deadline_passed.
+ * time-out, as the scan's wait for a bulk copy in flight; a loop whose
+ * exact shape matters to its callers' registers): wait_polling (the loop,
+ * with a look of the caller's), wait_look, wait_deadline_passed and, for a
+ * deadline started on entry (wait_deadline_from_now, or wait_deadline_at
+ * from a clock reading the caller took), wait_deadline_reached.
  *
  * Why it is correct.
  *   - Bounded: with timeout_ns > 0, a wait whose condition never holds
  *     takes a look every `Every` polls, and %globaltimer (a GPU-wide
- *     nanosecond clock, monotonic, 64 bits: no wrap) passes the deadline
- *     after timeout_ns, so the wait ends within the time-out plus `Every`
- *     polls (plus the polls before the first look: the deadline starts
- *     there, so a wait met within its first `Every` polls never reads the
- *     clock, and a look costs nothing on a prompt wait).
+ *     nanosecond clock, monotonic, 64 bits: no wrap in 292 years, and
+ *     below the 2^63 that marks a deadline not started) passes the
+ *     deadline after timeout_ns, so the wait ends within the time-out plus
+ *     `Every` polls (plus the polls before the first look: the deadline
+ *     starts there, so a wait met within its first `Every` polls never
+ *     reads the clock, and a look costs nothing on a prompt wait).
  *   - Polls and looks are loads the compiler may not merge or hoist: the
  *     caller's poll uses the ld.relaxed/ld.acquire or volatile loads of
  *     memory_order.cuh, and %globaltimer is read by an asm volatile.
@@ -66,7 +84,12 @@
  * wait in a __noinline__ slow path, which the fast path pays nothing for).
  * `Every`: 32 where the abort flag is in device memory next to the polled
  * word, 64 where a look is expensive (host-mapped memory over PCIe, a
- * window of 32 descriptors per poll).
+ * window of 32 descriptors per poll). A deadline is one 64-bit word across
+ * the loop. In a __noinline__ function that many kernels call, compare the
+ * callers' SASS before and after (cuobjdump -sass): ptxas allocates the
+ * registers of a function and its callers together, and a wait that holds
+ * more values than the one it replaces can make the callers spill across
+ * the call.
  */
 #ifndef GRIDSYNC_DETAIL_BOUNDED_WAIT_CUH
 #define GRIDSYNC_DETAIL_BOUNDED_WAIT_CUH
@@ -85,28 +108,61 @@ enum wait_result {
     WAIT_TIMED_OUT = 3 /* past the deadline: the caller records the time-out */
 };
 
-/* A wait's deadline on %globaltimer, started at its first look. */
+/* A wait's deadline on %globaltimer: one 64-bit word (one register across
+ * the poll loop), which holds the time-out with the top bit set until the
+ * deadline is started, then the deadline; WAIT_NEVER (all ones): no bound. */
 struct wait_deadline {
-    unsigned long long at;         /* 0: not started yet; ~0: never */
-    unsigned long long timeout_ns; /* 0: no bound */
+    unsigned long long word;
 };
 
+enum : unsigned long long {
+    WAIT_NOT_STARTED = 1ull << 63, /* no %globaltimer reading has it (292 years) */
+    WAIT_NEVER = ~0ull
+};
+
+/* A deadline `timeout_ns` after the wait's first look (0: no bound; any
+ * time-out below 2^63 - 1 ns). */
 GS_DEVICE wait_deadline wait_deadline_after(unsigned long long timeout_ns)
 {
-    wait_deadline d = {0ull, timeout_ns};
+    wait_deadline d = {WAIT_NOT_STARTED | timeout_ns};
     return d;
 }
 
+/* A deadline `timeout_ns` after `now`, a %globaltimer reading the caller
+ * has taken anyway (0: no bound). */
+GS_DEVICE wait_deadline wait_deadline_at(unsigned long long now, unsigned long long timeout_ns)
+{
+    wait_deadline d = {timeout_ns ? now + timeout_ns : WAIT_NEVER};
+    return d;
+}
+
+/* A deadline `timeout_ns` from now (0: no bound), for a wait that has
+ * already polled a while inline (the barriers' slow paths: the time-out
+ * counts from their entry). */
+GS_DEVICE wait_deadline wait_deadline_from_now(unsigned long long timeout_ns)
+{
+    wait_deadline d = {timeout_ns ? gs_globaltimer_ns() + timeout_ns : WAIT_NEVER};
+    return d;
+}
+
+/* Whether a deadline started with wait_deadline_from_now has passed: one
+ * clock read and one compare (what the barriers' slow paths always did). */
+GS_DEVICE bool wait_deadline_reached(const wait_deadline &d)
+{
+    return gs_globaltimer_ns() >= d.word;
+}
+
 /* One look at the clock: whether the deadline has passed. The first look
- * starts it (and answers no). */
+ * of a deadline not started starts it (and answers no). */
 GS_DEVICE bool wait_deadline_passed(wait_deadline &d)
 {
     const unsigned long long now = gs_globaltimer_ns();
-    if (d.at == 0ull) {
-        d.at = d.timeout_ns ? now + d.timeout_ns : ~0ull;
+    if ((d.word & WAIT_NOT_STARTED) != 0ull && d.word != WAIT_NEVER) {
+        const unsigned long long timeout_ns = d.word & ~WAIT_NOT_STARTED;
+        d.word = timeout_ns ? now + timeout_ns : WAIT_NEVER;
         return false;
     }
-    return now >= d.at;
+    return now >= d.word;
 }
 
 /* One look: the abort test first, then the clock. WAIT_ABORTED,

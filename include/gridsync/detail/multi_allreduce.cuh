@@ -142,17 +142,19 @@ static __device__ __noinline__ T multi_wait_values(gs_multi_view *v, unsigned in
     unsigned int broken = (v->flags & GS_MULTI_VIEW_BROKEN) != 0u;
     T acc = mine;
     gs__multi_epoch_early(s, epoch, local_waiters, broken);
-    gs::detail::wait_deadline deadline = gs::detail::wait_deadline_after(v->timeout_ns);
+    gs::detail::wait_deadline deadline = {0ull};
     for (int j = 0; j < size && !broken; ++j) {
         T x = mine;
         if (j != rank) {
             unsigned long long bits;
-            const int r = bounded_wait<64>(
-                deadline, [&] { return multi_slot_arrived<T>(set, j, epoch, &bits); },
-                gs__multi_aborted(v));
-            if (r != WAIT_MET) {
-                gs__multi_record_break(v, epoch, missing_slots<T>(set, size, rank, epoch), r);
+            for (unsigned int spins = 1; !multi_slot_arrived<T>(set, j, epoch, &bits); ++spins) {
+                unsigned int aborted;
+                if ((spins & 63u) != 0u || !gs__multi_called_off(v, &deadline, &aborted))
+                    continue;
+                gs__multi_record_break(v, epoch, missing_slots<T>(set, size, rank, epoch),
+                                       aborted);
                 broken = 1u;
+                break;
             }
             x = multi_payload<T>::value(bits);
         }

@@ -103,28 +103,36 @@ GS_DEVICE int gs__multi_wait_local(gs_multi_view *v, unsigned int epoch, unsigne
     return give_up;
 }
 
-/* The abort test of a cross-GPU wait (a bounded wait, bounded_wait.cuh,
- * looking every 64 polls): has the host called the meeting off (a rank's
- * launch failed)? Then, or past the deadline (a time-out of 0 is off; the
- * deadline starts at the first look), the caller marks the view broken and
- * records the meeting with gs__multi_record_break. */
-GS_DEVICE auto gs__multi_aborted(const gs_multi_view *v)
+/* Every 64 polls of a cross-GPU wait: has the host called the meeting off
+ * (a rank's launch failed), or is the deadline past (the bounded wait's,
+ * bounded_wait.cuh: it starts at the first look; a time-out of 0 is off)?
+ * If so the view is marked broken, *aborted says which, and 1 is returned;
+ * the caller records the meeting with gs__multi_record_break. The waits
+ * keep their own loops around this look (the polls of bounded_wait, written
+ * out: its loop form changed the registers, so the SASS, of the kernels
+ * that meet, down to their inline polls). */
+GS_DEVICE unsigned int gs__multi_called_off(gs_multi_view *v, gs::detail::wait_deadline *deadline,
+                                            unsigned int *aborted)
 {
-    return [v] { return gs_ld_acquire_sys(v->abort) != 0u; };
+    *aborted = gs_ld_acquire_sys(v->abort) != 0u;
+    const unsigned long long now = gs_globaltimer_ns();
+    if (!deadline->word)
+        *deadline = gs::detail::wait_deadline_at(now, v->timeout_ns);
+    if (!*aborted && now < deadline->word)
+        return 0u;
+    v->flags |= GS_MULTI_VIEW_BROKEN;
+    return 1u;
 }
 
 /* The state's record of a broken meeting: its epoch, the GPUs still
- * `missing` (a bitmask of ranks) and whether the host called it off (the
- * wait's end was WAIT_ABORTED, else WAIT_TIMED_OUT); marks the view
- * broken. */
+ * `missing` (a bitmask of ranks) and whether the host called it off. */
 GS_DEVICE void gs__multi_record_break(gs_multi_view *v, unsigned int epoch, unsigned int missing,
-                                      int wait_end)
+                                      unsigned int aborted)
 {
     unsigned int *s = v->state;
-    v->flags |= GS_MULTI_VIEW_BROKEN;
     gs_st_relaxed_gpu(s + GS_MULTI_REC_EPOCH, epoch);
     gs_st_relaxed_gpu(s + GS_MULTI_REC_MISSING, missing);
-    gs_st_relaxed_gpu(s + GS_MULTI_REC_ABORTED, wait_end == gs::detail::WAIT_ABORTED ? 1u : 0u);
+    gs_st_relaxed_gpu(s + GS_MULTI_REC_ABORTED, aborted);
 }
 
 /* The last arriver's store of {epoch, broken} into the GPU's epoch word,
@@ -240,19 +248,21 @@ static __device__ __noinline__ void gs__multi_wait_peers(gs_multi_view *v, unsig
     const int size = v->size, rank = v->rank;
     unsigned int broken = (v->flags & GS_MULTI_VIEW_BROKEN) != 0u;
     gs__multi_epoch_early(s, epoch, local_waiters, broken);
-    gs::detail::wait_deadline deadline = gs::detail::wait_deadline_after(v->timeout_ns);
+    gs::detail::wait_deadline deadline = {0ull};
     for (int j = 0; j < size && !broken; ++j) {
         if (j == rank)
             continue;
-        /* the first look at the abort word (host memory, a PCIe round
-         * trip) and the clock comes after 64 polls, never on a prompt
-         * meeting */
-        const int r = gs::detail::bounded_wait<64>(
-            deadline, [&] { return (int)(gs_ld_acquire_sys(arrivals + j) - epoch) >= 0; },
-            gs__multi_aborted(v));
-        if (r != gs::detail::WAIT_MET) {
-            gs__multi_record_break(v, epoch, gs__multi_missing(arrivals, size, rank, epoch), r);
+        /* from 1: the first look at the abort word (host memory, a PCIe
+         * round trip) and the clock comes after 64 polls, never on a
+         * prompt meeting */
+        for (unsigned int spins = 1; (int)(gs_ld_acquire_sys(arrivals + j) - epoch) < 0; ++spins) {
+            unsigned int aborted;
+            if ((spins & 63u) != 0u || !gs__multi_called_off(v, &deadline, &aborted))
+                continue;
+            gs__multi_record_break(v, epoch, gs__multi_missing(arrivals, size, rank, epoch),
+                                   aborted);
             broken = 1u;
+            break;
         }
     }
     gs__multi_release_local(s, epoch, local_waiters, broken);

@@ -217,12 +217,11 @@ struct scan_resident_shared {
 GS_DEVICE int scan_wait_thread(unsigned long long *bar, unsigned int parity,
                                const scan_watch &watch)
 {
-    wait_deadline deadline = wait_deadline_after(watch.timeout_ns);
-    const int r = bounded_wait<64>(
-        deadline, [&] { return bulk_barrier_try_wait(bar, parity); }, scan_aborted(watch));
-    if (r == WAIT_TIMED_OUT)
-        scan_record_fault(watch);
-    return r != WAIT_MET;
+    wait_deadline deadline = {0ull}; /* started at the first look */
+    for (unsigned int polls = 1u; !bulk_barrier_try_wait(bar, parity); ++polls)
+        if ((polls & 63u) == 0u && scan_give_up_thread(watch, deadline))
+            return 1;
+    return 0;
 }
 
 /* A data warp, every lane: wait for the phase `parity` of a buffer's
@@ -247,7 +246,7 @@ GS_DEVICE int scan_wait_copy(unsigned long long *bar, unsigned int parity,
     (void)wait_polling<64>(
         [&] { return __all_sync(0xffffffffu, bulk_barrier_try_wait(bar, parity)) != 0; },
         [&] {
-            if (wait_lane() == 0u && wait_deadline_passed(deadline)) {
+            if ((threadIdx.x & 31u) == 0u && wait_deadline_passed(deadline)) {
                 if (late)
                     __trap(); /* a bulk copy that did not land */
                 scan_record_fault(watch); /* unless another tile of the call did */

@@ -222,6 +222,35 @@ GS_DEVICE void scan_record_fault(const scan_watch &w)
     }
 }
 
+/* One thread decides: 1 when the wait must give up: the call was aborted
+ * (the abort word), or this wait is past its deadline (bounded_wait.cuh's
+ * deadline, started at the first look: a zero word is one not started yet),
+ * in which case it records the fault (scan_record_fault). */
+GS_DEVICE int scan_give_up_thread(const scan_watch &w, wait_deadline &deadline)
+{
+    const unsigned long long now = gs_globaltimer_ns();
+    if (scan_aborted(w)())
+        return 1;
+    if (deadline.word == 0ull) {
+        deadline = wait_deadline_at(now, w.timeout_ns);
+        return 0;
+    }
+    if (now < deadline.word)
+        return 0;
+    scan_record_fault(w);
+    return 1;
+}
+
+/* The same for a warp: lane 0 decides, every lane gets the answer (the
+ * scan's blocks are 1-D: the lane is threadIdx.x's low bits). */
+GS_DEVICE int scan_give_up(const scan_watch &w, wait_deadline &deadline)
+{
+    int up = 0;
+    if ((threadIdx.x & 31u) == 0u)
+        up = scan_give_up_thread(w, deadline);
+    return __shfl_sync(0xffffffffu, up, 0);
+}
+
 /* ---------------------------------------------------------- the windows */
 
 /* One window as the warp sees it: this lane's K entries (tiles
@@ -282,36 +311,29 @@ enum { SCAN_GAVE_UP = -2 };
 
 /* Poll the window at `lo` until it is ready; returns its highest inclusive
  * entry, -1 when every entry has its aggregate and none is inclusive (or
- * when only aggregates were asked for), SCAN_GAVE_UP when the call was
- * aborted or the wait timed out (lane 0 then records the fault). The
- * warp's bounded wait (bounded_wait.cuh), a look every 64 window reads;
- * `deadline` is the whole look-back's. SleepNs: nanoseconds to back off
+ * when only aggregates were asked for), SCAN_GAVE_UP when the watch says so
+ * (every 64 polls: scan_give_up; `deadline` is the whole look-back's).
+ * The polls of the warp's bounded wait (bounded_wait.cuh), written out: its
+ * loop form added ~40 instructions to every scan kernel and moved the
+ * registers of its tile loads (cuobjdump). SleepNs: nanoseconds to back off
  * after a window that was not ready. */
 template <class T, int K, int SleepNs>
 GS_DEVICE int scan_wait_window(const scan_tile_state<T> &s, int lo, bool inclusive_too,
                                scan_window<T, K> &w, const scan_watch &watch,
                                wait_deadline &deadline)
 {
-    int h = -1;
-    const int r = bounded_wait_warp<64>(
-        deadline,
-        [&] {
-            scan_read_window(s, lo, inclusive_too, w);
-            h = scan_highest_inclusive(w);
-            if (scan_ready_above(w, h))
-                return true;
+    for (unsigned int polls = 1u;; ++polls) {
+        scan_read_window(s, lo, inclusive_too, w);
+        int h = scan_highest_inclusive(w);
+        if (scan_ready_above(w, h))
+            return h;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-            if constexpr (SleepNs > 0)
-                __nanosleep(SleepNs);
+        if constexpr (SleepNs > 0)
+            __nanosleep(SleepNs);
 #endif
-            return false;
-        },
-        scan_aborted(watch));
-    if (r == WAIT_MET)
-        return h;
-    if (r == WAIT_TIMED_OUT && wait_lane() == 0u)
-        scan_record_fault(watch);
-    return SCAN_GAVE_UP;
+        if ((polls & 63u) == 0u && scan_give_up(watch, deadline))
+            return SCAN_GAVE_UP;
+    }
 }
 
 /* x = op(x, entry j) for the window's entries j = from .. 32 K - 1, one at
@@ -378,7 +400,7 @@ GS_DEVICE bool scan_look_back(const scan_tile_state<T> &s, int t, Op op, const s
                               T &prefix, T *fold = nullptr)
 {
     constexpr int window = 32 * K;
-    wait_deadline deadline = wait_deadline_after(watch.timeout_ns);
+    wait_deadline deadline = {0ull}; /* started at the first look */
     scan_window<T, K> first, w;
     int lo = t - window;
     int h = scan_wait_window<T, K, SleepNs>(s, lo, true, first, watch, deadline);

@@ -15,39 +15,39 @@ GS_DEVICE void gs__tagged_put(unsigned long long *word, unsigned int bits, unsig
 }
 
 /* The watched wait for a tag (out of line, its own function so that the
- * barriers' slow path, and so their kernels' registers, are unchanged): the
- * bounded wait (bounded_wait.cuh) of the tag, looking every 32 polls at the
- * record's flag (another wait timed out: leave) and at its deadline (past
- * it: record the writer, the tag seen and the tag expected, raise the flag,
- * leave; with the time-out off, GRIDSYNC_BARRIER_TIMEOUT=off, it waits for
- * ever). 0: the tag came, *seen is the word that carried it; 1: the caller
- * must leave. */
+ * barriers' slow path, and so their kernels' registers, are unchanged):
+ * keeps polling; every 32 polls looks at the record's flag (another wait
+ * timed out: leave) and at the deadline, the bounded wait's
+ * (bounded_wait.cuh), started on entry (past it: record the writer, the tag
+ * seen and the tag expected, raise the flag, leave; with the time-out off,
+ * GRIDSYNC_BARRIER_TIMEOUT=off, it waits for ever). Written out as
+ * gs__wait_slow is, for the same reason. 0: the tag came, *seen is the word
+ * that carried it; 1: the caller must leave. */
 static __device__ __noinline__ int gs__tagged_wait_slow(const gs__waiter *w,
                                                         unsigned long long *seen)
 {
+    gs::detail::wait_deadline deadline = gs::detail::wait_deadline_from_now(w->timeout_ns);
     const unsigned long long *word = (const unsigned long long *)w->p;
     if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u)
         return 1; /* a time-out already happened: leave as every slow wait does */
-    gs::detail::wait_deadline deadline = gs::detail::wait_deadline_after(w->timeout_ns);
-    unsigned long long v = 0ull;
-    const int r = gs::detail::bounded_wait<32>(
-        deadline,
-        [&] {
-            v = gs_ld_relaxed_gpu_u64(word);
-            return (unsigned int)(v >> 32) == (unsigned int)w->ref;
-        },
-        [&] { return gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u; });
-    if (r == gs::detail::WAIT_MET) {
-        *seen = v;
-        return 0;
-    }
-    if (r == gs::detail::WAIT_TIMED_OUT) {
+    for (unsigned int spins = 1;; ++spins) {
+        const unsigned long long v = gs_ld_relaxed_gpu_u64(word);
+        if ((unsigned int)(v >> 32) == (unsigned int)w->ref) {
+            *seen = v;
+            return 0;
+        }
+        if ((spins & 31u) != 0u)
+            continue;
+        if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u)
+            return 1;
+        if (!gs::detail::wait_deadline_reached(deadline))
+            continue;
         unsigned int detail[GS_REC_DETAIL_WORDS] = {w->target, (unsigned int)(v >> 32), 0u,
                                                     (unsigned int)w->ref, 0u, 0u};
         gs__raise_detail(w->state, GS_REC_KIND_TAGGED_TIMEOUT, w->count, w->rank, w->method,
                          detail);
+        return 1;
     }
-    return 1;
 }
 
 /* Poll `word` (relaxed 64-bit loads) until its tag is `tag`; then *bits is
