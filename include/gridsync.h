@@ -201,6 +201,11 @@ typedef struct gs_barrier *gs_barrier_t;
  * hangs the kernel until the process is killed. A malformed value makes
  * this call fail with GS_ERR_INVALID_ARGUMENT. */
 GS_API gs_status gs_barrier_create(gs_barrier_t *barrier, gs_barrier_method method);
+
+/* Waits for the barrier's last launch and for the last replay launched so
+ * far of a graph that captured a launch of it, then frees it. A graph that
+ * captured a launch must not be launched after this (its kernels would use
+ * freed state). */
 GS_API gs_status gs_barrier_destroy(gs_barrier_t barrier);
 
 /* Bound on every wait of this barrier (default 2 s, at least 1 ms; see
@@ -220,11 +225,15 @@ GS_API gs_barrier_method gs_barrier_method_for(gs_barrier_t barrier, unsigned in
 GS_API gs_status gs_barrier_device(gs_barrier_t barrier, unsigned int blocks,
                                    gs_grid_barrier *view);
 
-/* Wait for `stream` and for the barrier's last launch, then report the
+/* Wait for `stream`, for the barrier's last launch and for the last replay
+ * launched so far of a graph that captured a launch of it, then report the
  * barrier's watchdog: GS_SUCCESS, or GS_ERR_BARRIER_TIMEOUT with a detail
  * such as
  *   "barrier #5: 1055/1056 blocks arrived; missing: block 17".
- * After a time-out the state is re-armed so the next launch works. */
+ * After a time-out the state is re-armed so the next launch works. While a
+ * check waits, gs_launch on the barrier returns GS_ERR_BUSY (from any
+ * thread), and so does a second check; launch graphs that hold the barrier
+ * before the check or after it, not during it. */
 GS_API gs_status gs_barrier_check(gs_barrier_t barrier, cudaStream_t stream);
 
 /* ------------------------------------------------------------------ signals */
@@ -382,7 +391,8 @@ GS_API gs_status gs_dot(gs_dtype type, const void *x, const void *y, long long n
 
 /* Free the cached reduction (and scan) workspaces of every stream
  * (optional; also safe to never call). Safe at any time: a workspace in use
- * is freed once its call has finished. */
+ * is freed once its call has finished. A scan fault not reported yet
+ * (gs_scan_check) is dropped with its stream's workspace. */
 GS_API void gs_reduce_release_workspaces(void);
 
 /* ------------------------------------------------------------------- scans */
@@ -425,8 +435,9 @@ GS_API const char *gs_scan_kind_name(gs_scan_kind kind);
  * its own from the graph, zeroed at each replay). Safe from several host
  * threads. Every wait between tiles is bounded (GRIDSYNC_BARRIER_TIMEOUT,
  * 2 s by default): a scan that gives up leaves the rest of its output
- * unwritten, and the next gs_scan (in any thread) or gs_scan_check returns
- * GS_ERR_BARRIER_TIMEOUT with the detail. Bad input (NULL pointers with
+ * unwritten, and the next gs_scan on its stream (in any thread) or
+ * gs_scan_check of its stream returns GS_ERR_BARRIER_TIMEOUT with the
+ * detail (the first fault, and how many more came before the report). Bad input (NULL pointers with
  * n > 0, n < 0, host memory, overlapping arrays, unknown op, kind or type,
  * more elements than device memory holds) returns GS_ERR_INVALID_ARGUMENT
  * and launches nothing. */
@@ -438,9 +449,10 @@ GS_API gs_status gs_scan_inclusive_sum(gs_dtype type, const void *d_in, void *d_
 GS_API gs_status gs_scan_exclusive_sum(gs_dtype type, const void *d_in, void *d_out, long long n,
                                        cudaStream_t stream);
 
-/* Wait for `stream`, then report a scan that gave up waiting (on any
- * stream) since the last report: GS_ERR_BARRIER_TIMEOUT with the detail, or
- * GS_SUCCESS. */
+/* Wait for `stream`, then report a scan on `stream` (of the current
+ * device) that gave up waiting since the last report: GS_ERR_BARRIER_TIMEOUT
+ * with the detail, or GS_SUCCESS. Scans captured into CUDA graphs share one
+ * record, reported by gs_scan_check of any stream. */
 GS_API gs_status gs_scan_check(cudaStream_t stream);
 
 /* ---------------------------------------------------------- matrix multiply */

@@ -103,7 +103,7 @@ static inline int gs__sgemm_wide_ok(const gs__sgemm_args *p)
  * GPU, and this build holds the kernel's cp.async code for it (a build for
  * older architectures only runs there as JIT-compiled PTX, where the kernel
  * is a trap). *built = 1 or 0; from the kernel-shape cache
- * (src/reduce/kernel_shape.h), once per device. */
+ * (src/runtime/kernel_shape.h), once per device. */
 gs_status gs__sgemm_wide_built_for(int dev, int *built);
 
 /* The wide-tile kernel (sgemm_wide.cu): 128 x 256 tiles of C, k cut into

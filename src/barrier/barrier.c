@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../core/error.h"
+#include "../runtime/timeout.h"
 
 /* "auto", then every method of the registry (gridsync/barrier_view.h). */
 #define GS__BARRIER_METHOD_NAME(constant, name) name,
@@ -49,45 +50,6 @@ size_t gs__barrier_state_bytes(unsigned int capacity)
     return (size_t)GS_STATE_WORDS(capacity) * sizeof(unsigned int);
 }
 
-int gs__parse_timeout(const char *text, unsigned long long *timeout_ns)
-{
-    char *end = NULL;
-    if (!text)
-        return -1;
-    if (strcmp(text, "off") == 0) {
-        *timeout_ns = 0;
-        return 0;
-    }
-    if (!(*text >= '0' && *text <= '9') && *text != '.')
-        return -1; /* no sign, no space, no "inf"/"nan" */
-    double s = strtod(text, &end);
-    if (end == text || *end != '\0' || !isfinite(s))
-        return -1;
-    if (s == 0.0) {
-        *timeout_ns = 0;
-        return 0;
-    }
-    if (s < 1e-3 || s > 3600.0)
-        return -1;
-    *timeout_ns = (unsigned long long)(s * 1e9);
-    return 0;
-}
-
-gs_status gs__timeout_from_env(int *set, unsigned long long *timeout_ns)
-{
-    const char *text = getenv("GRIDSYNC_BARRIER_TIMEOUT");
-    *set = 0;
-    if (!text)
-        return GS_SUCCESS;
-    if (gs__parse_timeout(text, timeout_ns) != 0)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                        "GRIDSYNC_BARRIER_TIMEOUT='%.64s' is not a time-out: give seconds "
-                        "(0.001 to 3600) or 'off'",
-                        text);
-    *set = 1;
-    return GS_SUCCESS;
-}
-
 /* Device state, host flag and event of a new barrier; NULL members on
  * failure are freed by gs_barrier_destroy. Allocations run in relaxed
  * capture mode so that a capture under way in another thread stays valid. */
@@ -102,6 +64,8 @@ static gs_status allocate(struct gs_barrier *b)
                             cudaHostAllocMapped | cudaHostAllocPortable);
     if (err == cudaSuccess)
         err = cudaEventCreateWithFlags(&b->last_launch, cudaEventDisableTiming);
+    if (err == cudaSuccess)
+        err = cudaEventCreateWithFlags(&b->graph_launch, cudaEventDisableTiming);
     b->host_flag = mapped;
     (void)cudaThreadExchangeStreamCaptureMode(&mode);
     if (err != cudaSuccess)
@@ -150,15 +114,24 @@ gs_status gs_barrier_create(gs_barrier_t *barrier, gs_barrier_method method)
     return GS_SUCCESS;
 }
 
+/* The state must outlive the last launch, direct or replayed from a graph
+ * (a graph launched after the destroy is the caller's error: its kernels
+ * would use freed memory). */
 gs_status gs_barrier_destroy(gs_barrier_t barrier)
 {
     if (!barrier)
         return GS_SUCCESS;
     cudaError_t err = cudaSuccess;
-    if (barrier->launched) /* the state must outlive the last launch */
+    if (barrier->launched)
         err = cudaEventSynchronize(barrier->last_launch);
+    if (barrier->captured) {
+        cudaError_t e = cudaEventSynchronize(barrier->graph_launch);
+        err = err != cudaSuccess ? err : e;
+    }
     if (barrier->last_launch)
         cudaEventDestroy(barrier->last_launch);
+    if (barrier->graph_launch)
+        cudaEventDestroy(barrier->graph_launch);
     if (barrier->state) {
         cudaError_t e = cudaFree(barrier->state);
         err = err != cudaSuccess ? err : e;
@@ -179,8 +152,10 @@ gs_status gs_barrier_set_timeout(gs_barrier_t barrier, double seconds)
     if (!(seconds >= 1e-3) || !isfinite(seconds) || seconds > 3600.0)
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "barrier time-out must be between 0.001 and 3600 s, got %g", seconds);
+    pthread_mutex_lock(&barrier->lock);
     if (!barrier->timeout_from_env) /* GRIDSYNC_BARRIER_TIMEOUT wins */
         barrier->timeout_ns = (unsigned long long)(seconds * 1e9);
+    pthread_mutex_unlock(&barrier->lock);
     return GS_SUCCESS;
 }
 
@@ -192,8 +167,10 @@ gs_status gs_barrier_set_tree_params(gs_barrier_t barrier, unsigned int flat_max
     if (group_size > barrier->capacity)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "tree group size %u exceeds the capacity %u",
                         group_size, barrier->capacity);
+    pthread_mutex_lock(&barrier->lock);
     barrier->tree_flat_max = flat_max;
     barrier->tree_group_size = group_size;
+    pthread_mutex_unlock(&barrier->lock);
     return GS_SUCCESS;
 }
 
@@ -224,11 +201,13 @@ gs_status gs_barrier_device(gs_barrier_t barrier, unsigned int blocks, gs_grid_b
                         barrier->capacity);
     memset(view, 0, sizeof *view);
     view->state = barrier->state;
-    view->timeout_ns = barrier->timeout_ns;
     view->method = (int)gs_barrier_method_for(barrier, blocks);
     view->capacity = barrier->capacity;
+    pthread_mutex_lock(&barrier->lock);
+    view->timeout_ns = barrier->timeout_ns;
     view->group_size = barrier->tree_group_size;
     view->flat_max = tree_flat_max(barrier);
+    pthread_mutex_unlock(&barrier->lock);
     return GS_SUCCESS;
 }
 

@@ -23,11 +23,20 @@ struct gs_barrier {
 
     /* The last launch outside a stream capture: launches on another stream
      * are refused until it has finished (gs_launch), and gs_barrier_check
-     * waits for it. Guarded by `lock`. */
+     * waits for it. Launches captured into graphs: each is followed in its
+     * graph by an external event-record node of `graph_launch`, so every
+     * replay records it and gs_barrier_check and gs_barrier_destroy wait
+     * for the last replay launched. While gs_barrier_check waits and reads
+     * (without the lock), `checking` makes launches return GS_ERR_BUSY
+     * instead of waiting for it. The fields, the time-out and the tree
+     * parameters are guarded by `lock`. */
     pthread_mutex_t lock;
     cudaEvent_t last_launch;
     unsigned long long last_stream; /* cudaStreamGetId of its stream */
     int launched;                   /* last_launch has been recorded */
+    cudaEvent_t graph_launch;
+    int captured;                   /* a launch was captured: graph_launch may be recorded */
+    int checking;                   /* gs_barrier_check is under way */
 };
 
 /* Bytes of device state for a barrier of this capacity. */
@@ -36,16 +45,6 @@ size_t gs__barrier_state_bytes(unsigned int capacity);
 /* Re-arm after a time-out: zero the whole state (the kernel that timed out
  * has ended; its counters are inconsistent) and the host flag. */
 gs_status gs__barrier_rearm(gs_barrier_t barrier);
-
-/* GRIDSYNC_BARRIER_TIMEOUT: *set = 0 when unset; else *set = 1 and
- * *timeout_ns (0 for "off"). A malformed value fails with a sentence.
- * (Exported, GS_API, for libgridsync_multi; not API:
- * cmake/exported-internals.txt.) */
-GS_API gs_status gs__timeout_from_env(int *set, unsigned long long *timeout_ns);
-
-/* Parse a time-out text ("2.5", "off", "0"); 0 or -1. Pure; for tests.
- * (Exported for libgridsync_multi, as gs__timeout_from_env.) */
-GS_API int gs__parse_timeout(const char *text, unsigned long long *timeout_ns);
 
 /* The watchdog sentence: "barrier #5: 1055/1056 blocks arrived; missing:
  * block 17". `where[i]` is the barrier number block i was waiting at when
@@ -61,6 +60,18 @@ void gs__format_misuse(char *buf, size_t len, const unsigned int *rec);
  * block B waited for >= E but it stayed at S (time-out T s)". */
 void gs__format_wait_timeout(char *buf, size_t len, const char *what, const unsigned int *rec,
                              double timeout_s);
+
+/* The sentence for a neighbour barrier's GS_REC_KIND_WAIT_TIMEOUT record,
+ * naming the cause first: the block(s) furthest behind, from every block's
+ * epoch (`epochs[i]` for block i of the `blocks` of the launch: its count
+ * of neighbour barriers in the launch's generation, the high half of the
+ * epoch waited for), "neighbour barrier: block 37 fell behind: it arrived
+ * at 10 neighbour barriers of this launch, the other 131 blocks at 11 to
+ * 12; the wait that timed out: <gs__format_wait_timeout's sentence>". With
+ * nobody behind the others, the wait's sentence alone. Pure. */
+void gs__format_neighbour_timeout(char *buf, size_t len, const unsigned int *rec,
+                                  const unsigned long long *epochs, unsigned int blocks,
+                                  double timeout_s);
 
 /* The sentence for a GS_REC_KIND_TAGGED_TIMEOUT record: "tagged word from
  * block W: block B waited for tag E but saw tag S (time-out T s)". */

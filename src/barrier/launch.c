@@ -21,6 +21,11 @@ static gs_status check_barrier(gs_barrier_t b, int dev, long long blocks, cudaSt
         return gs__fail(GS_ERR_NOT_CORESIDENT,
                         "%lld blocks requested, the barrier serves at most %u", blocks,
                         b->capacity);
+    if (b->checking)
+        return gs__fail(GS_ERR_BUSY,
+                        "gs_launch: gs_barrier_check is waiting for this barrier's launches and "
+                        "reading its watchdog record (in another thread); launch once it has "
+                        "returned");
     if (*b->host_flag)
         return gs__fail(GS_ERR_BARRIER_TIMEOUT,
                         "gs_launch: an earlier launch on this barrier timed out and its report "
@@ -61,6 +66,10 @@ static gs_status launch_locked(cudaFunction_t func, dim3 grid, dim3 block, size_
         GS_CUDA_TRY(cudaEventRecord(barrier->last_launch, stream));
         barrier->last_stream = stream_id;
         barrier->launched = 1;
+    } else if (barrier) { /* a node every replay records: check and destroy wait for it */
+        GS_CUDA_TRY(cudaEventRecordWithFlags(barrier->graph_launch, stream,
+                                             cudaEventRecordExternal));
+        barrier->captured = 1;
     }
     return GS_SUCCESS;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../core/error.h"
+#include "../runtime/timeout.h"
 
 enum { GS_SIGNALS_MAX = 1 << 24 };
 
@@ -18,8 +19,9 @@ struct gs_signals {
     unsigned int capacity;         /* blocks the record's where[] can name */
     unsigned int *record;          /* GS_W_WHERE + where[capacity] words */
     unsigned long long *values;    /* count * GS_SIGNAL_STRIDE */
-    unsigned long long timeout_ns;
+    unsigned long long timeout_ns; /* guarded by `lock` */
     int timeout_from_env;
+    pthread_mutex_t lock;
 };
 
 static size_t record_bytes(unsigned int capacity)
@@ -67,6 +69,7 @@ gs_status gs_signals_create(gs_signals_t *signals, unsigned int count)
     struct gs_signals *s = calloc(1, sizeof *s);
     if (!s)
         return gs__fail(GS_ERR_OUT_OF_MEMORY, "gs_signals_create: out of host memory");
+    pthread_mutex_init(&s->lock, NULL);
     s->device = dev;
     s->count = count;
     s->capacity = (unsigned int)(sms * per_sm);
@@ -106,6 +109,7 @@ gs_status gs_signals_destroy(gs_signals_t signals)
         cudaError_t e = cudaFree(signals->values);
         err = err != cudaSuccess ? err : e;
     }
+    pthread_mutex_destroy(&signals->lock);
     free(signals);
     if (err != cudaSuccess)
         return gs__cuda_fail(err, "cudaFree(signals)", __FILE__, __LINE__);
@@ -119,8 +123,10 @@ gs_status gs_signals_set_timeout(gs_signals_t signals, double seconds)
     if (!(seconds >= 1e-3) || seconds > 3600.0)
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "signal time-out must be between 0.001 and 3600 s, got %g", seconds);
+    pthread_mutex_lock(&signals->lock);
     if (!signals->timeout_from_env)
         signals->timeout_ns = (unsigned long long)(seconds * 1e9);
+    pthread_mutex_unlock(&signals->lock);
     return GS_SUCCESS;
 }
 
@@ -131,7 +137,9 @@ gs_status gs_signals_device(gs_signals_t signals, gs_signal_set *view)
     memset(view, 0, sizeof *view);
     view->values = signals->values;
     view->record = signals->record;
+    pthread_mutex_lock(&signals->lock);
     view->timeout_ns = signals->timeout_ns;
+    pthread_mutex_unlock(&signals->lock);
     view->count = signals->count;
     return GS_SUCCESS;
 }
@@ -158,7 +166,10 @@ gs_status gs_signals_check(gs_signals_t signals, cudaStream_t stream)
         gs__format_misuse(msg, sizeof msg, rec);
         st = GS_ERR_MISUSE;
     } else {
-        gs__format_wait_timeout(msg, sizeof msg, "signal", rec, signals->timeout_ns / 1e9);
+        pthread_mutex_lock(&signals->lock);
+        const double timeout_s = signals->timeout_ns / 1e9;
+        pthread_mutex_unlock(&signals->lock);
+        gs__format_wait_timeout(msg, sizeof msg, "signal", rec, timeout_s);
     }
     GS_TRY(rearm(signals, stream));
     GS_CUDA_TRY(cudaStreamSynchronize(stream));

@@ -34,7 +34,7 @@
  * tile adds S to the workspace's count of finished blocks (its release
  * orders every access of the tile's blocks, through the acquire above,
  * before it), which tells the host when the workspace may serve another
- * stream (src/reduce/workspace.h).
+ * stream (src/runtime/workspace.h).
  *
  * When: gs_sgemm's plan (src/gemm/sgemm_plan.c) picks it, tile and S, when
  * its cost model predicts it beats the unsplit kernel by a margin and
@@ -51,7 +51,7 @@
 #include "sgemm_tile.cuh"
 
 #include "../core/error.h"
-#include "../reduce/workspace.h"
+#include "../runtime/workspace.h"
 
 /* What the blocks of one call share. */
 struct splitk_state {
@@ -125,11 +125,14 @@ extern "C" gs_status gs__sgemm_splitk(const gs__sgemm_args *p, int tile, int spl
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_TRY(gs__is_capturing(stream, &capturing));
     gs__ws_lease ws;
-    GS_TRY(gs__ws_acquire_gemm(stream, dev, capturing, counter_bytes, partial_bytes,
-                               (unsigned int)(tiles * slices), &ws));
+    gs__ws_request request = gs__ws_request_for(stream, dev, capturing, "split-k gemm");
+    request.counted = (unsigned int)(tiles * slices);
+    request.zeroed_bytes = counter_bytes;
+    request.scratch_bytes = partial_bytes;
+    GS_TRY(gs__ws_acquire(&request, &ws));
     splitk_state state;
-    state.counters = (unsigned int *)ws.area;
-    state.partials = (float4 *)ws.area_after;
+    state.counters = (unsigned int *)ws.zeroed;
+    state.partials = (float4 *)ws.scratch;
     state.finished = ws.ticket + 2;
     state.splits = slices;
     state.slice_steps = slice_steps;

@@ -41,7 +41,7 @@
  * count of finished blocks as its last act, after a block barrier (its
  * release orders all its accesses, the fix-ups it did included, before it),
  * so the host recycles the workspace only once all W are done
- * (src/reduce/workspace.h).
+ * (src/runtime/workspace.h).
  *
  * When: gs_sgemm's plan (src/gemm/sgemm_plan.c) takes it when its cost model
  * predicts it beats the unsplit kernel and every k split. On whole waves it
@@ -59,7 +59,7 @@
 #include "sgemm_tile.cuh"
 
 #include "../core/error.h"
-#include "../reduce/workspace.h"
+#include "../runtime/workspace.h"
 
 /* What the blocks of one call share. */
 struct streamk_state {
@@ -173,11 +173,14 @@ extern "C" gs_status gs__sgemm_streamk(const gs__sgemm_args *p, int tile, cudaSt
     const size_t partial_bytes = 2 * (size_t)workers * tile_bytes;
     GS_TRY(gs__is_capturing(stream, &capturing));
     gs__ws_lease ws;
-    GS_TRY(gs__ws_acquire_gemm(stream, dev, capturing, counter_bytes, partial_bytes,
-                               (unsigned int)workers, &ws));
+    gs__ws_request request = gs__ws_request_for(stream, dev, capturing, "stream-k gemm");
+    request.counted = (unsigned int)workers;
+    request.zeroed_bytes = counter_bytes;
+    request.scratch_bytes = partial_bytes;
+    GS_TRY(gs__ws_acquire(&request, &ws));
     streamk_state state;
-    state.counters = (unsigned int *)ws.area;
-    state.partials = (float4 *)ws.area_after;
+    state.counters = (unsigned int *)ws.zeroed;
+    state.partials = (float4 *)ws.scratch;
     state.finished = ws.ticket + 2;
     state.total = total;
     state.steps = (int)steps;

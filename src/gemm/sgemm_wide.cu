@@ -63,8 +63,8 @@
 #include "sgemm_tile.cuh"
 
 #include "../core/error.h"
-#include "../reduce/kernel_shape.h"
-#include "../reduce/workspace.h"
+#include "../runtime/kernel_shape.h"
+#include "../runtime/workspace.h"
 
 namespace {
 
@@ -442,10 +442,13 @@ extern "C" gs_status gs__sgemm_wide(const gs__sgemm_args *p, int splits, cudaStr
     const size_t partial_bytes = (size_t)tiles * slices * tile_bytes;
     GS_TRY(gs__is_capturing(stream, &capturing));
     gs__ws_lease ws;
-    GS_TRY(gs__ws_acquire_gemm(stream, dev, capturing, counter_bytes, partial_bytes,
-                               (unsigned int)(tiles * slices), &ws));
-    state.counters = (unsigned int *)ws.area;
-    state.partials = (float4 *)ws.area_after;
+    gs__ws_request request = gs__ws_request_for(stream, dev, capturing, "wide gemm");
+    request.counted = (unsigned int)(tiles * slices);
+    request.zeroed_bytes = counter_bytes;
+    request.scratch_bytes = partial_bytes;
+    GS_TRY(gs__ws_acquire(&request, &ws));
+    state.counters = (unsigned int *)ws.zeroed;
+    state.partials = (float4 *)ws.scratch;
     state.finished = ws.ticket + 2;
     gs_status st = GS_SUCCESS;
     cudaError_t err =

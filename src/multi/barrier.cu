@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../barrier/barrier_internal.h"
+#include "../runtime/timeout.h"
 #include "multi_internal.h"
 
 static_assert(GS_MULTI_ARRIVALS + GS_MULTI_MAX_GPUS <= GS_MULTI_COUNTER,
@@ -109,7 +109,7 @@ extern "C" gs_status gs_multi_barrier_set_timeout(gs_multi_barrier_t b, double s
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "gs_multi_barrier_set_timeout: need a barrier and 0.001 <= s <= 3600");
     if (!b->timeout_from_env) /* GRIDSYNC_BARRIER_TIMEOUT wins */
-        b->timeout_ns = (unsigned long long)(seconds * 1e9);
+        __atomic_store_n(&b->timeout_ns, (unsigned long long)(seconds * 1e9), __ATOMIC_RELAXED);
     return GS_SUCCESS;
 }
 
@@ -143,12 +143,13 @@ extern "C" gs_status gs_multi_barrier_device(gs_multi_barrier_t b, int l, unsign
     memset(v, 0, sizeof *v);
     GS_TRY(gs_barrier_device(b->grid[l], blocks, &v->grid));
     /* the local grid barrier waits while block 0 meets the other GPUs */
-    v->grid.timeout_ns = b->timeout_ns ? 2 * b->timeout_ns + 1000000000ull : 0;
+    const unsigned long long timeout_ns = __atomic_load_n(&b->timeout_ns, __ATOMIC_RELAXED);
+    v->grid.timeout_ns = timeout_ns ? 2 * timeout_ns + 1000000000ull : 0;
     v->state = b->state[l];
     for (int j = 0; j < b->multi->size; ++j)
         v->peer_arrivals[j] = b->peer[j] + GS_MULTI_ARRIVALS;
     v->abort = b->abort;
-    v->timeout_ns = b->timeout_ns;
+    v->timeout_ns = timeout_ns;
     v->rank = b->multi->first_rank + l;
     v->size = b->multi->size;
     return GS_SUCCESS;

@@ -81,7 +81,7 @@ static gs_status report(gs_multi_barrier_t b, const multi_record *rec)
                                                          : "the meeting was called off");
         else if (len < sizeof msg)
             len += (size_t)snprintf(msg + len, sizeof msg - len, " never arrived (time-out %.3f s)",
-                                    b->timeout_ns / 1e9);
+                                    __atomic_load_n(&b->timeout_ns, __ATOMIC_RELAXED) / 1e9);
     }
     if (rec->grid_status != GS_SUCCESS && len < sizeof msg)
         len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%s", len ? "; " : "",

@@ -149,7 +149,8 @@ static gs_status check_device(const char *fn, int device)
     return GS_SUCCESS;
 }
 
-static gs_status new_group(gs_multi_t *out, int size, int rank, int device)
+/* `timeout_s`: the program's time-out, or 0 for the default. */
+static gs_status new_group(gs_multi_t *out, int size, int rank, int device, double timeout_s)
 {
     struct gs_multi *m = (struct gs_multi *)calloc(1, sizeof *m);
     if (!m)
@@ -160,7 +161,7 @@ static gs_status new_group(gs_multi_t *out, int size, int rank, int device)
     m->first_rank = rank;
     m->devices[0] = device;
     *out = m;
-    return gs__multi_default_timeout(&m->timeout_ns);
+    return gs__multi_timeout(timeout_s, &m->timeout_ns);
 }
 
 /* ncclCommInitRankConfig, non-blocking, polled until done or the deadline;
@@ -228,10 +229,8 @@ static gs_status create_rank(gs_multi_t *out, const ncclUniqueId *id, int nranks
                              int device, double timeout_s)
 {
     GS_TRY(check_device("gs_multi_create_rank", device));
-    GS_TRY(new_group(out, nranks, rank, device));
+    GS_TRY(new_group(out, nranks, rank, device, timeout_s));
     gs_multi_t m = *out;
-    if (timeout_s > 0.0)
-        m->timeout_ns = (unsigned long long)(timeout_s * 1e9);
     m->owns_comms = 1;
     GS_TRY(join(id, rank, &m->joined_key));
     GS_TRY(init_comm(m, id));
@@ -268,7 +267,7 @@ static gs_status create_comm(gs_multi_t *out, ncclComm_t comm, int device)
                         comm_device, device);
     GS_NCCL_TRY(ncclCommCount(comm, &count));
     GS_NCCL_TRY(ncclCommUserRank(comm, &rank));
-    GS_TRY(new_group(out, count, rank, device));
+    GS_TRY(new_group(out, count, rank, device, 0.0));
     gs_multi_t m = *out;
     GS_TRY(gs__nccl_settle(comm, gs__now_ns() + m->timeout_ns, &timed_out));
     if (timed_out)

@@ -65,7 +65,7 @@ static gs_status create_on_devices(gs_multi_t *out, int ndevices, const int *dev
     m->size = m->local = ndevices;
     m->owns_comms = 1;
     memcpy(m->devices, devices, (size_t)ndevices * sizeof(int));
-    gs_status st = gs__multi_default_timeout(&m->timeout_ns);
+    gs_status st = gs__multi_timeout(0.0, &m->timeout_ns);
     ncclResult_t nr = st == GS_SUCCESS ? ncclCommInitAll(m->comms, ndevices, devices) : ncclSuccess;
     if (nr != ncclSuccess)
         st = gs__nccl_fail(nr, "ncclCommInitAll", __FILE__, __LINE__);
@@ -164,7 +164,7 @@ extern "C" gs_status gs_multi_set_timeout(gs_multi_t m, double seconds)
     if (!m || !(seconds >= 1e-3) || seconds > 86400.0)
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "gs_multi_set_timeout: need a group and 0.001 <= s <= 86400");
-    m->timeout_ns = (unsigned long long)(seconds * 1e9);
+    __atomic_store_n(&m->timeout_ns, (unsigned long long)(seconds * 1e9), __ATOMIC_RELAXED);
     return GS_SUCCESS;
 }
 

@@ -43,7 +43,8 @@ struct gs_multi {
     int first_rank;   /* group rank of local rank 0 */
     int owns_comms;   /* destroy the communicators with the group */
     int aborted;      /* a bounded wait timed out: the communicators were aborted */
-    unsigned long long timeout_ns; /* bound on waits for other ranks */
+    unsigned long long timeout_ns; /* bound on waits for other ranks (set and read atomically:
+                                      gs_multi_set_timeout may come from another thread) */
     unsigned long long joined_key; /* id form: this (id, rank) in the join registry */
     int devices[GS_MULTI_MAX_GPUS];
     ncclComm_t comms[GS_MULTI_MAX_GPUS];
@@ -58,7 +59,7 @@ struct gs_multi_barrier {
     unsigned int *state[GS_MULTI_MAX_GPUS]; /* by local rank: this process's flags */
     unsigned int *peer[GS_MULTI_MAX_GPUS];  /* by group rank: every rank's flags (IPC-mapped) */
     unsigned int *abort;           /* host-mapped, read by every local GPU (multi.cuh) */
-    unsigned long long timeout_ns; /* 0: no bound */
+    unsigned long long timeout_ns; /* 0: no bound (set and read atomically) */
     int timeout_from_env;
     gs_multi_path path;
     int shared;                    /* processes: every rank went through gs__barrier_share */
@@ -85,8 +86,10 @@ gs_status gs__nccl_fail(ncclResult_t r, const char *call, const char *file, int 
 /* Monotonic clock, nanoseconds. */
 unsigned long long gs__now_ns(void);
 
-/* GRIDSYNC_MULTI_TIMEOUT or 60 s; a malformed or "off" value fails. */
-gs_status gs__multi_default_timeout(unsigned long long *timeout_ns);
+/* A group's time-out: `timeout_s` when the program gives one (> 0, already
+ * checked), else GRIDSYNC_MULTI_TIMEOUT or 60 s; a malformed or "off" value
+ * of the variable fails, but only when it is read. */
+gs_status gs__multi_timeout(double timeout_s, unsigned long long *timeout_ns);
 
 /* Wait until `comm` has no operation in progress (a non-blocking
  * communicator returns ncclInProgress), at most until `deadline_ns`.

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "../barrier/barrier_internal.h"
+#include "../runtime/timeout.h"
 #include "multi_internal.h"
 
 enum { SPIN_NS = 2000000, NAP_NS = 50000 }; /* spin 2 ms, then poll every 50 us */
@@ -44,10 +44,14 @@ gs_status gs__nccl_fail(ncclResult_t r, const char *call, const char *file, int 
                     last && *last ? ")" : "", file, line);
 }
 
-gs_status gs__multi_default_timeout(unsigned long long *timeout_ns)
+gs_status gs__multi_timeout(double timeout_s, unsigned long long *timeout_ns)
 {
     const char *text = getenv("GRIDSYNC_MULTI_TIMEOUT");
     *timeout_ns = 60000000000ull;
+    if (timeout_s > 0.0) { /* the program's own: the variable is not read */
+        *timeout_ns = (unsigned long long)(timeout_s * 1e9);
+        return GS_SUCCESS;
+    }
     if (!text || !*text)
         return GS_SUCCESS;
     if (gs__parse_timeout(text, timeout_ns) != 0 || *timeout_ns == 0)
@@ -117,7 +121,8 @@ static void abort_group(gs_multi_t m)
 
 gs_status gs__multi_wait(gs_multi_t m, const char *what)
 {
-    unsigned long long deadline = gs__now_ns() + m->timeout_ns;
+    const unsigned long long timeout_ns = __atomic_load_n(&m->timeout_ns, __ATOMIC_RELAXED);
+    unsigned long long deadline = gs__now_ns() + timeout_ns;
     int timed_out = 0;
     gs_status st = GS_SUCCESS;
     for (int r = 0; r < m->local && !timed_out && st == GS_SUCCESS; ++r)
@@ -139,7 +144,7 @@ gs_status gs__multi_wait(gs_multi_t m, const char *what)
                     "%s: not every rank took part within %.3f s (a rank ended, was never "
                     "started, or is still busy elsewhere); the group's NCCL communicator was "
                     "aborted, so gs_multi_destroy is all that is left to call",
-                    what, m->timeout_ns / 1e9);
+                    what, timeout_ns / 1e9);
 }
 
 gs_status gs__multi_usable(gs_multi_t m, const char *what)

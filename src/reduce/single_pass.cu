@@ -2,7 +2,7 @@
 #include <gridsync/detail/tuning.h>
 
 #include "../core/error.h"
-#include "kernel_shape.h"
+#include "../runtime/kernel_shape.h"
 #include "single_pass.h"
 
 /* Where a pointer lives. */
@@ -80,9 +80,11 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
                         "%s: a result in host memory needs the call to wait, which a stream "
                         "capture cannot; pass device (or managed) memory",
                         who);
-    GS_TRY(gs__ws_acquire(stream, dev, launch->capturing, &launch->ws));
-    if (launch->result_kind == GS__RESULT_HOST)
-        gs__ws_lock_result(&launch->ws); /* until the copy is enqueued (finish) */
+    const gs__ws_request request = gs__ws_request_for(stream, dev, launch->capturing, "reduction");
+    /* held until finish: another call on the stream, from another thread,
+     * would otherwise overwrite a host-bound result between this kernel and
+     * its copy */
+    GS_TRY(gs__ws_acquire(&request, &launch->ws));
     launch->out = launch->result_kind == GS__RESULT_HOST ? launch->ws.result : result;
     /* sized by elements read: a dot reads two per index */
     launch->blocks = grid_for(n * ninputs, shape.sms, shape.per_sm);
@@ -128,8 +130,6 @@ gs_status gs__single_pass_finish(gs__single_pass_launch *launch, void *result,
 {
     if (st == GS_SUCCESS)
         st = deliver(launch, result, stream);
-    if (launch->result_kind == GS__RESULT_HOST)
-        gs__ws_unlock_result(&launch->ws);
     st = gs__ws_release(&launch->ws, stream, st);
     if (st == GS_SUCCESS && launch->result_kind != GS__RESULT_DEVICE && !launch->capturing)
         GS_CUDA_TRY(cudaStreamSynchronize(stream));

@@ -8,7 +8,7 @@
 #define GS_REDUCE_SINGLE_PASS_H
 
 #include "gridsync.h"
-#include "workspace.h"
+#include "../runtime/workspace.h"
 
 #ifdef __cplusplus
 extern "C" {

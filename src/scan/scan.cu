@@ -14,15 +14,17 @@
  * inclusive and exclusive are one kernel (an argument).
  * A call: checks (the cheap ones before any CUDA call, so that bad input
  * fails the same with or without a GPU), a workspace for the stream with
- * descriptors for its tiles (src/reduce/workspace.c), one launch. The grid
+ * descriptors for its tiles (src/runtime/workspace.c), one launch. The grid
  * is at most one wave of the kernel (from its occupancy) and never more
  * blocks than tiles; the results do not depend on it.
  *
- * Time-outs: a look-back that gives up writes a fault record in host-mapped
- * memory (one per process). The next gs_scan, in any thread, and
- * gs_scan_check report it, like CUDA's asynchronous errors.
+ * Time-outs: a look-back that gives up writes the fault record of its
+ * stream's workspace (host-mapped; gridsync/detail/fault_record.h); the
+ * next gs_scan on that stream, in any thread, and gs_scan_check of that
+ * stream report it, like CUDA's asynchronous errors. Scans captured into
+ * graphs share one record, which gs_scan_check of any stream reports.
  */
-#include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include <gridsync/detail/reduce_ops.cuh>
@@ -30,10 +32,10 @@
 #include <gridsync/detail/single_pass_scan.cuh>
 #include <gridsync/detail/single_tile_scan.cuh>
 
-#include "../barrier/barrier_internal.h"
 #include "../core/error.h"
-#include "../reduce/kernel_shape.h"
-#include "../reduce/workspace.h"
+#include "../runtime/kernel_shape.h"
+#include "../runtime/timeout.h"
+#include "../runtime/workspace.h"
 
 namespace {
 
@@ -148,86 +150,27 @@ scan_tiling tiling_for(gs_dtype type, long long n)
 
 /* ------------------------------------------------------- the fault record */
 
-pthread_mutex_t fault_lock = PTHREAD_MUTEX_INITIALIZER;
-volatile unsigned int *fault_record; /* host-mapped: [0] flag, [1] call, [2] tile, [3] tiles */
-unsigned int *fault_device;          /* its device address */
-
-/* The record, allocated on first use (portable, mapped: one address for
- * every device). Relaxed capture mode: a capture under way stays valid. */
-gs_status fault_record_get(unsigned int **device_address)
+/* GS_ERR_BARRIER_TIMEOUT with the sentence for a fault taken from a record
+ * (gs__ws_fault_take): `where` the scan ran ("on this stream", "in a CUDA
+ * graph"). */
+gs_status fault_report(const char *who, const char *where, const gs__ws_fault *f)
 {
-    gs_status st = GS_SUCCESS;
-    pthread_mutex_lock(&fault_lock);
-    if (!fault_record) {
-        enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-        void *p = NULL;
-        cudaError_t err = cudaThreadExchangeStreamCaptureMode(&mode);
-        void *d = NULL;
-        if (err == cudaSuccess) {
-            err = cudaHostAlloc(&p, 4 * sizeof(unsigned int),
-                                cudaHostAllocMapped | cudaHostAllocPortable);
-            if (err == cudaSuccess)
-                err = cudaHostGetDevicePointer(&d, p, 0);
-            (void)cudaThreadExchangeStreamCaptureMode(&mode);
-        }
-        if (err == cudaSuccess) {
-            for (int i = 0; i < 4; ++i)
-                ((volatile unsigned int *)p)[i] = 0u;
-            fault_device = (unsigned int *)d;
-            __atomic_store_n(&fault_record, (volatile unsigned int *)p, __ATOMIC_RELEASE);
-        } else {
-            if (p)
-                cudaFreeHost(p);
-            st = gs__cuda_fail(err, "cudaHostAlloc(scan fault record)", __FILE__, __LINE__);
-        }
-    }
-    *device_address = fault_device;
-    pthread_mutex_unlock(&fault_lock);
-    return st;
-}
-
-/* GS_ERR_BARRIER_TIMEOUT, once, if a look-back has given up since the last
- * report. */
-gs_status fault_report(const char *who)
-{
-    volatile unsigned int *r = __atomic_load_n(&fault_record, __ATOMIC_ACQUIRE);
-    if (!r || r[0] == 0u)
-        return GS_SUCCESS;
-    pthread_mutex_lock(&fault_lock);
-    unsigned int flag = r[0], call = r[1], tile = r[2], tiles = r[3];
-    r[0] = 0u;
-    pthread_mutex_unlock(&fault_lock);
-    if (flag == 0u) /* another thread reported it */
-        return GS_SUCCESS;
+    if (!f->described)
+        return gs__fail(GS_ERR_BARRIER_TIMEOUT,
+                        "%s: %u more scan%s %s gave up after the one last reported (a tile "
+                        "waited longer than the time-out, GRIDSYNC_BARRIER_TIMEOUT); their "
+                        "output is partly unwritten",
+                        who, f->later, f->later == 1 ? "" : "s", where);
+    char later[128] = "";
+    if (f->later)
+        snprintf(later, sizeof later, "; %u later scan%s %s gave up too", f->later,
+                 f->later == 1 ? "" : "s", where);
     return gs__fail(GS_ERR_BARRIER_TIMEOUT,
-                    "%s: an earlier scan (call #%u on its stream's workspace) gave up: tile %u of "
-                    "%u waited longer than the time-out for the tiles before it "
+                    "%s: an earlier scan %s (call #%u on its workspace) gave up: tile %u of %u "
+                    "waited longer than the time-out for the tiles before it "
                     "(GRIDSYNC_BARRIER_TIMEOUT); that scan's output from tile %u on is not "
-                    "written",
-                    who, call, tile, tiles, tile);
-}
-
-/* GRIDSYNC_BARRIER_TIMEOUT or the default, read once. */
-pthread_mutex_t timeout_lock = PTHREAD_MUTEX_INITIALIZER;
-int timeout_known;
-unsigned long long timeout_value;
-
-gs_status scan_timeout(unsigned long long *ns)
-{
-    gs_status st = GS_SUCCESS;
-    pthread_mutex_lock(&timeout_lock);
-    if (!timeout_known) {
-        int set = 0;
-        unsigned long long value = 0;
-        st = gs__timeout_from_env(&set, &value);
-        if (st == GS_SUCCESS) {
-            timeout_value = set ? value : GS_BARRIER_DEFAULT_TIMEOUT_NS;
-            timeout_known = 1;
-        }
-    }
-    *ns = timeout_value;
-    pthread_mutex_unlock(&timeout_lock);
-    return st;
+                    "written%s",
+                    who, where, f->call, f->where, f->of, f->where, later);
 }
 
 /* ------------------------------------------------------------ the checks */
@@ -292,7 +235,6 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
                              void *d_out, long long n, cudaStream_t stream)
 {
     GS_TRY(check_arguments(op, kind, type, d_in, d_out, n));
-    GS_TRY(fault_report("gs_scan"));
     if (n == 0)
         return GS_SUCCESS;
     int dev = 0, capturing = 0;
@@ -337,9 +279,7 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
             prefetch_input = where == cudaMemoryTypeDevice && home == dev;
     }
     unsigned long long timeout_ns = 0;
-    unsigned int *fault = NULL;
-    GS_TRY(scan_timeout(&timeout_ns));
-    GS_TRY(fault_record_get(&fault));
+    GS_TRY(gs__timeout_default(&timeout_ns));
     GS_TRY(gs__is_capturing(stream, &capturing));
 
     /* one wave at most, never more blocks than tiles */
@@ -352,15 +292,22 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
          * block waits for another to start) */
         kernel = ops[op].kernels[one_tile_row + tiling.kind][type];
     gs__ws_lease ws;
-    GS_TRY(gs__ws_acquire_scan(stream, dev, capturing, (unsigned int)tiles, blocks, &ws));
+    gs__ws_request request = gs__ws_request_for(stream, dev, capturing, "scan");
+    request.counted = blocks;
+    request.tagged_bytes = (size_t)tiles * GS_SCAN_TILE_BYTES;
+    request.faults = 1;
+    GS_TRY(gs__ws_acquire(&request, &ws));
+    gs__ws_fault fault;
+    if (gs__ws_fault_take(&ws, &fault)) /* an earlier scan on this stream gave up */
+        return gs__ws_release(&ws, stream, fault_report("gs_scan", "on this stream", &fault));
 
     gs::detail::scan_args args;
     args.in = d_in;
     args.out = d_out;
     args.n = n;
-    args.descriptors = (unsigned long long *)ws.area;
+    args.descriptors = (unsigned long long *)ws.tagged;
     args.counters = ws.ticket;
-    args.fault = fault;
+    args.fault = ws.fault;
     args.timeout_ns = timeout_ns;
     args.seq = ws.seq;
     args.tiles = (unsigned int)tiles;
@@ -400,6 +347,19 @@ extern "C" gs_status gs_scan_exclusive_sum(gs_dtype type, const void *d_in, void
 
 extern "C" gs_status gs_scan_check(cudaStream_t stream)
 {
+    int dev = 0, found = 0, any = 0;
+    gs__ws_lease held;
+    gs__ws_fault fault;
     GS_CUDA_TRY(cudaStreamSynchronize(stream));
-    return fault_report("gs_scan_check");
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_TRY(gs__ws_find(stream, dev, &held, &found));
+    if (found) {
+        any = gs__ws_fault_take(&held, &fault);
+        (void)gs__ws_release(&held, stream, GS_SUCCESS);
+    }
+    if (any)
+        return fault_report("gs_scan_check", "on this stream", &fault);
+    if (gs__ws_graph_fault_take(&fault))
+        return fault_report("gs_scan_check", "in a CUDA graph", &fault);
+    return GS_SUCCESS;
 }

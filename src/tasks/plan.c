@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../barrier/barrier_internal.h"
+#include "../runtime/timeout.h"
 #include "../core/error.h"
 
 gs_status gs_task_plan_create(gs_task_plan_t *plan, unsigned int counters)

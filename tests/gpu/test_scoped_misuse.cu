@@ -100,7 +100,8 @@ int main(void)
         gs_status want;
         const char *needle, *what;
     } cases[C_COUNT] = {
-        {GS_ERR_BARRIER_TIMEOUT, "the epoch of block", "neighbour, one missing"},
+        {GS_ERR_BARRIER_TIMEOUT, "fell behind: it arrived at 0 neighbour barriers",
+         "neighbour, one missing"},
         {GS_ERR_BARRIER_TIMEOUT, "missing: block", "all-reduce, one missing"},
         {GS_ERR_BARRIER_TIMEOUT, "missing: block", "split, one missing"},
         {GS_ERR_MISUSE, "outside the grid", "neighbour outside"},

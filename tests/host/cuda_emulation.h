@@ -370,6 +370,14 @@ GS_DEVICE void gs_st_release_sys(unsigned int *p, unsigned int v)
 {
     __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
+GS_DEVICE unsigned int gs_ld_acquire_sys(const unsigned int *p)
+{
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+GS_DEVICE unsigned int gs_atom_exch_relaxed_gpu(unsigned int *p, unsigned int v)
+{
+    return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+}
 GS_DEVICE unsigned int gs_atom_add_relaxed_gpu(unsigned int *p, unsigned int v)
 {
     emu::maybe_delay();

@@ -19,6 +19,7 @@
 
 #include "gridsync_multi.h"
 #include "id_file.h"
+#include "multi_internal.h"
 
 static char dir[] = "/tmp/gs_id_file_XXXXXX";
 
@@ -147,6 +148,26 @@ static void test_bad_arguments(void **state)
     assert_int_equal(gs_multi_rank(NULL, 0), -1);
 }
 
+/* A group's time-out: the program's own wins, and then a malformed
+ * GRIDSYNC_MULTI_TIMEOUT is not read at all (it used to fail the creation
+ * of a group given a time-out); without one, the variable decides. */
+static void test_timeout_setting(void **state)
+{
+    (void)state;
+    unsigned long long ns = 0;
+    assert_int_equal(setenv("GRIDSYNC_MULTI_TIMEOUT", "soon", 1), 0);
+    assert_int_equal(gs__multi_timeout(2.5, &ns), GS_SUCCESS);
+    assert_true(ns == 2500000000ull);
+    assert_int_equal(gs__multi_timeout(0.0, &ns), GS_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(gs_last_error_detail(), "GRIDSYNC_MULTI_TIMEOUT='soon'"));
+    assert_int_equal(setenv("GRIDSYNC_MULTI_TIMEOUT", "7", 1), 0);
+    assert_int_equal(gs__multi_timeout(0.0, &ns), GS_SUCCESS);
+    assert_true(ns == 7000000000ull);
+    assert_int_equal(unsetenv("GRIDSYNC_MULTI_TIMEOUT"), 0);
+    assert_int_equal(gs__multi_timeout(0.0, &ns), GS_SUCCESS);
+    assert_true(ns == 60000000000ull);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir))
@@ -154,7 +175,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_format_parse),  cmocka_unit_test(test_write_read),
         cmocka_unit_test(test_never_appears), cmocka_unit_test(test_not_ours),
-        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_bad_arguments), cmocka_unit_test(test_timeout_setting),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     rmdir(dir);

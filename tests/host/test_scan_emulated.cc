@@ -67,7 +67,7 @@ struct small_policy {
 struct workspace {
     std::vector<unsigned long long> descriptors;
     unsigned int counters[4] = {0, 0, 0, 0};
-    unsigned int fault[4] = {0, 0, 0, 0};
+    unsigned int fault[GS_FAULT_WORDS] = {}; /* gridsync/detail/fault_record.h */
     unsigned int seq = 0;
     explicit workspace(size_t tiles) : descriptors(tiles * 4 + 4, 0ull) {}
 };
@@ -276,30 +276,50 @@ static void check_deep_walk(void)
 /* Tile 0 never drawn (the ticket starts at 1): tile 1's look-back cannot
  * finish and must give up at its time-out, with the fault recorded. Three
  * blocks for two tiles: a grid of one block per tile draws one ticket
- * each, and the reset would then come before the second draw. */
-static void check_timeout(void)
+ * each, and the reset would then come before the second draw. Returns the
+ * seconds it took. */
+static double give_up_once(workspace &ws)
 {
     typedef small_policy<float> small;
     const long long n = 2 * small::tile_items;
     std::vector<float> x((size_t)n, 1.0f), y((size_t)n, -1.0f);
-    workspace ws(4);
     ws.counters[0] = 1u;
-    ws.seq = 41;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     scan<small, gs::sum<float>>(ws, x.data(), y.data(), n, false, 3, 3, 30000000ull, true);
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    double seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     int written = 0;
     for (long long k = small::tile_items; k < n; ++k)
         written += y[(size_t)k] != -1.0f;
-    EXPECT(ws.fault[0] == 1u && ws.fault[1] == 42u && ws.fault[2] == 1u && ws.fault[3] == 2u,
-           "fault record %u %u %u %u, expected 1 42 1 2", ws.fault[0], ws.fault[1], ws.fault[2],
-           ws.fault[3]);
-    EXPECT(ws.counters[3] == 42u, "abort word %u, expected 42", ws.counters[3]);
+    EXPECT(ws.counters[3] == ws.seq, "abort word %u, expected %u", ws.counters[3], ws.seq);
     EXPECT(written == 0, "the tile that gave up wrote %d elements", written);
+    return (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+}
+
+/* A scan that gives up records the fault; a second one while the first is
+ * unreported keeps the first and counts itself; once the host has lowered
+ * the flag (gs__ws_fault_take), the next is recorded (fault_record.h). */
+static void check_timeout(void)
+{
+    workspace ws(4);
+    ws.seq = 41;
+    double seconds = give_up_once(ws);
+    const unsigned int *f = ws.fault;
+    EXPECT(f[GS_FAULT_FLAG] == 1u && f[GS_FAULT_CALL] == 42u && f[GS_FAULT_WHERE] == 1u &&
+               f[GS_FAULT_OF] == 2u && f[GS_FAULT_LATER] == 0u,
+           "fault record %u %u %u %u %u, expected 1 42 1 2 0", f[0], f[1], f[2], f[3], f[4]);
     EXPECT(seconds < 10.0, "gave up after %.2f s (time-out 0.03 s)", seconds);
     printf("test_scan_emulated: a look-back that cannot finish gave up after %.3f s\n", seconds);
+    give_up_once(ws); /* call 43, the first not yet reported */
+    EXPECT(f[GS_FAULT_FLAG] == 1u && f[GS_FAULT_CALL] == 42u && f[GS_FAULT_LATER] == 1u,
+           "a second fault before the first was reported: record %u %u %u %u %u, expected "
+           "1 42 1 2 1 (the first kept, one later)",
+           f[0], f[1], f[2], f[3], f[4]);
+    ws.fault[GS_FAULT_FLAG] = 0u; /* the host reported it */
+    give_up_once(ws);             /* call 44 */
+    EXPECT(f[GS_FAULT_FLAG] == 1u && f[GS_FAULT_CALL] == 44u && f[GS_FAULT_LATER] == 1u,
+           "a fault after the report: record %u %u %u %u %u, expected 1 44 1 2 1", f[0], f[1],
+           f[2], f[3], f[4]);
 }
 
 /* gs::block_* and gs::warp_* scans, any block size. */

@@ -14,6 +14,7 @@
 #include <gridsync/detail/barrier_layout.h>
 
 #include "../../src/barrier/barrier_internal.h"
+#include "../../src/runtime/timeout.h"
 #include "../../src/core/error.h"
 
 static void test_status_names(void **state)

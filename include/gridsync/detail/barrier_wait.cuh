@@ -2,7 +2,8 @@
  * gridsync/detail/barrier_wait.cuh - how every barrier method waits
  * (internal): inline polls first (GS_TUNE_BARRIER_FAST_POLLS, tuning.h),
  * then a watched slow path out of line that bounds the wait by the view's
- * time-out, records who was waiting where, and makes the grid leave. The
+ * time-out (the library's one bounded wait, bounded_wait.cuh), records who
+ * was waiting where, and makes the grid leave. The
  * watchdog record's layout: gridsync/detail/barrier_layout.h.
  */
 #ifndef GRIDSYNC_DETAIL_BARRIER_WAIT_CUH
@@ -10,6 +11,7 @@
 
 #include <gridsync/barrier_view.h>
 #include <gridsync/detail/barrier_layout.h>
+#include <gridsync/detail/bounded_wait.cuh>
 #include <gridsync/detail/grid_geometry.cuh>
 #include <gridsync/detail/memory_order.cuh>
 #include <gridsync/detail/tuning.h>
@@ -203,12 +205,17 @@ static __device__ __noinline__ void gs__raise_timeout(const gs__waiter *w)
 
 /*
  * The watched wait (out of line): keeps polling; every 32 polls looks at the
- * record's flag (somebody else timed out: leave) and at %globaltimer (past
- * the deadline: raise the time-out, leave). A waiter that leaves records the
- * barrier number it was waiting at in where[rank]: the host names the blocks
- * that have no such record as missing. A block that finds the flag already
- * up when its wait turns slow (~36 us after arriving) is taken to have
- * started after the time-out and leaves unrecorded.
+ * record's flag (somebody else timed out: leave) and at the deadline, the
+ * bounded wait's (bounded_wait.cuh), started on entry (past it: raise the
+ * time-out, leave). The loop is written out rather than bounded_wait's
+ * (the same polls and looks): its every caller is a barrier kernel, and this
+ * form keeps their register allocation, so their SASS, as it was
+ * (cuobjdump; bounded_wait's form spilled a loop counter of the tagged
+ * exchange). A waiter that leaves records the barrier number it was waiting
+ * at in where[rank]: the host names the blocks that have no such record as
+ * missing. A block that finds the flag already up when its wait turns slow
+ * (~36 us after arriving) is taken to have started after the time-out and
+ * leaves unrecorded.
  * Returns 0 when the condition came true, 1 when the caller must leave.
  */
 static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
@@ -221,7 +228,7 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
         return 1;
     }
     /* a time-out of 0 is "off" (GRIDSYNC_BARRIER_TIMEOUT=off): no deadline */
-    unsigned long long deadline = w->timeout_ns ? gs_globaltimer_ns() + w->timeout_ns : ~0ull;
+    gs::detail::wait_deadline deadline = gs::detail::wait_deadline_from_now(w->timeout_ns);
     if (w->late || gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u) {
         gs_st_relaxed_gpu(w->state + GS_REC_LATE, 1u); /* reported by gs_barrier_check */
         return 1;
@@ -239,7 +246,7 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
         if ((spins & 31u) != 0u)
             continue;
         if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) == 0u) {
-            if (gs_globaltimer_ns() < deadline)
+            if (!gs::detail::wait_deadline_reached(deadline))
                 continue;
             gs__raise_timeout(w);
         }

@@ -272,6 +272,18 @@ GS_DEVICE unsigned int gs_atom_cas_relaxed_gpu(unsigned int *p, unsigned int exp
     return old;
 }
 
+/* Exchange: of several threads storing the same value, exactly one gets
+ * back another (the scan's claim of its fault record). */
+GS_DEVICE unsigned int gs_atom_exch_relaxed_gpu(unsigned int *p, unsigned int v)
+{
+    unsigned int old;
+    asm volatile("atom.relaxed.gpu.global.exch.b32 %0, [%1], %2;"
+                 : "=r"(old)
+                 : "l"(p), "r"(v)
+                 : "memory");
+    return old;
+}
+
 /* fence.acq_rel.gpu: after relaxed loads it completes an acquire pattern,
  * before relaxed stores it completes a release pattern. */
 GS_DEVICE void gs_fence_acq_rel_gpu(void)

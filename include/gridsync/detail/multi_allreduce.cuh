@@ -142,7 +142,7 @@ static __device__ __noinline__ T multi_wait_values(gs_multi_view *v, unsigned in
     unsigned int broken = (v->flags & GS_MULTI_VIEW_BROKEN) != 0u;
     T acc = mine;
     gs__multi_epoch_early(s, epoch, local_waiters, broken);
-    unsigned long long deadline = 0;
+    gs::detail::wait_deadline deadline = {0ull};
     for (int j = 0; j < size && !broken; ++j) {
         T x = mine;
         if (j != rank) {

@@ -10,6 +10,7 @@
 #define GRIDSYNC_DETAIL_MULTI_EXCHANGE_CUH
 
 #include <gridsync/detail/barrier_wait.cuh>
+#include <gridsync/detail/bounded_wait.cuh>
 #include <gridsync/detail/memory_order.cuh>
 #include <gridsync_multi.h>
 
@@ -103,18 +104,21 @@ GS_DEVICE int gs__multi_wait_local(gs_multi_view *v, unsigned int epoch, unsigne
 }
 
 /* Every 64 polls of a cross-GPU wait: has the host called the meeting off
- * (a rank's launch failed), or is the deadline past (a time-out of 0 is
- * off; the deadline starts at the first look)? If so the view is marked
- * broken, *aborted says which, and 1 is returned; the caller records the
- * meeting with gs__multi_record_break. */
-GS_DEVICE unsigned int gs__multi_called_off(gs_multi_view *v, unsigned long long *deadline,
+ * (a rank's launch failed), or is the deadline past (the bounded wait's,
+ * bounded_wait.cuh: it starts at the first look; a time-out of 0 is off)?
+ * If so the view is marked broken, *aborted says which, and 1 is returned;
+ * the caller records the meeting with gs__multi_record_break. The waits
+ * keep their own loops around this look (the polls of bounded_wait, written
+ * out: its loop form changed the registers, so the SASS, of the kernels
+ * that meet, down to their inline polls). */
+GS_DEVICE unsigned int gs__multi_called_off(gs_multi_view *v, gs::detail::wait_deadline *deadline,
                                             unsigned int *aborted)
 {
     *aborted = gs_ld_acquire_sys(v->abort) != 0u;
-    unsigned long long now = gs_globaltimer_ns();
-    if (!*deadline)
-        *deadline = v->timeout_ns ? now + v->timeout_ns : ~0ull;
-    if (!*aborted && now < *deadline)
+    const unsigned long long now = gs_globaltimer_ns();
+    if (!deadline->word)
+        *deadline = gs::detail::wait_deadline_at(now, v->timeout_ns);
+    if (!*aborted && now < deadline->word)
         return 0u;
     v->flags |= GS_MULTI_VIEW_BROKEN;
     return 1u;
@@ -244,7 +248,7 @@ static __device__ __noinline__ void gs__multi_wait_peers(gs_multi_view *v, unsig
     const int size = v->size, rank = v->rank;
     unsigned int broken = (v->flags & GS_MULTI_VIEW_BROKEN) != 0u;
     gs__multi_epoch_early(s, epoch, local_waiters, broken);
-    unsigned long long deadline = 0;
+    gs::detail::wait_deadline deadline = {0ull};
     for (int j = 0; j < size && !broken; ++j) {
         if (j == rank)
             continue;

@@ -210,14 +210,14 @@ struct scan_resident_shared {
 #if GS_HAS_BULK_COPY
 
 /* One thread: wait for the phase `parity` of a barrier that other threads
- * of the block complete, bounded by the call's time-out; 1 when it gave up
- * (past the time-out, the fault recorded: scan_give_up_thread) or when
- * another tile of the call already had (the abort word, read every 64
- * polls). */
+ * of the block complete, bounded by the call's time-out (bounded_wait.cuh);
+ * 1 when it gave up (past the time-out, the fault recorded:
+ * scan_record_fault) or when another tile of the call already had (the
+ * abort word, read every 64 polls). */
 GS_DEVICE int scan_wait_thread(unsigned long long *bar, unsigned int parity,
                                const scan_watch &watch)
 {
-    unsigned long long deadline = 0ull;
+    wait_deadline deadline = {0ull}; /* started at the first look */
     for (unsigned int polls = 1u; !bulk_barrier_try_wait(bar, parity); ++polls)
         if ((polls & 63u) == 0u && scan_give_up_thread(watch, deadline))
             return 1;
@@ -228,38 +228,35 @@ GS_DEVICE int scan_wait_thread(unsigned long long *bar, unsigned int parity,
  * barrier, each lane observing it itself (its acquire orders the copy's
  * bytes before that lane's reads). A copy in flight is never abandoned
  * (its bytes would land in a buffer the block has moved on from): past the
- * call's time-out the warp records the fault (scan_give_up_thread) and
- * goes on waiting; past scan_copy_trap_ns more (a copy of valid memory
- * lands in microseconds; this is for a GPU that no longer completes them)
- * it traps, ending the kernel with an error rather than hanging the GPU.
- * Returns 1 when the fault was recorded (or the call was already
- * aborted). */
+ * call's time-out lane 0 records the fault (unless the call was already
+ * aborted) and the warp goes on waiting; past scan_copy_trap_ns more (a
+ * copy of valid memory lands in microseconds; this is for a GPU that no
+ * longer completes them) it traps, ending the kernel with an error rather
+ * than hanging the GPU. The warp's polling loop of bounded_wait.cuh with a
+ * look of its own (lane 0 looks at the deadline, the warp never gives up).
+ * Returns 1 when the copy was late (the fault recorded, or the call
+ * already aborted). */
 constexpr unsigned long long scan_copy_trap_ns = 10000000000ull; /* 10 s */
 
 GS_DEVICE int scan_wait_copy(unsigned long long *bar, unsigned int parity,
                              const scan_watch &watch)
 {
-    unsigned long long deadline = 0ull;
+    wait_deadline deadline = wait_deadline_after(watch.timeout_ns);
     int late = 0;
-    for (unsigned int polls = 1u;; ++polls) {
-        if (__all_sync(0xffffffffu, bulk_barrier_try_wait(bar, parity)))
-            return late;
-        if ((polls & 63u) != 0u)
-            continue;
-        if ((threadIdx.x & 31u) == 0u) {
-            const unsigned long long now = gs_globaltimer_ns();
-            if (deadline == 0ull) {
-                deadline = watch.timeout_ns ? now + watch.timeout_ns : ~0ull;
-            } else if (now >= deadline) {
+    (void)wait_polling<64>(
+        [&] { return __all_sync(0xffffffffu, bulk_barrier_try_wait(bar, parity)) != 0; },
+        [&] {
+            if ((threadIdx.x & 31u) == 0u && wait_deadline_passed(deadline)) {
                 if (late)
                     __trap(); /* a bulk copy that did not land */
-                scan_give_up_thread(watch, deadline);
+                scan_record_fault(watch); /* unless another tile of the call did */
                 late = 1;
-                deadline = now + scan_copy_trap_ns;
+                deadline = wait_deadline_after(scan_copy_trap_ns);
             }
-        }
-        late = __shfl_sync(0xffffffffu, late, 0);
-    }
+            late = __shfl_sync(0xffffffffu, late, 0);
+            return (int)WAIT_PENDING;
+        });
+    return late;
 }
 
 /* The control warp: tickets, copies, look-backs, inclusive prefixes. */

@@ -69,15 +69,19 @@
  * the hardware starts blocks in index order (which CUB's blockIdx-ordered
  * look-back relies on).
  *
- * Bounded: lane 0 looks at the call's abort word and at %globaltimer every
- * 64 polls. Past the time-out (GRIDSYNC_BARRIER_TIMEOUT, 2 s by default) it
+ * Bounded: the look-back is the warp's bounded wait (bounded_wait.cuh):
+ * lane 0 looks at the call's abort word and at the deadline every 64
+ * polls. Past the time-out (GRIDSYNC_BARRIER_TIMEOUT, 2 s by default) it
  * gives up: it sets the abort word to the call's number (every other
  * waiting tile then gives up at its next look) and writes the host-mapped
- * fault record that gs_scan and gs_scan_check report.
+ * fault record of the call's stream (scan_record_fault), which gs_scan
+ * and gs_scan_check on that stream report.
  */
 #ifndef GRIDSYNC_DETAIL_SCAN_TILE_STATE_CUH
 #define GRIDSYNC_DETAIL_SCAN_TILE_STATE_CUH
 
+#include <gridsync/detail/bounded_wait.cuh>
+#include <gridsync/detail/fault_record.h>
 #include <gridsync/detail/memory_order.cuh>
 #include <gridsync/detail/tuning.h>
 #include <gridsync/detail/value_traits.cuh>
@@ -183,40 +187,63 @@ struct scan_tile_state {
 /* What bounds a look-back, from the kernel's arguments. */
 struct scan_watch {
     unsigned int *abort;           /* == seq once a tile of this call gave up */
-    unsigned int *fault;           /* host-mapped: [0] flag, [1] call, [2] tile, [3] tiles */
+    unsigned int *fault;           /* host-mapped: the stream's record (fault_record.h) */
     unsigned long long timeout_ns; /* 0: wait without a bound */
     unsigned int seq, tile, tiles;
 };
 
-/* One thread decides: 1 when the wait must give up (the call was aborted,
- * or this wait is past its deadline, which the first look sets). A tile
- * that times out records the fault: the abort word first (device memory,
- * where the other tiles look), then the host-mapped record, its flag last
- * with a system-scope release so that a host that sees the flag sees the
- * record. */
-GS_DEVICE int scan_give_up_thread(const scan_watch &w, unsigned long long &deadline)
+/* The abort test of a scan's bounded waits (bounded_wait.cuh): another
+ * tile of this call gave up. */
+GS_DEVICE auto scan_aborted(const scan_watch &w)
 {
-    unsigned long long now = gs_globaltimer_ns();
-    if (gs_ld_relaxed_gpu(w.abort) == w.seq)
+    return [&w] { return gs_ld_relaxed_gpu(w.abort) == w.seq; };
+}
+
+/* One thread of a tile that timed out records the fault: the abort word
+ * first (device memory, where the other tiles look), exchanged, so that of
+ * the tiles of one call that time out together only the first goes on;
+ * then the host-mapped record of its stream (fault_record.h): the details
+ * and the flag, raised last with a system-scope release so that a host that
+ * sees the flag sees the details, or, while the flag is still up with an
+ * earlier fault the host has not reported, only the count of later ones:
+ * the first fault is never overwritten. */
+GS_DEVICE void scan_record_fault(const scan_watch &w)
+{
+    if (gs_atom_exch_relaxed_gpu(w.abort, w.seq) == w.seq || !w.fault)
+        return; /* another tile of this call records it */
+    if (gs_ld_acquire_sys(w.fault + GS_FAULT_FLAG) == 0u) {
+        gs_st_relaxed_sys(w.fault + GS_FAULT_CALL, w.seq);
+        gs_st_relaxed_sys(w.fault + GS_FAULT_WHERE, w.tile);
+        gs_st_relaxed_sys(w.fault + GS_FAULT_OF, w.tiles);
+        gs_st_release_sys(w.fault + GS_FAULT_FLAG, 1u);
+    } else {
+        gs_st_release_sys(w.fault + GS_FAULT_LATER,
+                          gs_ld_acquire_sys(w.fault + GS_FAULT_LATER) + 1u);
+    }
+}
+
+/* One thread decides: 1 when the wait must give up: the call was aborted
+ * (the abort word), or this wait is past its deadline (bounded_wait.cuh's
+ * deadline, started at the first look: a zero word is one not started yet),
+ * in which case it records the fault (scan_record_fault). */
+GS_DEVICE int scan_give_up_thread(const scan_watch &w, wait_deadline &deadline)
+{
+    const unsigned long long now = gs_globaltimer_ns();
+    if (scan_aborted(w)())
         return 1;
-    if (deadline == 0ull) {
-        deadline = w.timeout_ns ? now + w.timeout_ns : ~0ull;
+    if (deadline.word == 0ull) {
+        deadline = wait_deadline_at(now, w.timeout_ns);
         return 0;
     }
-    if (now < deadline)
+    if (now < deadline.word)
         return 0;
-    gs_st_relaxed_gpu(w.abort, w.seq);
-    if (w.fault) {
-        gs_st_relaxed_sys(w.fault + 1, w.seq);
-        gs_st_relaxed_sys(w.fault + 2, w.tile);
-        gs_st_relaxed_sys(w.fault + 3, w.tiles);
-        gs_st_release_sys(w.fault, 1u);
-    }
+    scan_record_fault(w);
     return 1;
 }
 
-/* The same for a warp: lane 0 decides, every lane gets the answer. */
-GS_DEVICE int scan_give_up(const scan_watch &w, unsigned long long &deadline)
+/* The same for a warp: lane 0 decides, every lane gets the answer (the
+ * scan's blocks are 1-D: the lane is threadIdx.x's low bits). */
+GS_DEVICE int scan_give_up(const scan_watch &w, wait_deadline &deadline)
 {
     int up = 0;
     if ((threadIdx.x & 31u) == 0u)
@@ -284,12 +311,16 @@ enum { SCAN_GAVE_UP = -2 };
 
 /* Poll the window at `lo` until it is ready; returns its highest inclusive
  * entry, -1 when every entry has its aggregate and none is inclusive (or
- * when only aggregates were asked for), SCAN_GAVE_UP when the watch says so.
- * SleepNs: nanoseconds to back off after a window that was not ready. */
+ * when only aggregates were asked for), SCAN_GAVE_UP when the watch says so
+ * (every 64 polls: scan_give_up; `deadline` is the whole look-back's).
+ * The polls of the warp's bounded wait (bounded_wait.cuh), written out: its
+ * loop form added ~40 instructions to every scan kernel and moved the
+ * registers of its tile loads (cuobjdump). SleepNs: nanoseconds to back off
+ * after a window that was not ready. */
 template <class T, int K, int SleepNs>
 GS_DEVICE int scan_wait_window(const scan_tile_state<T> &s, int lo, bool inclusive_too,
                                scan_window<T, K> &w, const scan_watch &watch,
-                               unsigned long long &deadline)
+                               wait_deadline &deadline)
 {
     for (unsigned int polls = 1u;; ++polls) {
         scan_read_window(s, lo, inclusive_too, w);
@@ -369,7 +400,7 @@ GS_DEVICE bool scan_look_back(const scan_tile_state<T> &s, int t, Op op, const s
                               T &prefix, T *fold = nullptr)
 {
     constexpr int window = 32 * K;
-    unsigned long long deadline = 0ull;
+    wait_deadline deadline = {0ull}; /* started at the first look */
     scan_window<T, K> first, w;
     int lo = t - window;
     int h = scan_wait_window<T, K, SleepNs>(s, lo, true, first, watch, deadline);

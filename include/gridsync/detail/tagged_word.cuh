@@ -17,15 +17,16 @@ GS_DEVICE void gs__tagged_put(unsigned long long *word, unsigned int bits, unsig
 /* The watched wait for a tag (out of line, its own function so that the
  * barriers' slow path, and so their kernels' registers, are unchanged):
  * keeps polling; every 32 polls looks at the record's flag (another wait
- * timed out: leave) and at %globaltimer (past the deadline: record the
- * writer, the tag seen and the tag expected, raise the flag, leave; with
- * the time-out off, GRIDSYNC_BARRIER_TIMEOUT=off, it waits for ever).
- * 0: the tag came, *seen is the word that carried it; 1: the caller must
- * leave. */
+ * timed out: leave) and at the deadline, the bounded wait's
+ * (bounded_wait.cuh), started on entry (past it: record the writer, the tag
+ * seen and the tag expected, raise the flag, leave; with the time-out off,
+ * GRIDSYNC_BARRIER_TIMEOUT=off, it waits for ever). Written out as
+ * gs__wait_slow is, for the same reason. 0: the tag came, *seen is the word
+ * that carried it; 1: the caller must leave. */
 static __device__ __noinline__ int gs__tagged_wait_slow(const gs__waiter *w,
                                                         unsigned long long *seen)
 {
-    unsigned long long deadline = w->timeout_ns ? gs_globaltimer_ns() + w->timeout_ns : ~0ull;
+    gs::detail::wait_deadline deadline = gs::detail::wait_deadline_from_now(w->timeout_ns);
     const unsigned long long *word = (const unsigned long long *)w->p;
     if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u)
         return 1; /* a time-out already happened: leave as every slow wait does */
@@ -39,7 +40,7 @@ static __device__ __noinline__ int gs__tagged_wait_slow(const gs__waiter *w,
             continue;
         if (gs_ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u)
             return 1;
-        if (gs_globaltimer_ns() < deadline)
+        if (!gs::detail::wait_deadline_reached(deadline))
             continue;
         unsigned int detail[GS_REC_DETAIL_WORDS] = {w->target, (unsigned int)(v >> 32), 0u,
                                                     (unsigned int)w->ref, 0u, 0u};

@@ -1,10 +1,11 @@
-/* kernel_shape.h - what the single-pass calls (and the wide gemm tile)
- * need to know about a device and a kernel to size the grid and pick a
- * code path (internal), queried once and cached: the
+/* kernel_shape.h - the kernel-shape cache of the runtime floor (internal):
+ * what a component needs to know about a device and one of its kernels to
+ * size the grid and pick a code path (the single-pass calls, the scans,
+ * the wide gemm tile), queried once and cached: the
  * driver queries behind it (SM count, memory size, occupancy) cost a few
  * microseconds together, more than a small reduction itself. */
-#ifndef GS_REDUCE_KERNEL_SHAPE_H
-#define GS_REDUCE_KERNEL_SHAPE_H
+#ifndef GS_RUNTIME_KERNEL_SHAPE_H
+#define GS_RUNTIME_KERNEL_SHAPE_H
 
 #include <stddef.h>
 
