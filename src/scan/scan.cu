@@ -31,6 +31,7 @@
 #include <gridsync/detail/single_tile_scan.cuh>
 
 #include "../barrier/barrier_internal.h"
+#include "../core/dtype_element.cuh"
 #include "../core/error.h"
 #include "../reduce/kernel_shape.h"
 #include "../reduce/workspace.h"
@@ -59,7 +60,9 @@ template <class Op, int Row>
 const void *kernel_of()
 {
     typedef typename Op::value_type T;
-    static_assert(2 * sizeof(T) / 4 * 8 <= GS_SCAN_TILE_BYTES, "a tile's descriptors fit");
+    static_assert(2 * gs::detail::scan_tile_state<typename Op::accumulator>::words * 8 <=
+                      GS_SCAN_TILE_BYTES,
+                  "a tile's descriptors fit");
     typedef gs::detail::scan_policy<T, gs::detail::scan_bandwidth> bandwidth;
     if constexpr (Row == resident_row && bandwidth::resident)
         return (const void *)gs::detail::single_pass_scan_resident_kernel<bandwidth, Op>;
@@ -77,10 +80,9 @@ const void *kernel_of()
 template <template <class> class Op, int Row>
 void kernels_of(const void *(&row)[GS_DTYPE_COUNT])
 {
-    row[GS_FLOAT32] = kernel_of<Op<float>, Row>();
-    row[GS_FLOAT64] = kernel_of<Op<double>, Row>();
-    row[GS_INT32] = kernel_of<Op<int>, Row>();
-    row[GS_INT64] = kernel_of<Op<long long>, Row>();
+    gs__dtypes::for_each_dtype([&](auto element, gs_dtype type) {
+        row[type] = kernel_of<Op<typename decltype(element)::type>, Row>();
+    });
 }
 
 template <template <class> class Op>
@@ -138,12 +140,12 @@ scan_tiling tiling_of(long long n)
 
 scan_tiling tiling_for(gs_dtype type, long long n)
 {
-    switch (type) {
-    case GS_FLOAT32: return tiling_of<float>(n);
-    case GS_FLOAT64: return tiling_of<double>(n);
-    case GS_INT32: return tiling_of<int>(n);
-    default: return tiling_of<long long>(n);
-    }
+    scan_tiling t = {};
+    gs__dtypes::for_each_dtype([&](auto element, gs_dtype d) {
+        if (d == type)
+            t = tiling_of<typename decltype(element)::type>(n);
+    });
+    return t;
 }
 
 /* ------------------------------------------------------- the fault record */
