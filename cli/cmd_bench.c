@@ -14,16 +14,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/environment.h"
-#include "bench/nvml.h"
-#include "bench/registry.h"
-#include "bench/results.h"
 #include "common/device.h"
+#include "harness/environment.h"
+#include "harness/nvml.h"
 #include "report/outputs.h"
 #include "report/report.h"
 #include "report/tables.h"
+#include "results/registry.h"
+#include "results/results.h"
+#include "suites/run.h"
 #include "args.h"
 #include "commands.h"
+#include "failure.h"
 #include "paths.h"
 
 enum { MAX_SUITES = 32, MAX_DEVICES = 64 };
@@ -182,7 +184,8 @@ static int parse(int argc, char **argv, bench_cli *o, int *suites)
     opterr = 0;
     while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
         if (c == 'h')
-            return gs_help_only("bench", argc) == GS_EXIT_OK ? -2 : GS_EXIT_USAGE;
+            return gs_help_only("bench", gs_help_bench, argc) == GS_EXIT_OK ? -2
+                                                                           : GS_EXIT_USAGE;
         if (c == '?' || c == ':')
             return gs_option_usage_error("bench", c, argv, shortopts);
         if (parse_option(c, optarg, o, suites, err, sizeof err) != 0)
@@ -277,7 +280,8 @@ static gs_bench_params params_for(const gs_bench_suite *s, const bench_cli *o)
     return p;
 }
 
-/* Without suite names: every suite this machine has the GPUs for. */
+/* Without suite names: every suite this machine has the GPUs for (and that
+ * gridsync bench measures: not one whose rows come from elsewhere). */
 static void select_default_suites(int *suites)
 {
     int gpus = -1;
@@ -285,7 +289,7 @@ static void select_default_suites(int *suites)
         int need = gs_bench_suite_at(s)->min_gpus;
         if (need > 1 && gpus < 0 && cudaGetDeviceCount(&gpus) != cudaSuccess)
             gpus = 0;
-        suites[s] = need <= 1 || gpus >= need;
+        suites[s] = (need <= 1 || gpus >= need) && gs_bench_runner_of(gs_bench_suite_at(s))->run;
     }
 }
 
@@ -457,8 +461,8 @@ static int write_outputs(const bench_cli *o, const cJSON *results, int ordinal, 
 }
 
 /* --rank-child DIR: the part of the one suite named that runs in another
- * process (suite.h, gs_bench_child_fn), started by that suite itself with
- * one GPU; it writes nothing on stdout. */
+ * process (harness/params.h, gs_bench_child_fn), started by that suite
+ * itself with one GPU; it writes nothing on stdout. */
 static int run_rank_child(const bench_cli *o, const int *suites)
 {
     const gs_bench_suite *s = NULL;
@@ -468,14 +472,15 @@ static int run_rank_child(const bench_cli *o, const int *suites)
             s = gs_bench_suite_at(i);
             ++named;
         }
-    if (named != 1 || !s->rank_child)
+    gs_bench_child_fn child = named == 1 ? gs_bench_runner_of(s)->rank_child : NULL;
+    if (!child)
         return gs_usage_error("bench", "--rank-child is internal: it goes with the one suite "
                                        "that started it (multi)");
     gs_device_info d;
     gs_status st = gs_select_device(o->devices[0], &d);
     if (st == GS_SUCCESS) {
         gs_bench_params p = params_for(s, o);
-        st = s->rank_child(&p, o->devices[0], o->rank_child);
+        st = child(&p, o->devices[0], o->rank_child);
     }
     return st == GS_SUCCESS ? GS_EXIT_OK : gs_report_failure("bench", st);
 }

@@ -10,6 +10,7 @@
 #include "common/device.h"
 #include "args.h"
 #include "commands.h"
+#include "failure.h"
 
 int gs_cmd_check(int argc, char **argv)
 {
@@ -24,7 +25,7 @@ int gs_cmd_check(int argc, char **argv)
     opterr = 0;
     while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
         if (c == 'h')
-            return gs_help_only("check", argc);
+            return gs_help_only("check", gs_help_check, argc);
         if (c != 'd')
             return gs_option_usage_error("check", c, argv, shortopts);
         if (gs_parse_long(optarg, "--device", 0, 1024, &device, err, sizeof err) != 0)

@@ -12,6 +12,7 @@
 #include "demo/demo.h"
 #include "args.h"
 #include "commands.h"
+#include "failure.h"
 #include "paths.h"
 
 /* "bitmap, missing-sync, ..." into buf. */
@@ -54,7 +55,8 @@ static int parse(int argc, char **argv, gs_demo_opts *o, const char **once)
             break;
         case 'o': o->out_dir = optarg; break;
         case O_ONCE: *once = optarg; break;
-        case 'h': return gs_help_only("demo", argc) == GS_EXIT_OK ? -2 : GS_EXIT_USAGE;
+        case 'h':
+            return gs_help_only("demo", gs_help_demo, argc) == GS_EXIT_OK ? -2 : GS_EXIT_USAGE;
         default:
             return gs_option_usage_error("demo", c, argv, shortopts);
         }

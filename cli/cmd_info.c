@@ -8,6 +8,7 @@
 #include "common/device.h"
 #include "args.h"
 #include "commands.h"
+#include "failure.h"
 
 static const int probe_sizes[] = {128, 256, 512, 1024};
 enum { NPROBES = 4 };
@@ -111,7 +112,7 @@ int gs_cmd_info(int argc, char **argv)
                 return gs_usage_error("info", err);
             break;
         case 'j': json = 1; break;
-        case 'h': return gs_help_only("info", argc);
+        case 'h': return gs_help_only("info", gs_help_info, argc);
         default:
             return gs_option_usage_error("info", c, argv, shortopts);
         }

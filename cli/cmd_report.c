@@ -103,7 +103,7 @@ int gs_cmd_report(int argc, char **argv)
         case O_README: readme = optarg; break;
         case O_MD: md = optarg; break;
         case O_COMPARE: compare_mode = 1; break;
-        case 'h': return gs_help_only("report", argc);
+        case 'h': return gs_help_only("report", gs_help_report, argc);
         default:
             return gs_option_usage_error("report", c, argv, shortopts);
         }

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 
-#include "gridsync.h"
+#include "help.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,9 +30,9 @@ void gs_print_suites(FILE *out);
 int gs_usage_error(const char *command, const char *msg);
 
 /* --help or -h in `argc` arguments (the command's name or gridsync's
- * included): the help of `command` (NULL: gridsync's) on stdout and
- * GS_EXIT_OK when it is alone, else a usage error. */
-int gs_help_only(const char *command, int argc);
+ * included): `help`, the help of `command` (NULL: gridsync's), on stdout
+ * and GS_EXIT_OK when it is alone, else a usage error. */
+int gs_help_only(const char *command, gs_help_fn help, int argc);
 
 /* The usage error for getopt_long's return `c` (':' or '?') after it read
  * argv with `shortopts` (see gs_option_error); returns GS_EXIT_USAGE. */
@@ -43,9 +43,6 @@ int gs_option_usage_error(const char *command, int c, char *const *argv, const c
  * in `dir` (NULL: none) with plots. Returns the exit code. */
 int gs_run_compare(const char *command, const char *old_path, const char *new_path,
                    const char *dir, int plots, const char *md);
-
-/* Exit code for a failed status, after printing "gridsync <cmd>: <detail>". */
-int gs_report_failure(const char *command, gs_status st);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gridsync.h"
 #include "args.h"
 #include "commands.h"
 
@@ -13,7 +14,7 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
-        return gs_help_only(NULL, argc);
+        return gs_help_only(NULL, gs_help_main, argc);
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
         if (argc > 2)
             return gs_usage_error(NULL, "--version takes no other arguments");

@@ -1,11 +1,13 @@
-/* help.c - help texts of gridsync and its commands; the lists of suites,
- * demos and checks come from the tools' registries. */
+/* help.c - help texts of gridsync and its commands (report's:
+ * help_report.c); the lists of suites, demos and checks come from the
+ * tools' registries. */
 #include <string.h>
 
-#include "bench/registry.h"
+#include "results/registry.h"
 #include "check/check.h"
 #include "demo/demo.h"
 #include "commands.h"
+#include "help.h"
 
 static const char main_help[] =
     "usage: gridsync [--help | --version] <command> [options]\n"
@@ -92,31 +94,6 @@ static const char bench_options[] =
     "tuning:\n"
     "      --tree-group N    tree method: blocks per arrival group\n"
     "      --tree-flat-max N tree method: largest grid that uses one counter\n";
-
-static const char report_help[] =
-    "usage: gridsync report FILE.json [--out DIR] [--no-plots]\n"
-    "       gridsync report FILE.json --md FILE|-\n"
-    "       gridsync report --compare OLD.json NEW.json [--out DIR] [--md FILE|-]\n"
-    "       gridsync report FILE.json --summary | --readme README.md\n"
-    "       gridsync report --columns [--readme FILE.md]\n"
-    "\n"
-    "Rebuild the report of a saved benchmark run (gridsync bench --json): writes\n"
-    "DIR/report.md (a summary of gridsync against its peers from the data, every\n"
-    "suite's plots and formatted table, the environment), DIR/<suite>.csv, and the\n"
-    "plots, drawn by gnuplot (DIR/*.png; without gnuplot the report says how to get\n"
-    "them). No GPU needed.\n"
-    "\n"
-    "  -o, --out DIR       output folder (default ./report)\n"
-    "  -n, --no-plots      write the plot data and script but do not run gnuplot\n"
-    "      --md FILE       the report's text without plots to FILE ('-': stdout)\n"
-    "      --compare       two results files, OLD then NEW: each suite's rows side by\n"
-    "                      side, the ratio and whether it is beyond the noise; on\n"
-    "                      stdout, or --md FILE; --out DIR: compare.md and plots\n"
-    "      --summary       print each suite's summary table (the README's results)\n"
-    "      --readme FILE   write them between FILE's <!-- results:begin --> and\n"
-    "                      <!-- results:end --> lines instead\n"
-    "      --columns       print every suite's columns, units and meanings; with\n"
-    "                      --readme, between <!-- columns:begin/end --> lines\n";
 
 static const char demo_usage[] =
     "usage: gridsync demo NAME [options]\n"
@@ -225,7 +202,7 @@ void gs_print_suites(FILE *out)
         print_suite(out, gs_bench_suite_at(i));
 }
 
-static void print_bench_help(FILE *out)
+void gs_help_bench(FILE *out)
 {
     fputs(bench_usage, out);
     gs_print_suites(out);
@@ -233,7 +210,7 @@ static void print_bench_help(FILE *out)
 }
 
 /* The demos, and the default runs of those that have runs. */
-static void print_demo_help(FILE *out)
+void gs_help_demo(FILE *out)
 {
     fputs(demo_usage, out);
     for (int i = 0; i < gs_demo_count(); ++i)
@@ -246,29 +223,33 @@ static void print_demo_help(FILE *out)
     fputs(demo_more_options, out);
 }
 
-static void print_check_help(FILE *out)
+void gs_help_check(FILE *out)
 {
     fputs(check_usage, out);
     for (int i = 0; i < gs_check_count(); ++i)
         print_item(out, gs_check_at(i)->name, gs_check_at(i)->help, DEMO_INDENT);
 }
 
+void gs_help_main(FILE *out) { fputs(main_help, out); }
+
+void gs_help_info(FILE *out) { fputs(info_help, out); }
+
 int gs_print_help(FILE *out, const char *command)
 {
     if (!command) {
-        fputs(main_help, out);
+        gs_help_main(out);
         return 0;
     }
     if (strcmp(command, "info") == 0)
-        fputs(info_help, out);
+        gs_help_info(out);
     else if (strcmp(command, "bench") == 0)
-        print_bench_help(out);
+        gs_help_bench(out);
     else if (strcmp(command, "report") == 0)
-        fputs(report_help, out);
+        gs_help_report(out);
     else if (strcmp(command, "demo") == 0)
-        print_demo_help(out);
+        gs_help_demo(out);
     else if (strcmp(command, "check") == 0)
-        print_check_help(out);
+        gs_help_check(out);
     else if (strcmp(command, "help") == 0)
         fputs("usage: gridsync help <command>\n", out);
     else

@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gridsync.h"
+#include "testing/random.h" /* gs_test_seed: the seed, printed; GRIDSYNC_TEST_SEED */
 
 #define GS_TEST_SKIP 77
 
@@ -28,30 +29,6 @@ static inline void gs_test_require_gpu(const char *name)
                err != cudaSuccess ? cudaGetErrorName(err) : "0 devices");
         exit(GS_TEST_SKIP);
     }
-}
-
-/* The test's random seed: GRIDSYNC_TEST_SEED when set (to repeat a run),
- * otherwise from the clock; printed either way, so that every failure can
- * be reproduced. */
-static inline unsigned long long gs_test_seed(const char *name)
-{
-    const char *env = getenv("GRIDSYNC_TEST_SEED");
-    unsigned long long seed = 0;
-    if (env && *env) {
-        char *end = NULL;
-        seed = strtoull(env, &end, 10);
-        if (*end != '\0') {
-            fprintf(stderr, "%s: GRIDSYNC_TEST_SEED='%s' is not a whole number\n", name, env);
-            exit(2);
-        }
-    } else {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        seed = (unsigned long long)ts.tv_sec * 1000003ull + (unsigned long long)ts.tv_nsec;
-    }
-    printf("%s: seed %llu (GRIDSYNC_TEST_SEED=%llu repeats this run)\n", name, seed, seed);
-    fflush(stdout);
-    return seed;
 }
 
 static inline int gs_test_sanitizer(void)

@@ -16,8 +16,9 @@
 #include <vector>
 
 #include "gpu_test.h"
-#include "bench/suites/apps.h"
-#include "bench/suites/apps_stencil.h"
+#include "results/registry.h"
+#include "suites/apps/apps.h"
+#include "suites/apps/stencil/stencil.h"
 
 static int checks = 0;
 
@@ -44,10 +45,9 @@ static void field_init(field_buffers *z, int w, int h, int steps, unsigned long 
     z->fy.resize(z->n);
     z->dx.resize(z->n);
     z->dy.resize(z->n);
-    for (size_t i = 0; i < z->n; ++i) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        z->u0[i] = (float)(seed >> 40) / (float)(1u << 24); /* [0, 1) */
-    }
+    gs_rng rng = {seed};
+    for (size_t i = 0; i < z->n; ++i) /* [-1, 1) to [0, 1), exactly */
+        z->u0[i] = 0.5f * ((float)gs_rng_uniform(&rng) + 1.0f);
     z->replica = gs_stencil_cpu<float>(z->u0.data(), w, h, steps, z->fx.data(), z->fy.data());
     z->ref = gs_stencil_cpu<double>(z->u0.data(), w, h, steps, z->dx.data(), z->dy.data());
     z->bound = gs_stencil_bound(steps, z->u0.data(), z->ref, z->n);
@@ -144,13 +144,6 @@ static void versions(int sms, cudaStream_t stream, unsigned long long seed)
         }
 }
 
-/* The apps table's columns, as apps.h lists them. */
-static const gs_column columns[GS_APPS_NCOLS] = {
-    {"app", "", 0, ""},         {"size_log2", "", 0, ""}, {"size", "", 0, ""},
-    {"method", "", 0, ""},      {"blocks", "", 0, ""},    {"steps", "", 0, ""},
-    {"us_per_step", "us", 3, ""}, {"total_ms", "ms", 3, ""}, {"vs_graph", "", 2, ""},
-    {"vs_full", "", 2, ""},     {"error", "", 9, ""}};
-
 /* The run function as `gridsync bench apps` calls it: on 2^10 and 2^13
  * cells; or, with GS_STENCIL_BENCH_SIZES=12,16,20 (log2 of the cells), on
  * those, printing the table (timings before the suite's description is
@@ -187,7 +180,8 @@ static void suite(void)
     p.sizes_given = 1;
     p.quiet = !print;
     p.sampling = gs_sampling_fixed(p.samples);
-    gs_table *t = gs_table_new_columns("apps: stencil 2-D", GS_APPS_NCOLS, columns);
+    const gs_bench_suite *apps = gs_bench_suite_find("apps"); /* its columns */
+    gs_table *t = gs_table_new_columns("apps: stencil 2-D", apps->ncolumns, apps->columns);
     EXPECT(t != NULL, "gs_table_new_columns");
     if (!t)
         return;

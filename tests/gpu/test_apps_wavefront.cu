@@ -1,6 +1,6 @@
 /*
  * test_apps_wavefront.cu - the wavefront of `gridsync bench apps`
- * (tools/bench/suites/wavefront.cuh), its very kernels, against the CPU's
+ * (tools/suites/apps/wavefront/wavefront.cuh), its very kernels, against the CPU's
  * DP: the signal version at odd string lengths (one band, one tile column,
  * partial tiles both ways, more bands than blocks) on grids of 1, 2, SMs,
  * SMs + 1 and the co-resident maximum blocks, with and without random
@@ -12,7 +12,7 @@
 #include "gpu_test.h"
 #include "grid_sizes.h"
 
-#include "bench/suites/wavefront.cuh"
+#include "suites/apps/wavefront/wavefront.cuh"
 
 /* Run `what` (already enqueued), collect its watchdog, compare exactly. */
 static void expect_exact(wf_host *w, gs_status launched, gs_status settled, const char *what,

@@ -1,6 +1,6 @@
 /*
  * test_apps_stencil_emulated.cc - the 2-D heat stencil's persistent bodies
- * (tools/bench/suites/apps_stencil_body.cuh, the very code of the bench's
+ * (tools/suites/apps/stencil/stencil_body.cuh, the very code of the bench's
  * kernels) run on the host under cuda_emulation.h: blocks as OS threads,
  * threads as fibers. The neighbour barrier is emulated by its contract
  * (each block publishes an epoch with a release store and waits, with
@@ -23,7 +23,8 @@
  */
 #include "cuda_emulation.h"
 
-#include "bench/suites/apps_stencil_body.cuh"
+#include "suites/apps/stencil/stencil_body.cuh"
+#include "testing/random.h"
 
 #include <limits>
 
@@ -244,10 +245,7 @@ static void test_tiles(void)
 
 int main(void)
 {
-    const char *env = getenv("GRIDSYNC_TEST_SEED");
-    unsigned long long seed = env && *env ? strtoull(env, NULL, 10) : (unsigned long long)time(NULL);
-    printf("test_apps_stencil_emulated: seed %llu (GRIDSYNC_TEST_SEED=%llu repeats this run)\n",
-           seed, seed);
+    unsigned long long seed = gs_test_seed("test_apps_stencil_emulated");
     fflush(stdout);
     emu::jitter_percent = 5;
     emu::fiber_stack = 64u << 10;

@@ -13,6 +13,7 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
+#include "gridsync.h"
 #include "args.h"
 #include "commands.h"
 #include "paths.h"
@@ -381,6 +382,26 @@ static void test_help(void **state)
     fclose(null);
 }
 
+/* `gridsync bench --compare OLD NEW` measures nothing: it needs no GPU, and
+ * takes only --out and --md besides its two files. */
+static void test_bench_compare(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gs_args_XXXXXX", md[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(md, sizeof md, "%s/r.md", dir);
+    const char *old = GS_SOURCE_DIR "/tests/host/fixtures/results-h200-85451d5.json";
+    const char *new = GS_SOURCE_DIR "/bench/results/h200-2026-11-22.json";
+    const char *q[] = {"bench", "--compare", old, new, "--md", md};
+    assert_int_equal(gs_cmd_bench(6, (char **)q), GS_EXIT_OK);
+    const char *r[] = {"bench", "--compare", old, new, "--threads", "256"};
+    assert_int_equal(gs_cmd_bench(6, (char **)r), GS_EXIT_USAGE);
+    const char *t[] = {"bench", "--compare", old};
+    assert_int_equal(gs_cmd_bench(3, (char **)t), GS_EXIT_USAGE);
+    unlink(md);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,7 +413,7 @@ int main(void)
         cmocka_unit_test(test_option_messages),    cmocka_unit_test(test_help_with_arguments),
         cmocka_unit_test(test_output_paths),
         cmocka_unit_test(test_no_gpu_exit_3),      cmocka_unit_test(test_no_gpu_messages),
-        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_help),               cmocka_unit_test(test_bench_compare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

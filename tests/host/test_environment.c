@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "bench/environment.h"
+#include "harness/environment.h"
 
 static void test_clock_runs_no_program(void **state)
 {

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "bench/registry.h"
+#include "results/registry.h"
 #include "report/figure.h"
 #include "report/format.h"
 #include "report/headline.h"

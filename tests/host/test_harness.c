@@ -15,15 +15,15 @@
 #include <cmocka.h>
 
 #include "gridsync_internal.h"
-#include "bench/random.h"
-#include "bench/reference.h"
-#include "bench/results.h"
-#include "bench/sampling.h"
-#include "bench/stats.h"
-#include "bench/table.h"
-#include "bench/timer.h"
+#include "harness/timer.h"
+#include "results/results.h"
+#include "results/sampling.h"
+#include "results/stats.h"
+#include "results/table.h"
+#include "testing/random.h"
+#include "testing/reference.h"
 #ifdef GS_HAVE_MULTI
-#include "bench/peers/nccl_device_barrier.h"
+#include "suites/multi/nccl_device_barrier.h"
 #endif
 
 static void test_stats_odd_even_empty(void **state)

@@ -1,4 +1,4 @@
-/* test_ranks.c - the bench's two-process start (tools/bench/ranks.h), with
+/* test_ranks.c - the bench's two-process start (tools/harness/ranks.h), with
  * stand-ins for rank 1 (no GPU): a private folder with the id in it, a
  * child that gets ready, one that cannot start, ends early, is not ready in
  * time, fails or outlives the end's bound; the folder always goes. */
@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "bench/ranks.h"
-#include "bench/timer.h"
 #include "common/spawn.h"
+#include "harness/ranks.h"
+#include "harness/timer.h"
 
 /* Begin, with `program` (found in PATH) standing in for this program. */
 static void begin_with(gs_bench_ranks *r, const char *program)

@@ -2,18 +2,21 @@
  * its columns, presets, plots, README summary and reading (methods, key,
  * metric, headlines, column styles) name only what it has; every demo and
  * check too; `gridsync help` lists each of them. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
-#include "bench/registry.h"
-#include "bench/table.h"
+#include "results/registry.h"
+#include "results/table.h"
+#include "suites/run.h"
 #include "check/check.h"
 #include "demo/demo.h"
 #include "commands.h"
@@ -48,7 +51,8 @@ static void test_suites_and_columns(void **state)
         const gs_bench_suite *s = gs_bench_suite_at(i);
         assert_true(plain(s->name));
         assert_ptr_equal(gs_bench_suite_find(s->name), s);
-        assert_true(s->help[0] && s->title[0] && s->run && s->min_gpus >= 1);
+        assert_true(s->help[0] && s->title[0] && s->min_gpus >= 1);
+        assert_non_null(gs_bench_runner_of(s)); /* (its run NULL: measured elsewhere) */
         assert_true(s->ncolumns > 0);
         for (int c = 0; c < s->ncolumns; ++c) {
             assert_true(plain(s->columns[c].name) && s->columns[c].unit &&
@@ -58,6 +62,70 @@ static void test_suites_and_columns(void **state)
         }
     }
     assert_null(gs_bench_suite_find("no such suite"));
+}
+
+/* The column names a file under tools/suites/<suite>/ gives gs_row_text,
+ * gs_row_value and gs_row_measured as string literals (the run code's
+ * cells) are that suite's columns: checked here, on the host, before a GPU
+ * runs the code (a name it lacks would fail the run there). The folder
+ * names the suite (reduce/ holds dot's code too: one table shape). */
+static int row_columns_checked;
+
+static void check_row_columns(const char *path, const gs_bench_suite *suite)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    for (const char *p = strstr(text, "gs_row_"); p; p = strstr(p + 1, "gs_row_")) {
+        const char *open = strchr(p, '(');
+        const char *comma = open ? strchr(open, ',') : NULL;
+        if (!comma || strcspn(p, "(") > 16)
+            continue;
+        comma += strspn(comma + 1, " \n") + 1;
+        if (*comma != '"')
+            continue; /* a name passed through (a helper's parameter) */
+        char name[64];
+        size_t len = strcspn(comma + 1, "\"");
+        assert_true(len < sizeof name);
+        memcpy(name, comma + 1, len);
+        name[len] = '\0';
+        if (gs_bench_suite_column(suite, name) < 0)
+            fail_msg("%s sets column '%s', which suite %s does not have", path, name,
+                     suite->name);
+        ++row_columns_checked;
+    }
+}
+
+static int visit(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+    (void)sb;
+    const char *dot = strrchr(path, '.');
+    if (type != FTW_F || ftw->level < 2 || !dot ||
+        (strcmp(dot, ".cu") != 0 && strcmp(dot, ".c") != 0 && strcmp(dot, ".cuh") != 0 &&
+         strcmp(dot, ".h") != 0))
+        return 0;
+    const char *rel = strstr(path, "/tools/suites/") + strlen("/tools/suites/");
+    char suite[64];
+    size_t len = strcspn(rel, "/");
+    assert_true(len < sizeof suite);
+    memcpy(suite, rel, len);
+    suite[len] = '\0';
+    const gs_bench_suite *s = gs_bench_suite_find(suite);
+    if (!s)
+        fail_msg("tools/suites/%s/ is no suite's folder", suite);
+    check_row_columns(path, s);
+    return 0;
+}
+
+static void test_run_code_columns(void **state)
+{
+    (void)state;
+    row_columns_checked = 0;
+    assert_int_equal(nftw(GS_SOURCE_DIR "/tools/suites", visit, 16, FTW_PHYS), 0);
+    assert_true(row_columns_checked > 50); /* the suites' cells were found */
 }
 
 static void test_presets(void **state)
@@ -154,7 +222,7 @@ static void test_readings(void **state)
         const gs_bench_suite *s = gs_bench_suite_at(i);
         const gs_reading *r = s->reading;
         if (!r)
-            fail_msg("suite %s describes no reading (bench/reading.h)", s->name);
+            fail_msg("suite %s describes no reading (results/reading.h)", s->name);
         assert_column(s, r->method);
         assert_methods(s, r->ours);
         assert_methods(s, r->peers);
@@ -272,6 +340,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_suites_and_columns),
+        cmocka_unit_test(test_run_code_columns),
         cmocka_unit_test(test_presets),
         cmocka_unit_test(test_plots),
         cmocka_unit_test(test_readings),

@@ -24,7 +24,7 @@
 #include "args.h"
 #include "commands.h"
 #include "common/spawn.h"
-#include "bench/registry.h"
+#include "results/registry.h"
 #include "report/compare.h"
 #include "report/doc_block.h"
 #include "report/outputs.h"
@@ -690,12 +690,7 @@ static void test_cli(void **state)
     const char *p[] = {"report", "--compare", RESULTS, COMMITTED, "--md", md};
     assert_int_equal(run_cmd(6, p), GS_EXIT_OK);
     assert_non_null(strstr(slurp(md), "# gridsync comparison: the new run against the old"));
-    const char *q[] = {"bench", "--compare", RESULTS, COMMITTED, "--md", md};
-    assert_int_equal(gs_cmd_bench(6, (char **)q), GS_EXIT_OK);
-    const char *r[] = {"bench", "--compare", RESULTS, COMMITTED, "--threads", "256"};
-    assert_int_equal(gs_cmd_bench(6, (char **)r), GS_EXIT_USAGE);
-    const char *t[] = {"bench", "--compare", RESULTS};
-    assert_int_equal(gs_cmd_bench(3, (char **)t), GS_EXIT_USAGE);
+    /* (bench --compare: test_args, with the commands of the GPU) */
 }
 
 int main(void)

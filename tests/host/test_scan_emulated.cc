@@ -26,6 +26,7 @@
  * sets the percentage of delayed accesses (5 by default; more for stress).
  */
 #include "cuda_emulation.h"
+#include "testing/random.h"
 
 #include <gridsync/detail/block_scan.cuh>
 #include <gridsync/detail/reduce_ops.cuh>
@@ -346,10 +347,7 @@ static void check_block_scans(void)
 
 int main(void)
 {
-    const char *env = getenv("GRIDSYNC_TEST_SEED");
-    unsigned long long seed = env && *env ? strtoull(env, NULL, 10) : (unsigned long long)time(NULL);
-    printf("test_scan_emulated: seed %llu (GRIDSYNC_TEST_SEED=%llu repeats this run)\n", seed,
-           seed);
+    unsigned long long seed = gs_test_seed("test_scan_emulated");
     rng.seed(seed);
     const char *jitter = getenv("GS_EMU_JITTER"); /* percent of delayed accesses; stress runs */
     emu::jitter_percent = jitter && *jitter ? atoi(jitter) : 5;

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench/random.h"
-#include "bench/reference.h"
+#include "testing/random.h"
+#include "testing/reference.h"
 #include "check/check.h"
 
 static int run(const gs_check_env *env, char *figure, size_t len)

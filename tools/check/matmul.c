@@ -7,8 +7,8 @@
 
 #include "gridsync_internal.h"
 
-#include "bench/random.h"
-#include "bench/reference.h"
+#include "testing/random.h"
+#include "testing/reference.h"
 #include "check/check.h"
 
 static int run(const gs_check_env *env, char *figure, size_t len)

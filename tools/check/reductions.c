@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/random.h"
-#include "bench/reference.h"
+#include "testing/random.h"
+#include "testing/reference.h"
 #include "check/check.h"
 
 /* n random elements of `type` at h (integers spread over +-1e6, int64

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "bench/random.h"
-#include "bench/reference.h"
+#include "testing/random.h"
+#include "testing/reference.h"
 #include "check/check.h"
 
 /* n random elements of `type` at h for a scan with `op`. Sums: uniform

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "gridsync_internal.h"
-#include "bench/timer.h"
+#include "common/clock.h"
 #include "common/device.h"
 
 

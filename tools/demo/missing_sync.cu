@@ -25,8 +25,8 @@
 #include <unistd.h>
 
 #include "gridsync_internal.h"
-#include "bench/random.h"
-#include "bench/reference.h"
+#include "testing/random.h"
+#include "testing/reference.h"
 #include "common/spawn.h"
 #include "demo/demo.h"
 

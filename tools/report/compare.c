@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/registry.h"
-#include "bench/results.h"
-#include "bench/table.h"
+#include "results/registry.h"
+#include "results/results.h"
+#include "results/table.h"
 #include "common/files.h"
 #include "common/spawn.h"
 #include "report/figure.h"

@@ -1,7 +1,7 @@
 /*
  * compare.h - two runs side by side (`gridsync bench --compare OLD NEW`,
  * `gridsync report --compare OLD NEW`): for every suite both results files
- * have, the rows matched on the suite's key (bench/reading.h: the
+ * have, the rows matched on the suite's key (results/reading.h: the
  * configuration and the method), the ratio of the suite's metric (OLD's
  * time over NEW's, NEW's rate over OLD's: above 1, NEW is faster), and a
  * verdict that counts a difference within the larger of the two rows' noise
@@ -15,7 +15,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "bench/suite.h"
+#include "results/suite.h"
 
 #ifdef __cplusplus
 extern "C" {

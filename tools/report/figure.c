@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/registry.h"
-#include "bench/table.h"
+#include "results/registry.h"
+#include "results/table.h"
 #include "report/format.h"
 #include "report/rows.h"
 

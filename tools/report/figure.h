@@ -1,5 +1,5 @@
 /*
- * figure.h - the pictures a plot description (bench/plot_spec.h) makes of a
+ * figure.h - the pictures a plot description (results/plot_spec.h) makes of a
  * suite's results, as numbers and labels, before any gnuplot: one figure per
  * facet value, its series (gridsync's or a peer's, with a colour that stays
  * the same in every figure of the plot), their points (a ratio already
@@ -15,7 +15,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "bench/suite.h"
+#include "results/suite.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/registry.h"
-#include "bench/table.h"
+#include "results/registry.h"
+#include "results/table.h"
 
 static const gs_column_style *style_of(const gs_bench_suite *suite, const char *name)
 {

@@ -1,7 +1,7 @@
 /*
  * format.h - results values as a person reads them: "2^16 = 65536",
  * "19.63 us", "5.22%", "1.23x", "0.0076"; column headers from the suite's
- * description (bench/reading.h) instead of JSON keys. The numbers are
+ * description (results/reading.h) instead of JSON keys. The numbers are
  * formatted here, with formats of this file: nothing of a results file
  * ever becomes a format.
  */
@@ -12,7 +12,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "bench/suite.h"
+#include "results/suite.h"
 
 #ifdef __cplusplus
 extern "C" {

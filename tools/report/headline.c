@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/registry.h"
+#include "results/registry.h"
 #include "report/format.h"
 #include "report/markdown.h"
 #include "report/rows.h"

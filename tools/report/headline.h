@@ -1,6 +1,6 @@
 /*
  * headline.h - the report's summary, from the data: per headline a suite
- * describes (bench/reading.h), the best ratio of gridsync against a peer
+ * describes (results/reading.h), the best ratio of gridsync against a peer
  * and where it was measured, and the range over every configuration: "gridsync
  * is up to 2.30x faster than cub (n = 2^13); over the 8 sizes measured,
  * from 0.99x (n = 2^30) to 2.30x".
@@ -12,7 +12,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "bench/suite.h"
+#include "results/suite.h"
 
 #ifdef __cplusplus
 extern "C" {

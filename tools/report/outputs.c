@@ -5,8 +5,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "bench/registry.h"
-#include "bench/results.h"
+#include "results/registry.h"
+#include "results/results.h"
 #include "report/report.h"
 #include "report/tables.h"
 

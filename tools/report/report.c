@@ -1,5 +1,5 @@
 /*
- * report.c - a results document (bench/results.h) turned into what a person
+ * report.c - a results document (results/results.h) turned into what a person
  * reads: report.md (what was measured on which GPU, a summary of gridsync
  * against its peers from the data, then every suite with its plots embedded
  * beside its table, and the environment), one CSV per suite at full
@@ -9,7 +9,7 @@
  *
  * A results file is data, never code: nothing read from it (or given as the
  * output folder) reaches a shell or the text of plots.gp. File names come
- * from the registered suites and plot descriptions (bench/registry.h) and
+ * from the registered suites and plot descriptions (results/registry.h) and
  * numbers; suites not registered are skipped; markdown is escaped
  * (markdown.h), CSV fields quoted (common/csv.h).
  */
@@ -23,8 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/nvml.h"
-#include "bench/registry.h"
+#include "results/registry.h"
 #include "common/files.h"
 #include "common/spawn.h"
 #include "report/figure.h"

@@ -7,7 +7,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "bench/results.h"
+#include "results/results.h"
 #include "common/files.h"
 #include "report/markdown.h"
 
@@ -17,7 +17,7 @@ extern "C" {
 
 /* Write `dir`/report.md, `dir`/<suite>.csv, the plot data and `dir`/plots.gp,
  * and render the plots with gnuplot when `plots` is nonzero and gnuplot is
- * installed. Suites that are not registered (bench/registry.h) are skipped
+ * installed. Suites that are not registered (results/registry.h) are skipped
  * with a warning on stderr and a line in report.md. Returns 0, or -1 with a
  * sentence in `err`. */
 int gs_report_write(const cJSON *results, const char *dir, int plots, char *err, size_t errlen);

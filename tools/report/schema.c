@@ -1,7 +1,7 @@
 /* schema.c - every suite's columns as a markdown table (schema.h). */
 #include "report/schema.h"
 
-#include "bench/registry.h"
+#include "results/registry.h"
 #include "report/markdown.h"
 
 void gs_schema_write(FILE *out)

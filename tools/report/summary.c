@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/registry.h"
-#include "bench/results.h"
+#include "results/registry.h"
+#include "results/results.h"
 #include "report/markdown.h"
 #include "report/rows.h"
 

@@ -1,5 +1,5 @@
 /* summary.h - the README's results section from a results document: the
- * summary table each registered suite describes (bench/summary_spec.h), for
+ * summary table each registered suite describes (results/summary_spec.h), for
  * the suites the document has, in the registry's order. */
 #ifndef GS_REPORT_SUMMARY_H
 #define GS_REPORT_SUMMARY_H

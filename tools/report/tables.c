@@ -5,8 +5,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "bench/registry.h"
-#include "bench/table.h"
+#include "results/registry.h"
+#include "results/table.h"
 #include "common/csv.h"
 #include "report/format.h"
 #include "report/markdown.h"

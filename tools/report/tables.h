@@ -12,7 +12,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "bench/suite.h"
+#include "results/suite.h"
 
 #ifdef __cplusplus
 extern "C" {

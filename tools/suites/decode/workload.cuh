@@ -325,8 +325,8 @@ template <class S> struct workload {
                         ++*untagged;
                     unsigned short lo = (unsigned short)word, hi = (unsigned short)(word >> 16);
                     T *dst = &host[((size_t)st * S::B + b) * G::MAXLEN + 2 * i];
-                    memcpy(&dst[0], &lo, 2);
-                    memcpy(&dst[1], &hi, 2);
+                    memcpy((void *)&dst[0], &lo, 2);
+                    memcpy((void *)&dst[1], &hi, 2);
                 }
         }
         return GS_SUCCESS;

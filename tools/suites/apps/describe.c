@@ -1,0 +1,191 @@
+/*
+ * describe.c - `gridsync bench apps`, described (results/suite.h): whole
+ * programs (conjugate gradient, a 2-D heat stencil, a wavefront), each
+ * written the ways CUDA programmers write it today and with gridsync; the
+ * columns every application's rows have (apps.h), the plots, README table
+ * and reading. How they measure: run.cu and one folder per application.
+ */
+#include "results/suite.h"
+
+static const gs_column columns[] = {
+    {.name = "app", .unit = "",
+     .meaning = "the application: cg (2-D Poisson, conjugate gradient), stencil 2-D, wavefront"},
+    {.name = "size_log2", .unit = "", .meaning = "log2 of the problem size"},
+    {.name = "size", .unit = "",
+     .meaning = "the problem size: unknowns (cg) or cells (stencil, wavefront)"},
+    {.name = "method", .unit = "",
+     .meaning = "gridsync persistent (cg), gridsync neighbour and gridsync tagged halo (stencil; "
+                "the tagged halo where the tiles fit on chip), gridsync signals (wavefront): "
+                "gridsync's; cg grid.sync sample, cuBLAS+cuSPARSE stream / graph, cg grid.sync, "
+                "full barrier per diagonal, relaunch graph / stream: the peers"},
+    {.name = "blocks", .unit = "",
+     .meaning = "blocks of the persistent kernel, or of each relaunched kernel (none for library "
+                "calls)"},
+    {.name = "steps", .unit = "",
+     .meaning = "steps of one solve (cg: iterations to the relative residual 1e-6 up to 2^18 "
+                "unknowns, a fixed 20 above)"},
+    {.name = "us_per_step", .unit = "us", .decimals = 3,
+     .meaning = "median time per step (cg iteration, stencil step, wavefront diagonal)"},
+    {.name = "total_ms", .unit = "ms", .decimals = 3,
+     .meaning = "time of the whole solve: time per step x steps"},
+    {.name = "vs_graph", .unit = "", .decimals = 2,
+     .meaning = "the CUDA-graph relaunch version's time / this time"},
+    {.name = "vs_full", .unit = "", .decimals = 2,
+     .meaning = "the full-barrier version's time / this time (cg: the grid.sync sample design; "
+                "stencil: cg grid.sync; wavefront: a full barrier per diagonal)"},
+    {.name = "error", .unit = "", .decimals = 3,
+     .meaning = "difference of the answer to the CPU's FP64 reference, relative (docs/apps.md: "
+                "the norm and the bound of each application)"},
+};
+
+static const char *const ours[] = {"gridsync persistent", "gridsync neighbour",
+                                   "gridsync tagged halo", "gridsync signals", NULL};
+static const char *const peers[] = {"cg grid.sync sample", "cuBLAS+cuSPARSE stream",
+                                    "cuBLAS+cuSPARSE graph", "cg grid.sync",
+                                    "full barrier per diagonal", "relaunch graph",
+                                    "relaunch stream", NULL};
+
+#define APP_PLOT(y_, ylabel_, logy_, name_, title_, rate) \
+    {                                                     \
+        .facet = "app",                                   \
+        .x = "size",                                      \
+        .y = y_,                                          \
+        .series = "method",                               \
+        .xlabel = "problem size",                         \
+        .ylabel = ylabel_,                                \
+        .logx = 2,                                        \
+        .logy = logy_,                                    \
+        .xformat = "2^%L",                                \
+        .name = name_,                                    \
+        .title = title_,                                  \
+        .kind = GS_PLOT_VALUE,                            \
+        .y_rate = rate,                                   \
+        .style = GS_STYLE_LINES,                          \
+    }
+static const gs_plot_spec plots[] = {
+    APP_PLOT("us_per_step", "microseconds per step (log scale)", 10, "time",
+             "apps: time per step (cg iteration, stencil step, wavefront diagonal)", 0),
+    APP_PLOT("vs_graph", "speedup over the CUDA-graph version", 0, "vs-graph",
+             "apps: speedup over relaunching in a CUDA graph (above 1: faster)", 1),
+    APP_PLOT("vs_full", "speedup over the full-barrier version", 0, "vs-full",
+             "apps: speedup over the full-barrier design (cg: the grid.sync sample)", 1),
+};
+#undef APP_PLOT
+
+/* README: one row per application and size, gridsync's version against the
+ * full-barrier design and the CUDA graph (its own row's ratios). */
+static const char *const app_size[] = {"app", "size_log2", NULL};
+#define OURS(header_, column_, format_)   \
+    {                                     \
+        .header = header_,                \
+        .kind = GS_SUMMARY_VALUE,         \
+        .column = column_,                \
+        .method = GS_SUMMARY_BEST_METHOD, \
+        .format = format_,                \
+    }
+static const gs_summary_column summary_columns[] = {
+    {.header = "app", .kind = GS_SUMMARY_FIELD, .column = "app"},
+    {.header = "size", .kind = GS_SUMMARY_FIELD, .column = "size", .format = "2^"},
+    {.header = "gridsync version", .kind = GS_SUMMARY_BEST, .column = "us_per_step"},
+    OURS("blocks", "blocks", "%.0f"),
+    OURS("steps", "steps", "%.0f"),
+    OURS("us per step", "us_per_step", "%.2f"),
+    OURS("vs full barrier", "vs_full", "%.2fx"),
+    OURS("vs CUDA graph", "vs_graph", "%.2fx"),
+};
+#undef OURS
+static const gs_summary_spec summary = {
+    .intro = "Whole programs, microseconds per step (median), {run}. gridsync's version of each "
+        "application against the full-barrier design (cg: the grid.sync() sample's; stencil: "
+        "grid.sync(); wavefront: a full barrier per diagonal) and against relaunching in a CUDA "
+        "graph (cg: cuBLAS + cuSPARSE), same run:",
+    .group_by = app_size,
+    .pivot = "method",
+    .best_of = ours,
+    .columns = summary_columns,
+    .ncolumns = GS_COUNT(summary_columns),
+};
+
+static const char *const key[] = {"app", "size_log2", "method", NULL};
+static const char *const size_only[] = {"size_log2", NULL};
+static const char *const cg_app[] = {"cg", NULL};
+static const char *const cg_ours[] = {"gridsync persistent", NULL};
+static const gs_headline headlines[] = {
+    {
+        .peer = "cg grid.sync sample",
+        .metric = "us_per_step",
+        .group_by = app_size,
+        .describe = size_only,
+        .filter = "app",
+        .filter_values = cg_app,
+        .noun = "sizes",
+        .ours = cg_ours,
+    },
+    {
+        .peer = "cuBLAS+cuSPARSE graph",
+        .metric = "us_per_step",
+        .group_by = app_size,
+        .describe = size_only,
+        .filter = "app",
+        .filter_values = cg_app,
+        .noun = "sizes",
+        .ours = cg_ours,
+    },
+    {
+        .peer = "cg grid.sync",
+        .metric = "us_per_step",
+        .group_by = app_size,
+        .describe = app_size,
+        .noun = "sizes",
+    },
+    {
+        .peer = "full barrier per diagonal",
+        .metric = "us_per_step",
+        .group_by = app_size,
+        .describe = app_size,
+        .noun = "sizes",
+    },
+    {
+        .peer = "relaunch graph",
+        .metric = "us_per_step",
+        .group_by = app_size,
+        .describe = app_size,
+        .noun = "sizes",
+    },
+};
+static const gs_column_style styles[] = {
+    {.column = "size", .label = "size", .format = GS_CELL_POW2},
+    {.column = "us_per_step", .label = "time per step", .format = GS_CELL_AUTO},
+    {.column = "total_ms", .label = "solve", .format = GS_CELL_AUTO},
+    {.column = "vs_graph", .label = "vs graph", .format = GS_CELL_RATIO},
+    {.column = "vs_full", .label = "vs full barrier", .format = GS_CELL_RATIO},
+    {.column = "error", .label = "error", .format = GS_CELL_AUTO},
+};
+static const gs_reading reading = {
+    .method = "method",
+    .ours = ours,
+    .peers = peers,
+    .key = key,
+    .metric = "us_per_step",
+    .headlines = headlines,
+    .nheadlines = GS_COUNT(headlines),
+    .styles = styles,
+    .nstyles = GS_COUNT(styles),
+};
+
+const gs_bench_suite gs_suite_apps = {
+    .name = "apps",
+    .help = "whole programs, microseconds per step: conjugate gradient on 2-D Poisson (gridsync's "
+        "persistent kernel vs NVIDIA's grid.sync() sample design and cuBLAS + cuSPARSE on a "
+        "stream and in a CUDA graph; 2^10 .. 2^24 unknowns), a 2-D heat stencil (neighbour "
+        "barriers and tagged halos vs grid.sync() and relaunch) and a wavefront (signals vs a "
+        "full barrier per diagonal and relaunch); every answer checked against the CPU",
+    .title = "apps: microseconds per step (median)",
+    .columns = columns,
+    .ncolumns = GS_COUNT(columns),
+    .min_gpus = 1,
+    .plots = plots,
+    .nplots = GS_COUNT(plots),
+    .summary = &summary,
+    .reading = &reading,
+};

@@ -1,0 +1,21 @@
+/*
+ * run.cu - how `gridsync bench apps` measures (describe.c describes it): the
+ * applications in turn, as apps.h lists them: conjugate gradient (cg/), a
+ * 2-D heat stencil (stencil/), a wavefront (wavefront/). Each adds its rows
+ * to the one table (apps.h says what a row is); docs/apps.md says what each
+ * version does.
+ */
+#include "gridsync_internal.h"
+#include "suites/apps/apps.h"
+
+static gs_status run_apps(const gs_bench_params *params, gs_table *table)
+{
+    if (params->samples < 1 || params->warmup < 0)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench apps: bad options");
+#define GS_APPS_RUN(app) GS_TRY(gs_apps_##app(params, table));
+    GS_APPS(GS_APPS_RUN)
+#undef GS_APPS_RUN
+    return GS_SUCCESS;
+}
+
+extern "C" const gs_bench_runner gs_runner_apps = {run_apps, NULL};

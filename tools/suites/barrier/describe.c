@@ -1,0 +1,158 @@
+/*
+ * describe.c - `gridsync bench barrier`, described (results/suite.h): per
+ * barrier latency of every gridsync method next to cooperative groups
+ * grid.sync(), relaunch on a stream and relaunch in a CUDA graph; its
+ * columns, plots, README table and reading. How it measures: run.cu.
+ */
+#include <gridsync/barrier_view.h>
+
+#include "results/suite.h"
+
+static const gs_column columns[] = {
+    {.name = "threads", .unit = "", .meaning = "threads per block"},
+    {.name = "blocks", .unit = "", .meaning = "blocks in the grid"},
+    {.name = "blocks_per_sm", .unit = "", .decimals = 2, .meaning = "blocks / SMs"},
+    {.name = "method", .unit = "",
+     .meaning = "lock, lockfree, flip, tree (gridsync's); cg grid.sync, relaunch, relaunch graph "
+                "(the peers)"},
+    {.name = "us_per_barrier", .unit = "us", .decimals = 3, .meaning = "median time per barrier"},
+    {.name = "min_us", .unit = "us", .decimals = 3, .meaning = "fastest sample, per barrier"},
+    {.name = "max_us", .unit = "us", .decimals = 3, .meaning = "slowest sample, per barrier"},
+    {.name = "speedup_vs_cg", .unit = "", .decimals = 2, .meaning = "grid.sync() time / this time"},
+    {.name = "speedup_vs_graph", .unit = "", .decimals = 2,
+     .meaning = "relaunch-graph time / this time"},
+    {.name = "x_floor", .unit = "", .decimals = 2,
+     .meaning = "this time / the one-block lock barrier's"},
+    {.name = "errors", .unit = "", .meaning = "wrong values seen by the exchange check; must be 0"},
+};
+
+/* gridsync's methods: every method of the registry, as results name them. */
+#define GS__METHOD_NAME(constant, name) name,
+static const char *const ours[] = {GS_BARRIER_METHODS(GS__METHOD_NAME) NULL};
+static const char *const peers[] = {"cg grid.sync", "relaunch", "relaunch graph", NULL};
+static const char *const grid[] = {"blocks", NULL};
+
+static const gs_plot_spec plots[] = {
+    {
+        .facet = "threads",
+        .y = "us_per_barrier",
+        .series = "method",
+        .xlabel = "blocks in the grid",
+        .ylabel = "speedup over grid.sync (log scale)",
+        .logy = 2,
+        .xformat = "%g",
+        .name = "speedup",
+        .title = "barrier: speedup over cooperative groups grid.sync()",
+        .kind = GS_PLOT_RATIO,
+        .baseline = "cg grid.sync",
+        .style = GS_STYLE_BARS,
+        .categories = grid,
+        .low = "min_us",
+        .high = "max_us",
+    },
+    {
+        .facet = "threads",
+        .y = "us_per_barrier",
+        .series = "method",
+        .xlabel = "blocks in the grid",
+        .ylabel = "microseconds per barrier (log scale)",
+        .logy = 10,
+        .xformat = "%g",
+        .name = "time",
+        .title = "barrier: time per barrier",
+        .kind = GS_PLOT_VALUE,
+        .style = GS_STYLE_LINES,
+        .categories = grid,
+        .low = "min_us",
+        .high = "max_us",
+    },
+};
+
+static const char *const configuration[] = {"threads", "blocks", NULL};
+
+#define PER_BARRIER(method_)        \
+    {                               \
+        .header = method_,          \
+        .kind = GS_SUMMARY_VALUE,   \
+        .column = "us_per_barrier", \
+        .method = method_,          \
+        .format = "%.3f",           \
+    }
+static const gs_summary_column summary_columns[] = {
+    {.header = "threads", .kind = GS_SUMMARY_FIELD, .column = "threads", .format = "%.0f"},
+    {.header = "blocks", .kind = GS_SUMMARY_FIELD, .column = "blocks", .format = "%.0f"},
+    PER_BARRIER("lock"),
+    PER_BARRIER("lockfree"),
+    PER_BARRIER("flip"),
+    PER_BARRIER("tree"),
+    PER_BARRIER("cg grid.sync"),
+    PER_BARRIER("relaunch"),
+    PER_BARRIER("relaunch graph"),
+    {.header = "best ours", .kind = GS_SUMMARY_BEST, .column = "us_per_barrier"},
+    {.header = "vs grid.sync", .kind = GS_SUMMARY_RATIO, .column = "us_per_barrier",
+     .method = "cg grid.sync", .over = GS_SUMMARY_BEST_METHOD, .format = "%.2fx"},
+    {.header = "vs graph", .kind = GS_SUMMARY_RATIO, .column = "us_per_barrier",
+     .method = "relaunch graph", .over = GS_SUMMARY_BEST_METHOD, .format = "%.2fx"},
+};
+
+static const gs_summary_spec summary = {
+    .intro = "Grid barrier, microseconds per barrier (median), {run}. Best gridsync method vs. "
+        "the peers, same run:",
+    .group_by = configuration,
+    .pivot = "method",
+    .best_of = ours,
+    .columns = summary_columns,
+    .ncolumns = GS_COUNT(summary_columns),
+};
+
+static const char *const key[] = {"threads", "blocks", "method", NULL};
+static const gs_headline headlines[] = {
+    {
+        .peer = "cg grid.sync",
+        .metric = "us_per_barrier",
+        .group_by = configuration,
+        .describe = configuration,
+        .noun = "grids",
+    },
+    {
+        .peer = "relaunch graph",
+        .metric = "us_per_barrier",
+        .group_by = configuration,
+        .describe = configuration,
+        .noun = "grids",
+    },
+};
+static const gs_column_style styles[] = {
+    {.column = "blocks_per_sm", .label = "blocks/SM", .format = GS_CELL_AUTO},
+    {.column = "us_per_barrier", .label = "time per barrier", .format = GS_CELL_AUTO},
+    {.column = "min_us", .label = "fastest", .format = GS_CELL_AUTO},
+    {.column = "max_us", .label = "slowest", .format = GS_CELL_AUTO},
+    {.column = "speedup_vs_cg", .label = "vs grid.sync", .format = GS_CELL_RATIO},
+    {.column = "speedup_vs_graph", .label = "vs graph", .format = GS_CELL_RATIO},
+    {.column = "x_floor", .label = "vs 1-block lock", .format = GS_CELL_RATIO},
+};
+static const gs_reading reading = {
+    .method = "method",
+    .ours = ours,
+    .peers = peers,
+    .key = key,
+    .metric = "us_per_barrier",
+    .headlines = headlines,
+    .nheadlines = GS_COUNT(headlines),
+    .styles = styles,
+    .nstyles = GS_COUNT(styles),
+};
+
+const gs_bench_suite gs_suite_barrier = {
+    .name = "barrier",
+    .help = "microseconds per grid barrier: gridsync's methods vs cooperative groups grid.sync(), "
+        "kernel relaunch on a stream and relaunch inside a CUDA graph",
+    .title = "barrier: microseconds per barrier (median)",
+    .columns = columns,
+    .ncolumns = GS_COUNT(columns),
+    .min_gpus = 1,
+    .plots = plots,
+    .nplots = GS_COUNT(plots),
+    .summary = &summary,
+    .reading = &reading,
+};
