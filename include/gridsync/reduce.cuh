@@ -25,7 +25,8 @@
  * with "gridsync: reductions take float, double, ...". The generic forms
  * combine the operator's accumulator (Op::accumulator): the element itself,
  * except that gs::sum<__half> and gs::sum<__nv_bfloat16> add in float
- * (pass gs::sum<__half>::lift(x, 0), a float; the result is a float), and
+ * (pass the float the operator's lift makes of the element, as the C-style
+ * names below do; the result is a float), and
  * argmin/argmax combine gs::arg<T>; anything else is refused with a
  * sentence, never rounded to 16 bits at every step in silence.
  *
