@@ -90,11 +90,17 @@ docs:
 clean:
 	rm -rf $(BUILD_DIR) build-gpu
 
-# Render the newest results file into README.md's results section and into
+# Render the results files into README.md's results section and into
 # docs/results/ (report.md, CSV, plots), and the suites' columns into
-# docs/results-schema.md, with `gridsync report`.
+# docs/results-schema.md, with `gridsync report`: every bench/results/*.json,
+# oldest first by the date its environment records (a checkout's file times
+# say nothing), so that each suite comes from the newest file that has it
+# (a run of some suites, the Python package's rows) and names that file.
 results: build
-	@latest=$$(ls -t bench/results/*.json | head -n 1); \
-	$(BUILD_DIR)/gridsync report "$$latest" --readme README.md && \
+	@files=$$(for f in bench/results/*.json; do \
+	    day=$$(sed -n 's/^[[:space:]]*"date":[[:space:]]*"\([^"]*\)".*/\1/p' "$$f" | head -n 1); \
+	    printf '%s %s\n' "$$day" "$$f"; \
+	  done | sort | cut -d' ' -f2-); \
+	$(BUILD_DIR)/gridsync report $$files --readme README.md && \
 	$(BUILD_DIR)/gridsync report --columns --readme docs/results-schema.md && \
-	rm -rf docs/results && $(BUILD_DIR)/gridsync report "$$latest" --out docs/results
+	rm -rf docs/results && $(BUILD_DIR)/gridsync report $$files --out docs/results

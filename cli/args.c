@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/files.h"
+
 /* A whole number as the CLI accepts it: digits, with an optional '-' (so
  * that a negative is reported as out of range); no space, no '+'. */
 static int is_whole_number(const char *text)
@@ -27,14 +29,17 @@ int gs_parse_long(const char *text, const char *name, long min, long max, long *
         snprintf(err, errlen, "%s: a value is required", name);
         return -1;
     }
+    char shown[GS_SHOWN_SIZE];
     if (!is_whole_number(text)) {
-        snprintf(err, errlen, "%s: '%s' is not a whole number", name, text);
+        snprintf(err, errlen, "%s: '%s' is not a whole number", name,
+                 gs_shown(text, shown, sizeof shown));
         return -1;
     }
     errno = 0;
     long v = strtol(text, NULL, 10);
     if (errno == ERANGE || v < min || v > max) {
-        snprintf(err, errlen, "%s: %s is out of range (%ld..%ld)", name, text, min, max);
+        snprintf(err, errlen, "%s: %s is out of range (%ld..%ld)", name,
+                 gs_shown(text, shown, sizeof shown), min, max);
         return -1;
     }
     *out = v;
@@ -63,13 +68,16 @@ int gs_parse_double(const char *text, const char *name, double min, double max, 
         snprintf(err, errlen, "%s: a value is required", name);
         return -1;
     }
+    char shown[GS_SHOWN_SIZE];
     if (!is_plain_number(text)) {
-        snprintf(err, errlen, "%s: '%s' is not a number", name, text);
+        snprintf(err, errlen, "%s: '%s' is not a number", name,
+                 gs_shown(text, shown, sizeof shown));
         return -1;
     }
     double v = strtod(text, NULL);
     if (!(v >= min && v <= max)) {
-        snprintf(err, errlen, "%s: %s is out of range (%g..%g)", name, text, min, max);
+        snprintf(err, errlen, "%s: %s is out of range (%g..%g)", name,
+                 gs_shown(text, shown, sizeof shown), min, max);
         return -1;
     }
     *out = v;
@@ -114,7 +122,9 @@ int gs_for_each_item(const char *text, const char *name, gs_item_fn fn, void *ct
         if (comma)
             *comma = '\0';
         if (!*item) {
-            snprintf(err, errlen, "%s: empty item in '%s'", name, text);
+            char shown[GS_SHOWN_SIZE];
+            snprintf(err, errlen, "%s: empty item in '%s'", name,
+                     gs_shown(text, shown, sizeof shown));
             rc = -1;
         } else {
             rc = fn(item, ctx, err, errlen);
@@ -167,9 +177,11 @@ void gs_option_error(int c, int opt, const char *element, const char *shortopts,
                  opt);
         return;
     }
-    int len = (int)strcspn(element, "="); /* "--bogus=1": the name only */
+    char shown[GS_SHOWN_SIZE];
+    gs_shown(element, shown, sizeof shown);
+    int len = (int)strcspn(shown, "="); /* "--bogus=1": the name only */
     const char *fmt = c == ':'  ? "option '%.*s' needs a value"
                       : opt ? "option '%.*s' takes no value"
                             : "unknown option '%.*s'";
-    snprintf(err, errlen, fmt, len, element);
+    snprintf(err, errlen, fmt, len, shown);
 }

@@ -17,6 +17,7 @@
 #include "common/device.h"
 #include "harness/environment.h"
 #include "harness/nvml.h"
+#include "common/files.h"
 #include "report/outputs.h"
 #include "report/report.h"
 #include "report/tables.h"
@@ -46,16 +47,26 @@ typedef struct bench_cli {
 } bench_cli;
 
 /* Mark the suite `name` (one item of a suite list) in the int[MAX_SUITES]
- * ctx, by its place in the registry. */
+ * ctx, by its place in the registry. A suite whose rows are measured
+ * elsewhere (its runner has no run function) is refused here, before any
+ * GPU is looked for. */
 static int mark_suite(const char *name, void *ctx, char *err, size_t errlen)
 {
     int *suites = ctx;
     for (int s = 0; s < gs_bench_suite_count() && s < MAX_SUITES; ++s)
         if (strcmp(name, gs_bench_suite_at(s)->name) == 0) {
+            if (!gs_bench_runner_of(gs_bench_suite_at(s))->run) {
+                snprintf(err, errlen, "suite '%s' is not measured by gridsync bench: its rows "
+                                      "come from elsewhere ('gridsync help bench' says where)",
+                         gs_bench_suite_at(s)->name);
+                return -1;
+            }
             suites[s] = 1;
             return 0;
         }
-    int n = snprintf(err, errlen, "unknown suite '%s' (known:", name);
+    char shown[GS_SHOWN_SIZE];
+    int n = snprintf(err, errlen, "unknown suite '%s' (known:",
+                     gs_shown(name, shown, sizeof shown));
     for (int s = 0; s < gs_bench_suite_count() && n > 0 && (size_t)n < errlen; ++s)
         n += snprintf(err + n, errlen - (size_t)n, "%s %s", s ? "," : "",
                       gs_bench_suite_at(s)->name);
@@ -386,15 +397,21 @@ static int write_csv_prefix(const cJSON *results, const char *prefix)
     int rc = GS_EXIT_OK;
     cJSON_ArrayForEach(suite, cJSON_GetObjectItemCaseSensitive(results, "suites"))
     {
-        char path[1100];
+        char path[1100], err[GS_SHOWN_SIZE + 128] = "a CSV file's path is too long";
         FILE *f = NULL;
         if (snprintf(path, sizeof path, "%s-%s.csv", prefix, suite->string) < (int)sizeof path)
-            f = fopen(path, "w");
-        int bad = !f || gs_csv_results_table(f, suite, NULL) != 0;
-        if (f)
+            f = gs_open_output(path, err, sizeof err);
+        int bad = !f;
+        if (f) {
+            bad = gs_csv_results_table(f, suite, NULL) != 0;
             bad |= fclose(f) != 0;
+        }
+        if (f && bad) {
+            char shown[GS_SHOWN_SIZE];
+            snprintf(err, sizeof err, "cannot write %s", gs_shown(path, shown, sizeof shown));
+        }
         if (bad) {
-            fprintf(stderr, "gridsync bench: cannot write %s\n", path);
+            fprintf(stderr, "gridsync bench: %s\n", err);
             rc = GS_EXIT_FAILURE;
         }
     }
@@ -405,11 +422,12 @@ static int write_csv_prefix(const cJSON *results, const char *prefix)
 static int write_output(const cJSON *results, const char *target, const char *format,
                         int ordinal, int n)
 {
-    char path[1100], err[1200];
+    char path[1100], err[1200], shown[GS_SHOWN_SIZE];
     if (!target)
         return GS_EXIT_OK;
     if (gs_path_for_device(target, ordinal, n, path, sizeof path) != 0) {
-        fprintf(stderr, "gridsync bench: %s: path too long\n", target);
+        fprintf(stderr, "gridsync bench: %s: path too long\n",
+                gs_shown(target, shown, sizeof shown));
         return GS_EXIT_FAILURE;
     }
     if (strcmp(format, "csv") == 0 && csv_is_prefix(target))
@@ -434,7 +452,9 @@ static int write_outputs(const bench_cli *o, const cJSON *results, int ordinal, 
         if ((n > 1 ? snprintf(dir, sizeof dir, "%s/dev%d", o->out_dir, ordinal)
                    : snprintf(dir, sizeof dir, "%s", o->out_dir)) >= (int)sizeof dir ||
             gs_make_dirs(dir) != 0) {
-            fprintf(stderr, "gridsync bench: cannot create %s/dev%d\n", o->out_dir, ordinal);
+            char shown[GS_SHOWN_SIZE];
+            fprintf(stderr, "gridsync bench: cannot create %s/dev%d\n",
+                    gs_shown(o->out_dir, shown, sizeof shown), ordinal);
             return GS_EXIT_FAILURE;
         }
         snprintf(json, sizeof json, "%s/results.json", dir);

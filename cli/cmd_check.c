@@ -8,6 +8,7 @@
 
 #include "check/check.h"
 #include "common/device.h"
+#include "common/files.h"
 #include "args.h"
 #include "commands.h"
 #include "failure.h"
@@ -32,7 +33,9 @@ int gs_cmd_check(int argc, char **argv)
             return gs_usage_error("check", err);
     }
     if (optind != argc) {
-        snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
+        char shown[GS_SHOWN_SIZE];
+        snprintf(err, sizeof err, "unexpected argument '%s'",
+                 gs_shown(argv[optind], shown, sizeof shown));
         return gs_usage_error("check", err);
     }
     gs_device_info d;

@@ -10,6 +10,7 @@
 
 #include "common/device.h"
 #include "demo/demo.h"
+#include "common/files.h"
 #include "args.h"
 #include "commands.h"
 #include "failure.h"
@@ -84,8 +85,9 @@ int gs_cmd_demo(int argc, char **argv)
     }
     const gs_demo *demo = gs_demo_find(argv[optind]);
     if (!demo) {
-        snprintf(err, sizeof err, "unknown demo '%s' (%s)", argv[optind],
-                 demo_names(names, sizeof names));
+        char shown[GS_SHOWN_SIZE];
+        snprintf(err, sizeof err, "unknown demo '%s' (%s)",
+                 gs_shown(argv[optind], shown, sizeof shown), demo_names(names, sizeof names));
         return gs_usage_error("demo", err);
     }
     if (once && !demo->once) {

@@ -6,6 +6,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/device.h"
+#include "common/files.h"
 #include "args.h"
 #include "commands.h"
 #include "failure.h"
@@ -118,7 +119,9 @@ int gs_cmd_info(int argc, char **argv)
         }
     }
     if (optind < argc) {
-        snprintf(err, sizeof err, "unexpected argument '%s'", argv[optind]);
+        char shown[GS_SHOWN_SIZE];
+        snprintf(err, sizeof err, "unexpected argument '%s'",
+                 gs_shown(argv[optind], shown, sizeof shown));
         return gs_usage_error("info", err);
     }
     gs_device_info d;

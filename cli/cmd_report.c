@@ -1,5 +1,6 @@
-/* cmd_report.c - `gridsync report FILE.json [--out DIR] [--no-plots]`:
- * rebuild the report and plots from saved results (no GPU needed);
+/* cmd_report.c - `gridsync report FILE.json... [--out DIR] [--no-plots]`:
+ * rebuild the report and plots from saved results (no GPU needed), each
+ * suite from the last file given that has it (report/sources.h);
  * `--md FILE|-`: the report's text alone; `--compare OLD NEW`: two runs
  * side by side; `--summary` / `--readme FILE`: the README's summary tables
  * instead; `--columns [--readme FILE]`: every suite's columns. */
@@ -8,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "common/files.h"
 #include "report/doc_block.h"
 #include "report/outputs.h"
 #include "report/report.h"
 #include "report/schema.h"
+#include "report/sources.h"
 #include "report/summary.h"
 #include "args.h"
 #include "commands.h"
@@ -19,24 +22,20 @@
 /* What a report command writes. */
 enum report_mode { REPORT_FOLDER, REPORT_SUMMARY, REPORT_COLUMNS };
 
-/* The summary tables of `file` (mode REPORT_SUMMARY) or the columns table
- * (REPORT_COLUMNS): on stdout, or into the block of `readme` ("results" or
- * "columns"). Returns the exit code. */
-static int write_markdown(enum report_mode mode, const char *file, const char *readme)
+/* The summary tables of the `n` results files (mode REPORT_SUMMARY) or the
+ * columns table (REPORT_COLUMNS): on stdout, or into the block of `readme`
+ * ("results" or "columns"). Returns the exit code. */
+static int write_markdown(enum report_mode mode, const gs_results_source *files, int n,
+                          const char *readme)
 {
     char err[1024], *text = NULL;
     size_t len = 0;
-    cJSON *doc = NULL;
-    if (mode == REPORT_SUMMARY && !(doc = gs_results_load(file, err, sizeof err))) {
-        fprintf(stderr, "gridsync report: %s\n", err);
-        return GS_EXIT_USAGE;
-    }
     FILE *out = readme ? open_memstream(&text, &len) : stdout;
     int rc = out ? 0 : -1;
     if (!out)
         snprintf(err, sizeof err, "out of memory");
     else if (mode == REPORT_SUMMARY)
-        rc = gs_summary_write(out, doc, file, err, sizeof err);
+        rc = gs_summary_write(out, files, n, err, sizeof err);
     else
         gs_schema_write(out);
     if (readme && out)
@@ -45,32 +44,42 @@ static int write_markdown(enum report_mode mode, const char *file, const char *r
         rc = gs_doc_replace_block(readme, mode == REPORT_SUMMARY ? "results" : "columns", text,
                                   len, err, sizeof err);
     free(text);
-    cJSON_Delete(doc);
     if (rc != 0) {
         fprintf(stderr, "gridsync report: %s\n", err);
         return GS_EXIT_FAILURE;
     }
+    char shown[GS_SHOWN_SIZE], from[GS_SHOWN_SIZE];
+    if (mode != REPORT_SUMMARY)
+        snprintf(from, sizeof from, "the suites' descriptions");
+    else if (n > 1)
+        snprintf(from, sizeof from, "%d results files", n);
+    else
+        gs_shown(files[0].path, from, sizeof from);
     if (readme)
-        printf("%s: %s from %s\n", readme, mode == REPORT_SUMMARY ? "results" : "columns",
-               mode == REPORT_SUMMARY ? file : "the suites' descriptions");
+        printf("%s: %s from %s\n", gs_shown(readme, shown, sizeof shown),
+               mode == REPORT_SUMMARY ? "results" : "columns", from);
     return GS_EXIT_OK;
 }
 
-/* --md FILE|-: the report's text of `file`. */
-static int markdown(const char *file, const char *md)
+/* The report of the `n` results files: --md FILE|- and the folder `out`
+ * (without --md, the folder ./report). Returns the exit code. */
+static int write_report(const gs_results_source *files, int n, const char *md, const char *out,
+                        int plots)
 {
     char err[1024];
-    cJSON *doc = gs_results_load(file, err, sizeof err);
-    if (!doc) {
-        fprintf(stderr, "gridsync report: %s\n", err);
-        return GS_EXIT_USAGE;
-    }
-    int rc = gs_output_results(doc, md, "md", err, sizeof err);
-    cJSON_Delete(doc);
-    if (rc != 0) {
+    if (md && gs_output_markdown(files, n, md, err, sizeof err) != 0) {
         fprintf(stderr, "gridsync report: %s\n", err);
         return GS_EXIT_FAILURE;
     }
+    if (md && !out)
+        return GS_EXIT_OK;
+    const char *dir = out ? out : "report";
+    if (gs_report_write_files(files, n, dir, plots, err, sizeof err) != 0) {
+        fprintf(stderr, "gridsync report: %s\n", err);
+        return GS_EXIT_FAILURE;
+    }
+    if (!gs_output_is_stdout(md))
+        printf("report: %s/report.md\n", gs_shown(dir, err, sizeof err));
     return GS_EXIT_OK;
 }
 
@@ -124,34 +133,25 @@ int gs_cmd_report(int argc, char **argv)
     if (out && !out[0])
         return gs_usage_error("report", "--out needs a folder name");
     if (mode == REPORT_COLUMNS)
-        return optind == argc ? write_markdown(mode, NULL, readme)
+        return optind == argc ? write_markdown(mode, NULL, 0, readme)
                               : gs_usage_error("report", "--columns takes no results file");
     if (compare_mode)
         return optind == argc - 2
                    ? gs_run_compare("report", argv[optind], argv[optind + 1], out, plots, md)
                    : gs_usage_error("report", "--compare needs two results files: OLD.json "
                                               "NEW.json");
-    if (optind != argc - 1)
-        return gs_usage_error("report", "expected one results file");
-    if (mode == REPORT_SUMMARY)
-        return write_markdown(mode, argv[optind], readme);
-    if (md && !out)
-        return markdown(argv[optind], md);
-    if (md && markdown(argv[optind], md) != GS_EXIT_OK)
-        return GS_EXIT_FAILURE;
-    cJSON *doc = gs_results_load(argv[optind], err, sizeof err);
-    if (!doc) {
+    if (optind == argc)
+        return gs_usage_error("report", "expected one or more results files");
+    /* every file read and checked before anything is written */
+    int n = argc - optind;
+    gs_sources_failure why;
+    gs_results_source *files = gs_sources_load(argv + optind, n, &why, err, sizeof err);
+    if (!files) {
         fprintf(stderr, "gridsync report: %s\n", err);
-        return GS_EXIT_USAGE;
+        return why == GS_SOURCES_NOT_RESULTS ? GS_EXIT_FAILURE : GS_EXIT_USAGE;
     }
-    const char *dir = out ? out : "report";
-    int rc = gs_report_write(doc, dir, plots, err, sizeof err);
-    cJSON_Delete(doc);
-    if (rc != 0) {
-        fprintf(stderr, "gridsync report: %s\n", err);
-        return GS_EXIT_FAILURE;
-    }
-    if (!gs_output_is_stdout(md))
-        printf("report: %s/report.md\n", dir);
-    return GS_EXIT_OK;
+    int rc = mode == REPORT_SUMMARY ? write_markdown(mode, files, n, readme)
+                                    : write_report(files, n, md, out, plots);
+    gs_sources_free(files, n);
+    return rc;
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "results/results.h"
+#include "common/files.h"
 #include "report/compare.h"
 #include "report/outputs.h"
 #include "args.h"
@@ -29,6 +30,7 @@ int gs_run_compare(const char *command, const char *old_path, const char *new_pa
         return GS_EXIT_FAILURE;
     }
     if (dir)
-        fprintf(gs_output_is_stdout(md) ? stderr : stdout, "comparison: %s/compare.md\n", dir);
+        fprintf(gs_output_is_stdout(md) ? stderr : stdout, "comparison: %s/compare.md\n",
+                gs_shown(dir, err, sizeof err));
     return GS_EXIT_OK;
 }

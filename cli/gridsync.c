@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "gridsync.h"
+#include "common/files.h"
 #include "args.h"
 #include "commands.h"
 
@@ -13,6 +14,7 @@ int main(int argc, char **argv)
         return GS_EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    char shown[GS_SHOWN_SIZE];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0)
         return gs_help_only(NULL, gs_help_main, argc);
     if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
@@ -27,7 +29,8 @@ int main(int argc, char **argv)
             return GS_EXIT_USAGE;
         }
         if (gs_print_help(stdout, argc == 3 ? argv[2] : NULL) != 0) {
-            fprintf(stderr, "gridsync help: unknown command '%s'\n", argv[2]);
+            fprintf(stderr, "gridsync help: unknown command '%s'\n",
+                    gs_shown(argv[2], shown, sizeof shown));
             return GS_EXIT_USAGE;
         }
         return GS_EXIT_OK;
@@ -42,6 +45,7 @@ int main(int argc, char **argv)
         return gs_cmd_demo(argc - 1, argv + 1);
     if (strcmp(cmd, "check") == 0)
         return gs_cmd_check(argc - 1, argv + 1);
-    fprintf(stderr, "gridsync: unknown command '%s' (see 'gridsync --help')\n", cmd);
+    fprintf(stderr, "gridsync: unknown command '%s' (see 'gridsync --help')\n",
+            gs_shown(cmd, shown, sizeof shown));
     return GS_EXIT_USAGE;
 }

@@ -22,14 +22,19 @@ static const char *unwritable_folder(const char *dir)
     return access(dir, W_OK | X_OK) == 0 ? NULL : "is not writable";
 }
 
-/* Why the file `path` itself cannot be written over, or NULL. */
+/* Why the file `path` itself cannot be written over, or NULL: what
+ * gs_open_output refuses (a link, a FIFO, a device), said before any work. */
 static const char *unwritable_file(const char *path)
 {
     struct stat st;
-    if (stat(path, &st) != 0)
+    if (lstat(path, &st) != 0)
         return NULL; /* a new file */
     if (S_ISDIR(st.st_mode))
         return "is a folder, not a file";
+    if (S_ISLNK(st.st_mode))
+        return "is a symbolic link (name the file itself)";
+    if (!S_ISREG(st.st_mode))
+        return "is not a regular file (a FIFO, a device or a socket)";
     return access(path, W_OK) == 0 ? NULL : "is not writable";
 }
 
@@ -52,10 +57,13 @@ int gs_check_output_path(const char *path, const char *name, int prefix, char *e
         *slash = '\0';
     const char *folder = slash ? dir : ".";
     const char *why = unwritable_folder(folder), *file_why = NULL;
+    char shown[GS_SHOWN_SIZE], shown_folder[GS_SHOWN_SIZE];
+    gs_shown(path, shown, sizeof shown);
     if (why)
-        snprintf(err, errlen, "%s '%s': folder '%s' %s", name, path, folder, why);
+        snprintf(err, errlen, "%s '%s': folder '%s' %s", name, shown,
+                 gs_shown(folder, shown_folder, sizeof shown_folder), why);
     else if (!prefix && (file_why = unwritable_file(path)) != NULL)
-        snprintf(err, errlen, "%s '%s': %s", name, path, file_why);
+        snprintf(err, errlen, "%s '%s': %s", name, shown, file_why);
     free(dir);
     return why || file_why ? -1 : 0;
 }
@@ -66,15 +74,17 @@ int gs_prepare_output_dir(const char *dir, const char *name, char *err, size_t e
         snprintf(err, errlen, "%s: a value is required", name);
         return -1;
     }
+    char shown[GS_SHOWN_SIZE];
+    gs_shown(dir, shown, sizeof shown);
     errno = 0;
     if (gs_make_dirs(dir) != 0) {
-        snprintf(err, errlen, "%s '%s': cannot create it (%s)", name, dir,
+        snprintf(err, errlen, "%s '%s': cannot create it (%s)", name, shown,
                  errno ? strerror(errno) : "path too long");
         return -1;
     }
     const char *why = unwritable_folder(dir);
     if (why)
-        snprintf(err, errlen, "%s '%s': %s", name, dir, why);
+        snprintf(err, errlen, "%s '%s': %s", name, shown, why);
     return why ? -1 : 0;
 }
 

@@ -59,6 +59,9 @@
  * left the kernel inside that task's operation, or stopped in it). The
  * state is then re-armed, and the next launch works.
  *
+ * Threads: a plan is made (create, add, set, build) by one thread; launch,
+ * check, device and the queries are safe from several.
+ *
  * Device footprint of a built plan: 288 bytes per task (its record), 4
  * bytes per block + 4 (the lists' offsets), 32 bytes per counter, 32 bytes
  * per block (its state) and 128 bytes (the watchdog record); 4 bytes of
@@ -140,7 +143,8 @@ GS_API gs_status gs_task_plan_set_stages(gs_task_plan_t plan, unsigned int stage
                                          unsigned int stage_bytes);
 
 /* Bound on every wait (default 2 s, at least 1 ms; 0 waits without a
- * bound). GRIDSYNC_BARRIER_TIMEOUT, when set, wins (gs_barrier_create). */
+ * bound). GRIDSYNC_BARRIER_TIMEOUT, when set, wins (gs_barrier_create).
+ * It holds for the views taken after it (gs_task_plan_device). */
 GS_API gs_status gs_task_plan_set_timeout(gs_task_plan_t plan, double seconds);
 
 /* Check the plan, order its tasks, make the lists of a grid of `blocks`

@@ -40,18 +40,49 @@ static int finished(const struct gs_task_plan *p, const gs__task_snapshot *s, un
     return p->position[t] < state_of(s, p->block_of[t])[GS_TB_DONE];
 }
 
+/* The tasks that post to each counter, in the plan's order: CSR over the
+ * counters (begin: ncounters + 1 offsets). Built once per report, so that
+ * following a chain costs each link only its counter's posters. */
+typedef struct posters {
+    unsigned int *begin, *task;
+} posters;
+
+static int make_posters(const struct gs_task_plan *p, posters *q)
+{
+    unsigned long long total = 0;
+    for (unsigned int t = 0; t < p->ntasks; ++t)
+        total += p->tasks[t].nposts;
+    q->begin = calloc((size_t)p->ncounters + 1, sizeof *q->begin);
+    q->task = malloc((total ? total : 1) * sizeof *q->task);
+    unsigned int *fill = calloc(p->ncounters ? p->ncounters : 1, sizeof *fill);
+    if (!q->begin || !q->task || !fill) {
+        free(fill);
+        return -1;
+    }
+    for (unsigned int t = 0; t < p->ntasks; ++t)
+        for (unsigned int k = 0; k < p->tasks[t].nposts; ++k)
+            q->begin[p->tasks[t].posts[k].counter + 1]++;
+    for (unsigned int c = 0; c < p->ncounters; ++c)
+        q->begin[c + 1] += q->begin[c];
+    for (unsigned int i = 0; i < p->ntasks; ++i) { /* in the plan's order */
+        const unsigned int t = p->order[i];
+        for (unsigned int k = 0; k < p->tasks[t].nposts; ++k) {
+            const unsigned int c = p->tasks[t].posts[k].counter;
+            q->task[q->begin[c] + fill[c]++] = t;
+        }
+    }
+    free(fill);
+    return 0;
+}
+
 /* The earliest (in the plan's order) unfinished task that posts to c. */
 static unsigned int first_unfinished_poster(const struct gs_task_plan *p,
-                                            const gs__task_snapshot *s, unsigned int c)
+                                            const gs__task_snapshot *s, const posters *q,
+                                            unsigned int c)
 {
-    for (unsigned int i = 0; i < p->ntasks; ++i) {
-        unsigned int t = p->order[i];
-        if (finished(p, s, t))
-            continue;
-        for (unsigned int k = 0; k < p->tasks[t].nposts; ++k)
-            if (p->tasks[t].posts[k].counter == c)
-                return t;
-    }
+    for (unsigned int i = q->begin[c]; i < q->begin[c + 1]; ++i)
+        if (!finished(p, s, q->task[i]))
+            return q->task[i];
     return ~0u;
 }
 
@@ -99,7 +130,8 @@ void gs__task_cause(const struct gs_task_plan *p, const gs__task_snapshot *s, ch
     }
     link chain[MAX_LINKS];
     unsigned int nlinks = 0, total = 0;
-    unsigned char *visited = calloc(p->ntasks, 1);
+    posters q = {NULL, NULL};
+    unsigned char *visited = make_posters(p, &q) == 0 ? calloc(p->ntasks, 1) : NULL;
     unsigned int cur = rec[GS_REC_BARRIER], cause = ~0u, exit_kind = GS_TASK_EXIT_NONE;
     while (visited && cur != ~0u && !visited[cur]) {
         visited[cur] = 1;
@@ -116,13 +148,17 @@ void gs__task_cause(const struct gs_task_plan *p, const gs__task_snapshot *s, ch
         else
             chain[MAX_LINKS - 1] = l; /* keep the one nearest the cause */
         ++total;
-        unsigned int poster = first_unfinished_poster(p, s, l.counter);
+        unsigned int poster = l.counter < p->ncounters
+                                  ? first_unfinished_poster(p, s, &q, l.counter)
+                                  : ~0u;
         if (poster == ~0u)
             break; /* every poster finished: the value came after the time-out */
         unsigned int pb = p->block_of[poster];
         cur = current_task(p, s, pb) != ~0u ? current_task(p, s, pb) : poster;
     }
     free(visited);
+    free(q.begin);
+    free(q.task);
 
     size_t at = 0;
     if (cause != ~0u) {

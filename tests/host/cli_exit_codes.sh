@@ -86,6 +86,8 @@ usage_error "empty item in 'reduce,,dot'" bench reduce,,dot
 long=$(printf 'dot,%.0s' $(seq 63))dot # 255 characters: the old buffer's size
 usage_error "unknown suite 'nosuch'" bench --suite "$long,nosuch"
 usage_error "unknown suite 'nosuch'" bench "$long,nosuch"
+usage_error "suite 'python' is not measured by gridsync bench" bench python
+usage_error "suite 'python' is not measured by gridsync bench" bench --suite scan,python
 usage_error "--sizes: empty item in '1,,2'" bench --sizes 1,,2
 usage_error "--sizes: empty item in ',3'" bench --sizes ,3
 usage_error "--threads: ' 256' is not a whole number" bench --threads ' 256'
@@ -108,6 +110,7 @@ usage_error "several devices write one file each" bench --devices 0,1 --json -
 usage_error "--compare needs two results files" bench --compare x.json
 usage_error "--compare measures nothing" bench --compare a.json b.json --cold
 usage_error "--compare needs two results files" report --compare x.json
+usage_error "expected one or more results files" report --no-plots
 usage_error "--md needs a file name or '-'" report x.json --md ''
 usage_error "--md: a value is required" bench --md ''
 usage_error "--json '/nonexistent/x': folder '/nonexistent' does not exist" bench --json /nonexistent/x --min-samples 5

@@ -6,8 +6,10 @@
 # the program exits 0, 1 or 2 (not by a signal, not hung) and report.md's
 # tables keep their shape. Every results file is also summarised
 # (`--summary`, the README's tables) and written as markdown (`--md -`):
-# the same checks, nothing written; and compared with a plain one
-# (`--compare`, plots on): nothing outside its folder.
+# the same checks, nothing written; reported and summarised with a second
+# file of another suite (several runs: their paths and environments shown);
+# and compared with a plain one (`--compare`, plots on): nothing outside its
+# folder.
 gs="$1"
 case "$gs" in /*) ;; *) gs="$PWD/$gs" ;; esac
 tmp=$(mktemp -d) || exit 1
@@ -168,6 +170,35 @@ while IFS= read -r v; do
     markdown "payload $i in every text cell" "$f"
 done <"$tmp/in/payloads"
 
+# several files, each giving suites: every planted file with a file of the
+# Python suite whose environment holds the payload too (the runs named in
+# sentences, sections and the environment), and a plain file under hostile
+# names of its own
+python_suite='"python": {"columns": ["op", "n", "method", "us_per_call"], "rows": [{"op": "scan", "n": 1024, "method": "torch.cumsum", "us_per_call": 2}, {"op": "scan", "n": 1024, "method": "gridsync.scan", "us_per_call": 1}]}'
+several() { # WHAT OUT FILE...: report FILE... --out OUT, then --summary
+    label=$1 dest=$2
+    shift 2
+    run_checked "$label" "$cwd/$dest" /dev/null "$cwd/$dest/report.md" report "$@" --out "$dest"
+    run_checked "$label, summary" "$tmp/in" "$tmp/in/summary.md" "$tmp/in/summary.md" \
+        report "$@" --summary
+}
+i=0
+while IFS= read -r v; do
+    i=$((i + 1))
+    doc "{\"gpu\": \"$v\", \"date\": \"$v\", \"cuda_runtime\": \"$v\", \"$v\": \"$v\"}" \
+        "$python_suite" >"$tmp/in/python-$i.json"
+    several "payload $i, two files" "two-$i" "$tmp/in/planted-$i.json" "$tmp/in/python-$i.json"
+done <"$tmp/in/payloads"
+doc "$env_ok" "$python_suite" >"$tmp/in/python-plain.json"
+k=0
+for name in "q';touch PWNED;'" '`touch PWNED`' 'a|b' "nl
+x" '<!-- results:end -->' '$(touch PWNED)' '-dash'; do
+    k=$((k + 1))
+    cp "$tmp/in/python-plain.json" "$tmp/in/$name.json" || exit 1
+    several "a results file named '$name'" "named-$k" "$tmp/in/planted-1.json" \
+        "$tmp/in/$name.json"
+done
+
 # each planted file against a plain one, both ways (the plain one first,
 # so that the suites are in common)
 doc "$env_ok" "$(suites_with plain)" >"$tmp/in/plain-old.json"
@@ -221,8 +252,101 @@ done
 expect_error "--out ''" "$tmp/in/plain.json" "" 2 "needs a folder"
 dd if=/dev/zero of="$tmp/in/big.json" bs=1 count=0 seek=67108865 2>/dev/null
 expect_error "a file over 64 MiB" "$tmp/in/big.json" out-big 2 "larger than"
-expect_error "/dev/zero" /dev/zero out-zero 2 "larger than"
+expect_error "/dev/zero" /dev/zero out-zero 2 "not a regular file"
 expect_error "a folder" "$tmp/in" out-folder 2 "cannot read"
+printf '%s x\n' "$(cat "$tmp/in/plain.json")" >"$tmp/in/garbage.json"
+expect_error "trailing garbage" "$tmp/in/garbage.json" out-garbage 2 "not valid JSON"
+
+# FIFOs: as the results file, as --md, planted in --out: refused at once,
+# never waited on (the run's timeout would say so)
+mkfifo "$tmp/in/fifo.json" "$tmp/in/fifo.md" || exit 1
+expect_error "a FIFO as the results file" "$tmp/in/fifo.json" out-fifo 2 "not a regular file"
+run_checked "a FIFO as --md" "$tmp/in" /dev/null /dev/null report "$tmp/in/plain.json" \
+    --md "$tmp/in/fifo.md"
+grep -q "not a regular file" "$tmp/in/stderr" && [ "$rc" = 1 ] ||
+    { echo "FAIL: a FIFO as --md: exit $rc, $(head -c 200 "$tmp/in/stderr")"; fail=1; }
+
+# links, hard links and FIFOs planted in --out, to a file outside it: the
+# file outside keeps its bytes (what the report writes is refused, what
+# gnuplot writes is cleared first)
+for name in report.md plots.gp gnuplot.log barrier.csv barrier-speedup-256.dat \
+    barrier-time-256.png; do
+    for how in link hard fifo; do
+        o="$cwd/planted-$how-$name"
+        mkdir -p "$o" && printf 'precious\n' >"$tmp/in/victim" || exit 1
+        case $how in
+        link) ln -s "$tmp/in/victim" "$o/$name" ;;
+        hard) ln "$tmp/in/victim" "$o/$name" ;;
+        fifo) mkfifo "$o/$name" ;;
+        esac
+        run "$name planted in --out as a $how" "$tmp/in/plain.json" "planted-$how-$name"
+        if [ "$(cat "$tmp/in/victim")" != precious ]; then
+            echo "FAIL: $name planted in --out as a $how: the file outside was written"; fail=1
+        fi
+    done
+done
+
+# what the user typed, echoed in an error: one short line
+echo_once() { # the arguments of gridsync: exit 2, one line of error, short
+    (cd "$cwd" && exec timeout 60 "$gs" "$@") >/dev/null 2>"$tmp/in/stderr"
+    rc=$?
+    runs=$((runs + 1))
+    if [ "$rc" != 2 ] || [ "$(wc -l <"$tmp/in/stderr")" != 1 ] ||
+        [ "$(wc -c <"$tmp/in/stderr")" -gt 600 ]; then
+        echo "FAIL: gridsync $(printf '%.30s' "$*" | tr '\n' ' ')...: exit $rc," \
+            "$(wc -l <"$tmp/in/stderr") lines, $(wc -c <"$tmp/in/stderr") bytes of error"
+        fail=1
+    fi
+}
+for arg in "$long" "a
+b" "$(printf 'x\033[31my')"; do
+    echo_once report "$arg"
+    echo_once report "--$arg"
+    echo_once bench --suite "$arg"
+    echo_once bench --repeat "$arg"
+    echo_once "$arg"
+done
+
+# 20,000 rows: every reading near-linear (quadratic took minutes), within a
+# generous 20 s each on a loaded 2-core machine
+rows20k() { # $1 suite: a results document of 20000 rows
+    awk -v suite="$1" 'BEGIN {
+        printf "{\"schema\": \"gridsync-results/1\", \"environment\": {\"gpu\": \"G\"}, "
+        if (suite == "barrier") {
+            n = split("lock,lockfree,flip,tree,cg grid.sync,relaunch,relaunch graph", m, ",")
+            printf "\"suites\": {\"barrier\": {\"columns\": [\"threads\", \"blocks\", \"method\", "
+            printf "\"us_per_barrier\"], \"rows\": ["
+            for (i = 0; i < 20000; ++i)
+                printf "%s{\"threads\": 256, \"blocks\": %d, \"method\": \"%s\", " \
+                       "\"us_per_barrier\": %g, \"noise\": 0.01, \"samples\": 15}", \
+                       i ? "," : "", 1 + int(i / n), m[1 + i % n], 1 + (i % 13) / 10
+        } else {
+            printf "\"suites\": {\"reduce\": {\"columns\": [\"op\", \"n\", \"method\", "
+            printf "\"us_per_call\", \"gb_per_s\"], \"rows\": ["
+            for (i = 0; i < 20000; ++i)
+                printf "%s{\"op\": \"sum\", \"n\": %d, \"method\": \"%s\", " \
+                       "\"us_per_call\": %g, \"gb_per_s\": %d, \"noise\": 0.01}", \
+                       i ? "," : "", 1024 + int(i / 2), i % 2 ? "cub" : "gridsync", \
+                       1 + (i % 17) / 10, 1 + i
+        }
+        printf "]}}}\n"
+    }'
+}
+rows20k barrier >"$tmp/in/barrier20k.json" && rows20k reduce >"$tmp/in/reduce20k.json" || exit 1
+for what in "report $tmp/in/barrier20k.json --summary" "report $tmp/in/barrier20k.json --md -" \
+    "report $tmp/in/reduce20k.json --out big --no-plots" \
+    "bench --compare $tmp/in/reduce20k.json $tmp/in/reduce20k.json" \
+    "report --compare $tmp/in/barrier20k.json $tmp/in/barrier20k.json --md -"; do
+    start=$(date +%s)
+    # shellcheck disable=SC2086 # the words of $what (no spaces in $tmp: mktemp's)
+    (cd "$cwd" && exec timeout 120 "$gs" $what) >/dev/null 2>"$tmp/in/stderr"
+    rc=$? took=$(($(date +%s) - start))
+    runs=$((runs + 1))
+    if [ "$rc" != 0 ] || [ "$took" -gt 20 ]; then
+        echo "FAIL: gridsync ${what#report } on 20000 rows: exit $rc after $took s" \
+            "($(head -c 200 "$tmp/in/stderr"))"; fail=1
+    fi
+done
 
 [ "$fail" = 0 ] && echo "ok: $runs runs of gridsync report on hostile input"
 exit $fail

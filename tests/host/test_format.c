@@ -1,8 +1,9 @@
 /* test_format.c - how the report shows results: cells ("2^16 = 65536",
  * "19.63 us", "5.22%", "1.23x", "0.0076"), labels from the suites'
  * descriptions, the figures a plot description makes (ratios, series
- * families and colours, categories, ceilings, bounds) and the summary's
- * sentences. */
+ * families and colours, categories, ceilings the best of their rows,
+ * bounds), the flags of a table (noisy, above a ceiling) and the summary's
+ * sentences (one-block grids left out, the range's methods named). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <setjmp.h>
@@ -192,6 +193,61 @@ static void test_figure_bounds_and_ceilings(void **state)
     assert_int_equal(figures("reduce", 0, "[1, \"x\", {\"op\": \"sum\"}]", NULL, &f), 0);
 }
 
+/* The copy's measured ceiling is its best bandwidth (a copy of 2^10
+ * elements times a launch, not the memory), wherever it was measured. */
+static void test_figure_ceiling_is_the_best(void **state)
+{
+    (void)state;
+    gs_figure *f = NULL;
+    const char rows[] =
+        "[{\"kind\": \"copy\", \"n\": 1024, \"method\": \"cudaMemcpy D2D\", \"gb_per_s\": "
+        "1.5}, {\"kind\": \"inclusive\", \"n\": 1024, \"method\": \"gridsync\", "
+        "\"gb_per_s\": 1.6}, {\"kind\": \"copy\", \"n\": 268435456, \"method\": "
+        "\"cudaMemcpy D2D\", \"gb_per_s\": 4227.1}, {\"kind\": \"copy\", \"n\": 1073741824, "
+        "\"method\": \"cudaMemcpy D2D\", \"gb_per_s\": 4100}, {\"kind\": \"inclusive\", "
+        "\"n\": 268435456, \"method\": \"gridsync\", \"gb_per_s\": 3755}]";
+    assert_int_equal(figures("scan", 1, rows, NULL, &f), 1);
+    assert_string_equal(f[0].file, "scan-bandwidth");
+    assert_int_equal(f[0].nlines, 1);
+    assert_string_equal(f[0].lines[0].label, "cudaMemcpy D2D: 4227.1 GB/s");
+    assert_true(f[0].lines[0].y == 4227.1 && f[0].lines[0].kind == GS_LINE_MEASURED);
+    free(f);
+}
+
+/* A results table flags what a reader should not take at face value: noise
+ * above GS_NOISY, a fraction of a ceiling above 100%; a sentence says so. */
+static void test_table_flags(void **state)
+{
+    (void)state;
+    char *md = NULL;
+    size_t len = 0;
+    cJSON *t = cJSON_Parse(
+        "{\"columns\": [\"kind\", \"n\", \"method\", \"gb_per_s\", \"frac_copy_bw\"], "
+        "\"rows\": [{\"kind\": \"inclusive\", \"n\": 1024, \"method\": \"gridsync\", "
+        "\"gb_per_s\": 1.6, \"frac_copy_bw\": 1.068, \"noise\": 0.0569, \"samples\": 15}, "
+        "{\"kind\": \"inclusive\", \"n\": 1024, \"method\": \"cub\", \"gb_per_s\": 0.7, "
+        "\"frac_copy_bw\": 0.458, \"noise\": 0.283, \"samples\": 15}]}");
+    FILE *f = open_memstream(&md, &len);
+    gs_md_results_table(f, gs_bench_suite_find("scan"), t);
+    fclose(f);
+    assert_non_null(strstr(md, "| gridsync | 1.6 GB/s | 106.8% (above) | 5.69% | 15 |\n"));
+    assert_non_null(strstr(md, "| cub | 0.70 GB/s | 45.8% | 28.3% (noisy) | 15 |\n"));
+    assert_non_null(strstr(md, "\nRead with care: 1 figure is noisier than 10% (marked noisy)"));
+    assert_non_null(strstr(md, " 1 fraction of a reference is above 100% (marked above; of "
+                               "D2D copy): "));
+    free(md);
+    cJSON_Delete(t);
+    /* nothing to flag: no sentence */
+    t = cJSON_Parse("{\"columns\": [\"n\", \"frac_copy_bw\"], \"rows\": [{\"n\": 1, "
+                    "\"frac_copy_bw\": 1.0, \"noise\": 0.1}]}");
+    f = open_memstream(&md, &len);
+    gs_md_results_table(f, gs_bench_suite_find("scan"), t);
+    fclose(f);
+    assert_null(strstr(md, "Read with care"));
+    free(md);
+    cJSON_Delete(t);
+}
+
 #define BROW(t, b, m, us, lo, hi)                                                            \
     "{\"threads\": " #t ", \"blocks\": " #b ", \"method\": \"" m "\", \"us_per_barrier\": " #us \
     ", \"min_us\": " #lo ", \"max_us\": " #hi "}"
@@ -239,18 +295,38 @@ static void test_headlines(void **state)
         "{\"rows\": [" BROW(256, 1, "tree", 0.1, 0, 0) "," BROW(256, 1, "lock", 1, 0, 0) ","
         BROW(256, 1, "cg grid.sync", 1, 0, 0) "," BROW(256, 132, "tree", 1.2, 0, 0) ","
         BROW(256, 132, "lock", 1.05, 0, 0) "," BROW(256, 132, "cg grid.sync", 1.1, 0, 0) ","
+        BROW(256, 528, "flip", 0.5, 0, 0) "," BROW(256, 528, "cg grid.sync", 1, 0, 0) ","
         BROW(256, 264, "lock", 1, 0, 0) "]}"); /* no peer at 264: not compared */
     gs_headline_result r;
     char s[1024];
     gs_headline_compute(barrier, &barrier->reading->headlines[0], t, &r);
-    assert_int_equal(r.compared, 2); /* the best of ours per grid */
-    assert_true(fabs(r.best - 10.0) < 1e-12 && fabs(r.worst - 1.1 / 1.05) < 1e-12);
-    assert_string_equal(r.best_method, "tree");
-    assert_string_equal(r.best_where, "threads = 256, blocks = 1");
+    /* the best of ours per grid; the grid of one block (a block's barrier)
+     * left out */
+    assert_int_equal(r.compared, 2);
+    assert_int_equal(r.left_out, 3);
+    assert_true(fabs(r.best - 2.0) < 1e-12 && fabs(r.worst - 1.1 / 1.05) < 1e-12);
+    assert_string_equal(r.best_method, "flip");
+    assert_string_equal(r.best_where, "threads = 256, blocks = 528");
+    assert_string_equal(r.worst_method, "lock");
     gs_headline_sentence(barrier, &barrier->reading->headlines[0], &r, s, sizeof s);
-    assert_string_equal(s, "gridsync's **tree** is up to **10.00x faster** than **cg grid.sync** "
-                           "(threads = 256, blocks = 1); over the 2 grids measured, from 1.05x "
-                           "(threads = 256, blocks = 132) to 10.00x.");
+    /* the range names the method at each end when they differ */
+    assert_string_equal(s, "gridsync's **flip** is up to **2.00x faster** than **cg grid.sync** "
+                           "(threads = 256, blocks = 528); over the 2 grids measured, from 1.05x "
+                           "(**lock**, threads = 256, blocks = 132) to 2.00x (**flip**). Grids "
+                           "of one block are left out: their grid barrier is a block's "
+                           "barrier.");
+    cJSON_Delete(t);
+    /* one method at both ends: named once; a noisy best says so */
+    t = cJSON_Parse("{\"rows\": [" BROW(256, 132, "lock", 1, 0, 0) ","
+                    BROW(256, 132, "cg grid.sync", 2, 0, 0) ","
+                    "{\"threads\": 256, \"blocks\": 264, \"method\": \"lock\", "
+                    "\"us_per_barrier\": 1, \"noise\": 0.283}, "
+                    BROW(256, 264, "cg grid.sync", 3, 0, 0) "]}");
+    gs_headline_compute(barrier, &barrier->reading->headlines[0], t, &r);
+    gs_headline_sentence(barrier, &barrier->reading->headlines[0], &r, s, sizeof s);
+    assert_string_equal(s, "gridsync's **lock** is up to **3.00x faster** than **cg grid.sync** "
+                           "(threads = 256, blocks = 264; noisy: 28.3%); over the 2 grids "
+                           "measured, from 2.00x (threads = 256, blocks = 132) to 3.00x.");
     cJSON_Delete(t);
     /* a rate, below the peer */
     const gs_bench_suite *gemm = gs_bench_suite_find("gemm");
@@ -289,6 +365,8 @@ int main(void)
         cmocka_unit_test(test_labels),
         cmocka_unit_test(test_figure_ratio),
         cmocka_unit_test(test_figure_bounds_and_ceilings),
+        cmocka_unit_test(test_figure_ceiling_is_the_best),
+        cmocka_unit_test(test_table_flags),
         cmocka_unit_test(test_figure_categories_and_colours),
         cmocka_unit_test(test_headlines),
     };

@@ -1,6 +1,9 @@
 /* csv.h - the one CSV writer of the tools (RFC 4180): a field holding a
- * comma, a quote or a line break is quoted, its quotes doubled; other fields
- * are written as they are. Rows end with "\n". */
+ * comma, a quote or a line break is quoted, its quotes doubled; a field that
+ * a spreadsheet would run as a formula (it starts with = + - @, a tab or a
+ * carriage return, and is not a plain number like "-1.5") is written as
+ * text, a single quote before it, quoted (OWASP's advice on CSV injection);
+ * other fields are written as they are. Rows end with "\n". */
 #ifndef GS_COMMON_CSV_H
 #define GS_COMMON_CSV_H
 

@@ -17,6 +17,7 @@
 #include "report/figure.h"
 #include "report/format.h"
 #include "report/gnuplot.h"
+#include "report/groups.h"
 #include "report/markdown.h"
 #include "report/outputs.h"
 #include "report/rows.h"
@@ -24,24 +25,6 @@
 static const char *method_column(const gs_bench_suite *s)
 {
     return s->reading && s->reading->method ? s->reading->method : "method";
-}
-
-/* Rows a and b name the same configuration and method (methods by their
- * current names). */
-static int same_key(const gs_bench_suite *s, const cJSON *a, const cJSON *b)
-{
-    const char *method = method_column(s);
-    for (const char *const *k = s->reading->key; *k; ++k) {
-        const cJSON *x = gs_row_field(a, *k), *y = gs_row_field(b, *k);
-        if (strcmp(*k, method) == 0 && cJSON_IsString(x) && cJSON_IsString(y)) {
-            if (strcmp(gs_bench_method_name(s, x->valuestring),
-                       gs_bench_method_name(s, y->valuestring)) != 0)
-                return 0;
-        } else if (!gs_same_value(x, y)) {
-            return 0;
-        }
-    }
-    return 1;
 }
 
 /* The row's metric, or NAN when it has none worth dividing. */
@@ -60,40 +43,66 @@ static double noise_of(const cJSON *row)
     return cJSON_IsNumber(v) && v->valuedouble >= 0 ? v->valuedouble : NAN;
 }
 
+/* The rows of `table` that have the suite's metric, grouped by its key;
+ * 0 or -1 (out of memory). */
+static int index_rows(const gs_bench_suite *s, const cJSON *table, gs_groups *g)
+{
+    const cJSON *rows = gs_row_field(table, "rows"), *r;
+    const cJSON **measured = calloc((size_t)cJSON_GetArraySize(rows) + 1, sizeof *measured);
+    int n = 0;
+    memset(g, 0, sizeof *g);
+    if (!measured)
+        return -1;
+    cJSON_ArrayForEach(r, rows) if (!isnan(metric_of(s, r))) measured[n++] = r;
+    if (gs_groups_build(g, s, measured, n, s->reading->key) != 0) {
+        gs_groups_free(g);
+        free(measured);
+        return -1;
+    }
+    return 0;
+}
+
+static void index_free(gs_groups *g)
+{
+    free((void *)g->rows);
+    gs_groups_free(g);
+}
+
 int gs_compare_suite(const gs_bench_suite *s, const cJSON *old_table, const cJSON *new_table,
                      gs_comparison **out, int *only_old, int *only_new)
 {
-    const cJSON *old_rows = gs_row_field(old_table, "rows"),
-                *new_rows = gs_row_field(new_table, "rows"), *o, *n;
-    int cap = cJSON_GetArraySize(new_rows), count = 0;
+    gs_groups old_rows, new_rows;
+    int count = 0;
     *out = NULL;
     *only_old = *only_new = 0;
     if (!s->reading || !s->reading->key || !s->reading->metric)
         return 0;
-    gs_comparison *c = calloc((size_t)cap + 1, sizeof *c);
-    if (!c)
+    if (index_rows(s, old_table, &old_rows) != 0)
         return -1;
-    cJSON_ArrayForEach(n, new_rows)
-    {
-        double nv = metric_of(s, n);
-        if (isnan(nv))
-            continue;
-        const cJSON *match = NULL;
-        cJSON_ArrayForEach(o, old_rows) if (!isnan(metric_of(s, o)) && same_key(s, o, n))
-        {
-            match = o;
-            break;
-        }
-        if (!match) {
+    gs_comparison *c = NULL;
+    if (index_rows(s, new_table, &new_rows) != 0 ||
+        !(c = calloc((size_t)new_rows.nrows + 1, sizeof *c))) {
+        index_free(&old_rows);
+        index_free(&new_rows);
+        return -1;
+    }
+    /* each new row against the first old row of its key (time linear in
+     * the rows: groups.h) */
+    for (int i = 0; i < new_rows.nrows; ++i) {
+        const cJSON *n = new_rows.rows[i];
+        int k = gs_groups_find(&old_rows, n);
+        if (k < 0) {
             ++*only_new;
             continue;
         }
+        const cJSON *match = old_rows.rows[old_rows.first[k]];
         gs_comparison *x = &c[count++];
         x->old_row = match;
         x->new_row = n;
         x->old_value = metric_of(s, match);
-        x->new_value = nv;
-        x->ratio = s->reading->higher_is_better ? nv / x->old_value : x->old_value / nv;
+        x->new_value = metric_of(s, n);
+        x->ratio = s->reading->higher_is_better ? x->new_value / x->old_value
+                                                : x->old_value / x->new_value;
         double a = noise_of(match), b = noise_of(n);
         x->noise_known = !isnan(a) && !isnan(b);
         x->threshold = x->noise_known ? (a > b ? a : b) : GS_COMPARE_NOISE;
@@ -101,18 +110,10 @@ int gs_compare_suite(const gs_bench_suite *s, const cJSON *old_table, const cJSO
                      : x->ratio > 1.0                     ? GS_FASTER
                                                           : GS_SLOWER;
     }
-    cJSON_ArrayForEach(o, old_rows)
-    {
-        if (isnan(metric_of(s, o)))
-            continue;
-        int found = 0;
-        cJSON_ArrayForEach(n, new_rows) if (!isnan(metric_of(s, n)) && same_key(s, o, n))
-        {
-            found = 1;
-            break;
-        }
-        *only_old += !found;
-    }
+    for (int i = 0; i < old_rows.nrows; ++i)
+        *only_old += gs_groups_find(&new_rows, old_rows.rows[i]) < 0;
+    index_free(&old_rows);
+    index_free(&new_rows);
     *out = c;
     return count;
 }
@@ -158,10 +159,8 @@ static void describe_run(FILE *md, const char *label, const char *file, const cJ
              day, cJSON_IsString(commit) ? commit->valuestring : "?");
     gs_md_inline_escape(text, esc, sizeof esc);
     fprintf(md, "- %s: ", label);
-    gs_report_md_escape(file, text, sizeof text);
-    for (char *p = text; *p; ++p)
-        *p = *p == '`' ? '\'' : *p;
-    fprintf(md, "`%s` (%s)\n", text, esc);
+    gs_md_code(md, file);
+    fprintf(md, " (%s)\n", esc);
 }
 
 static void write_summary_table(FILE *md, const compared *cs, int n)
@@ -345,40 +344,30 @@ static int plot_suite(compared *c, const cJSON *new_doc, const char *dir, FILE *
     return rc;
 }
 
-static int check(const cJSON *doc, const char *name, char *err, size_t errlen)
-{
-    const cJSON *schema = gs_row_field(doc, "schema");
-    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, GS_RESULTS_SCHEMA) != 0 ||
-        !cJSON_IsObject(gs_row_field(doc, "suites"))) {
-        char shown[256];
-        gs_report_md_escape(name, shown, sizeof shown);
-        gs_errorf(err, errlen, "%s is not a gridsync results document (schema %s expected)",
-                shown, GS_RESULTS_SCHEMA);
-        return -1;
-    }
-    return 0;
-}
-
 /* compare.md, compare.gp and the plots in o->dir. */
 static int write_folder(const cJSON *old_doc, const cJSON *new_doc, const gs_compare_options *o,
                         compared *cs, int n, char *err, size_t errlen)
 {
-    char path[1024];
+    char path[1024], shown[GS_SHOWN_SIZE];
+    gs_shown(o->dir, shown, sizeof shown);
     if (gs_make_dirs(o->dir) != 0) {
-        gs_errorf(err, errlen, "cannot create %s: %s", o->dir, strerror(errno));
+        gs_errorf(err, errlen, "cannot create %s: %s", shown, strerror(errno));
         return -1;
     }
-    FILE *gp = gs_path_of(path, sizeof path, "%s/compare.gp", o->dir) == 0 ? fopen(path, "w")
-                                                                            : NULL;
-    if (!gp) {
-        gs_errorf(err, errlen, "cannot write in %s: %s", o->dir, strerror(errno));
+    if (gs_path_of(path, sizeof path, "%s/compare.md", o->dir) != 0) {
+        gs_errorf(err, errlen, "cannot write in %s: path too long", shown);
         return -1;
     }
+    FILE *gp = gs_path_of(path, sizeof path, "%s/compare.gp", o->dir) == 0
+                   ? gs_open_output(path, err, errlen)
+                   : NULL;
+    if (!gp)
+        return -1;
     int pictures = 0, rc = 0;
     for (int i = 0; i < n; ++i)
         if (cs[i].n) {
             if (plot_suite(&cs[i], new_doc, o->dir, gp) < 0) {
-                gs_errorf(err, errlen, "cannot write plot data in %s", o->dir);
+                gs_errorf(err, errlen, "cannot write plot data in %s", shown);
                 rc = -1;
             }
             pictures += cs[i].picture[0] != '\0';
@@ -388,19 +377,17 @@ static int write_folder(const cJSON *old_doc, const cJSON *new_doc, const gs_com
     int rendered = closed && o->plots && pictures &&
                    gs_find_program("gnuplot", gnuplot, sizeof gnuplot) == 0 &&
                    gs_plots_render(o->dir, gnuplot, "compare.gp", &warned);
-    FILE *md = gs_path_of(path, sizeof path, "%s/compare.md", o->dir) == 0 ? fopen(path, "w")
-                                                                            : NULL;
-    if (!md) {
-        gs_errorf(err, errlen, "cannot write in %s: %s", o->dir, strerror(errno));
+    gs_path_of(path, sizeof path, "%s/compare.md", o->dir); /* fits: checked above */
+    FILE *md = gs_open_output(path, err, errlen);
+    if (!md)
         return -1;
-    }
     write_markdown(md, old_doc, new_doc, o, cs, n, rendered);
     if (!rendered && pictures)
         fputs("Plots were not drawn: run `gnuplot compare.gp` in this folder (gnuplot-nox on "
               "Debian).\n",
               md);
     if (fclose(md) != 0 || !closed) {
-        gs_errorf(err, errlen, "cannot write in %s: %s", o->dir, strerror(errno));
+        gs_errorf(err, errlen, "cannot write in %s: %s", shown, strerror(errno));
         rc = -1;
     }
     return rc;
@@ -409,8 +396,8 @@ static int write_folder(const cJSON *old_doc, const cJSON *new_doc, const gs_com
 int gs_compare_write(const cJSON *old_doc, const cJSON *new_doc, const gs_compare_options *o,
                      char *err, size_t errlen)
 {
-    if (check(old_doc, o->old_name, err, errlen) != 0 ||
-        check(new_doc, o->new_name, err, errlen) != 0)
+    if (gs_results_check(old_doc, o->old_name, err, errlen) != 0 ||
+        gs_results_check(new_doc, o->new_name, err, errlen) != 0)
         return -1;
     int total = gs_bench_suite_count(), n = 0, rc = 0;
     compared *cs = calloc((size_t)total + 1, sizeof *cs);
@@ -445,7 +432,8 @@ int gs_compare_write(const cJSON *old_doc, const cJSON *new_doc, const gs_compar
         else {
             write_markdown(f, old_doc, new_doc, o, cs, n, 0);
             if (gs_output_close(o->md, f) != 0) {
-                gs_errorf(err, errlen, "cannot write %s", o->md);
+                char shown[GS_SHOWN_SIZE];
+                gs_errorf(err, errlen, "cannot write %s", gs_shown(o->md, shown, sizeof shown));
                 rc = -1;
             }
         }

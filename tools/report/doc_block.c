@@ -8,32 +8,85 @@
 
 #include "common/files.h"
 
-const char *gs_doc_find_block(const char *doc, const char *name, size_t *len)
+/* The next line of `doc` from `from` on that is `marker` alone (a line
+ * break or the end after it, a '\r' allowed), or NULL. */
+static const char *marker_line(const char *doc, const char *from, const char *marker)
+{
+    size_t n = strlen(marker);
+    for (const char *p = strstr(from, marker); p; p = strstr(p + 1, marker)) {
+        const char *after = p + n + (p[n] == '\r');
+        if ((p == doc || p[-1] == '\n') && (*after == '\n' || *after == '\0'))
+            return p;
+    }
+    return NULL;
+}
+
+/* The block `name` of `doc` (*len bytes at the returned address), or NULL
+ * with why in `why`: none, or more than one. */
+static const char *find_block(const char *doc, const char *name, size_t *len, const char **why)
 {
     char begin[128], end[128];
-    snprintf(begin, sizeof begin, "<!-- %s:begin -->\n", name);
+    snprintf(begin, sizeof begin, "<!-- %s:begin -->", name);
     snprintf(end, sizeof end, "<!-- %s:end -->", name);
-    const char *from = strstr(doc, begin);
-    const char *to = from ? strstr(from + strlen(begin), end) : NULL;
+    const char *from = marker_line(doc, doc, begin);
+    const char *to = from ? marker_line(doc, from, end) : NULL;
+    *why = "no";
     if (!to)
         return NULL;
-    from += strlen(begin);
+    *why = "more than one";
+    if (marker_line(doc, from + 1, begin) || marker_line(doc, to + 1, end))
+        return NULL;
+    from = strchr(from, '\n') + 1; /* the begin line ends before `to` */
     *len = (size_t)(to - from);
     return from;
+}
+
+const char *gs_doc_find_block(const char *doc, const char *name, size_t *len)
+{
+    const char *why;
+    return find_block(doc, name, len, &why);
+}
+
+/* Whether `len` bytes of `text` hold `marker` anywhere. */
+static int holds(const char *text, size_t len, const char *marker)
+{
+    size_t n = strlen(marker);
+    for (size_t i = 0; i + n <= len; ++i)
+        if (memcmp(text + i, marker, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether `text` holds a marker of block `name` anywhere. */
+static int holds_marker(const char *text, size_t len, const char *name)
+{
+    char begin[128], end[128];
+    snprintf(begin, sizeof begin, "<!-- %s:begin -->", name);
+    snprintf(end, sizeof end, "<!-- %s:end -->", name);
+    return holds(text, len, begin) || holds(text, len, end);
 }
 
 int gs_doc_replace_block(const char *path, const char *name, const char *text, size_t len,
                          char *err, size_t errlen)
 {
     size_t doc_len = 0, old_len = 0;
+    char shown[GS_SHOWN_SIZE];
+    const char *why;
+    gs_shown(path, shown, sizeof shown);
+    if (holds_marker(text, len, name)) {
+        snprintf(err, errlen, "the new text of block %s holds one of its markers: %s left as it is",
+                 name, shown);
+        return -1;
+    }
     char *doc = gs_read_file(path, GS_DOC_MAX_BYTES, "a markdown document", &doc_len, err,
                              errlen);
     if (!doc)
         return -1;
-    const char *old = gs_doc_find_block(doc, name, &old_len);
+    const char *old = find_block(doc, name, &old_len, &why);
     if (!old) {
-        snprintf(err, errlen, "%s has no <!-- %s:begin --> ... <!-- %s:end --> block", path,
-                 name, name);
+        snprintf(err, errlen, "%s has %s <!-- %s:begin --> ... <!-- %s:end --> block (each "
+                              "marker on a line of its own)",
+                 shown, why, name, name);
         free(doc);
         return -1;
     }
@@ -41,7 +94,7 @@ int gs_doc_replace_block(const char *path, const char *name, const char *text, s
     char *out = malloc(head + len + tail + 1);
     int rc = -1;
     if (!out) {
-        snprintf(err, errlen, "out of memory rewriting %s", path);
+        snprintf(err, errlen, "out of memory rewriting %s", shown);
     } else {
         memcpy(out, doc, head);
         memcpy(out + head, text, len);

@@ -9,11 +9,12 @@
 
 #include "results/registry.h"
 #include "results/table.h"
+#include "report/figure_rows.h"
 #include "report/format.h"
 #include "report/rows.h"
 
 /* Rows a plot reads at most (the tables show them all). */
-enum { MAX_ROWS = 8192, KEY = 192 };
+enum { MAX_ROWS = 8192 };
 
 
 int gs_method_is_ours(const gs_bench_suite *suite, const char *method)
@@ -21,115 +22,6 @@ int gs_method_is_ours(const gs_bench_suite *suite, const char *method)
     const gs_reading *r = suite->reading;
     return r && gs_listed(r->ours, gs_bench_method_name(suite, method));
 }
-
-/* A value as a key that tells numbers and texts apart: "n<number>",
- * "s<text>", "-" for anything else. */
-static void value_key(const cJSON *v, char *buf, size_t len)
-{
-    if (cJSON_IsNumber(v))
-        snprintf(buf, len, "n%.17g", v->valuedouble);
-    else if (cJSON_IsString(v))
-        snprintf(buf, len, "s%s", v->valuestring);
-    else
-        snprintf(buf, len, "-");
-}
-
-/* A value as a label: a number compact (format.h), a text as it is. */
-static void value_label(const gs_bench_suite *suite, const char *column, const cJSON *v,
-                        char *buf, size_t len)
-{
-    gs_column_view view;
-    gs_column_view_of(suite, column, &view);
-    if (cJSON_IsNumber(v))
-        gs_format_compact(v->valuedouble, &view, buf, len);
-    else if (cJSON_IsString(v))
-        snprintf(buf, len, "%s", column && suite->reading && suite->reading->method &&
-                                         strcmp(column, suite->reading->method) == 0
-                                     ? gs_bench_method_name(suite, v->valuestring)
-                                     : v->valuestring);
-    else
-        snprintf(buf, len, "-");
-}
-
-/* The series of a row: its `series` value as a label ("" without one). */
-static void series_of(const gs_bench_suite *suite, const gs_plot_spec *spec, const cJSON *row,
-                      char *buf, size_t len)
-{
-    if (!spec->series) {
-        buf[0] = '\0';
-        return;
-    }
-    value_label(suite, spec->series, gs_row_field(row, spec->series), buf, len);
-}
-
-/* The method of a row, for its colour family. */
-static int row_is_ours(const gs_bench_suite *suite, const cJSON *row)
-{
-    const char *method = suite->reading ? suite->reading->method : "method";
-    const cJSON *m = gs_row_field(row, method);
-    return cJSON_IsString(m) && gs_method_is_ours(suite, m->valuestring);
-}
-
-/* A row the plot reads: an object that passes the filter and `same`. */
-static int kept(const gs_plot_spec *spec, const cJSON *row)
-{
-    if (!gs_row_passes(row, spec->filter, spec->filter_values))
-        return 0;
-    const cJSON *first = NULL;
-    for (const char *const *c = spec->same; c && *c; ++c) {
-        const cJSON *v = gs_row_field(row, *c);
-        if (!cJSON_IsNumber(v) || (first && v->valuedouble != first->valuedouble))
-            return 0;
-        first = v;
-    }
-    return 1;
-}
-
-/* The row's category: a key of its category columns' values, and its label
- * (the values joined by the spec's separator, else the first and the others
- * in parentheses; missing ones left out). 0, or -1 when the first is
- * missing. */
-static int category_of(const gs_bench_suite *suite, const gs_plot_spec *spec, const cJSON *row,
-                       char *key, char *label)
-{
-    size_t k = 0, l = 0;
-    int rest = 0;
-    key[0] = label[0] = '\0';
-    for (const char *const *c = spec->categories; *c; ++c) {
-        const cJSON *v = gs_row_field(row, *c);
-        char part[GS_FIG_TEXT];
-        if (c == spec->categories && !cJSON_IsNumber(v) && !cJSON_IsString(v))
-            return -1;
-        value_key(v, part, sizeof part);
-        k += (size_t)snprintf(key + (k < KEY ? k : KEY), KEY - (k < KEY ? k : KEY), "%s\x1f",
-                              part);
-        if (!cJSON_IsNumber(v) && !cJSON_IsString(v))
-            continue;
-        value_label(suite, *c, v, part, sizeof part);
-        size_t at = l < GS_FIG_TEXT ? l : GS_FIG_TEXT;
-        if (c == spec->categories)
-            l += (size_t)snprintf(label + at, GS_FIG_TEXT - at, "%s", part);
-        else if (spec->category_sep)
-            l += (size_t)snprintf(label + at, GS_FIG_TEXT - at, "%s%s", spec->category_sep, part);
-        else
-            l += (size_t)snprintf(label + at, GS_FIG_TEXT - at, "%s%s", rest++ ? ", " : " (",
-                                  part);
-    }
-    if (rest && l + 1 < GS_FIG_TEXT)
-        strcat(label, ")");
-    return 0;
-}
-
-/* A point before it finds its series and category. */
-typedef struct raw_point {
-    int series;
-    char cat[KEY];
-    char cat_label[GS_FIG_TEXT];
-    double catnum; /* the first category value, when numeric */
-    gs_fig_point p;
-    double samples;
-    int timing;
-} raw_point;
 
 /* Everything one plot needs across its facets. */
 typedef struct plot {
@@ -143,7 +35,7 @@ typedef struct plot {
     char names[GS_FIG_SERIES][GS_FIG_TEXT]; /* every series, first-seen order */
     int ours[GS_FIG_SERIES], colour[GS_FIG_SERIES];
     int nseries;
-    raw_point pts[GS_FIG_SERIES * GS_FIG_POINTS];
+    gs_fig_raw_point pts[GS_FIG_SERIES * GS_FIG_POINTS];
     int npts;
 } plot;
 
@@ -162,11 +54,11 @@ static void collect(plot *p, const cJSON *table)
     int ours[GS_FIG_SERIES];
     cJSON_ArrayForEach(r, gs_row_field(table, "rows"))
     {
-        if (p->nrows == MAX_ROWS || !kept(p->spec, r))
+        if (p->nrows == MAX_ROWS || !gs_fig_kept(p->spec, r))
             continue;
         p->rows[p->nrows++] = r;
         char name[GS_FIG_TEXT];
-        series_of(p->suite, p->spec, r, name, sizeof name);
+        gs_fig_series_of(p->suite, p->spec, r, name, sizeof name);
         if (is_special(p->spec, name))
             continue;
         int seen = 0;
@@ -174,7 +66,7 @@ static void collect(plot *p, const cJSON *table)
             seen = strcmp(names[i], name) == 0;
         if (!seen && n < GS_FIG_SERIES) {
             snprintf(names[n], sizeof names[n], "%s", name);
-            ours[n] = p->spec->series ? row_is_ours(p->suite, r) : 1;
+            ours[n] = p->spec->series ? gs_fig_row_is_ours(p->suite, r) : 1;
             order[n] = n;
             ++n;
         }
@@ -200,44 +92,13 @@ static int series_index(const plot *p, const char *name)
     return -1;
 }
 
-/* The y of a row as a number the axes can show, else NAN. */
-static double y_of(const gs_plot_spec *spec, const cJSON *row)
-{
-    const cJSON *v = gs_row_field(row, spec->y);
-    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || (spec->logy && v->valuedouble <= 0))
-        return NAN;
-    return v->valuedouble;
-}
-
-/* The fastest and slowest sample of a row, as y: the spec's columns, else
- * the rows' rel_min/rel_max (a rate's bar runs the other way). */
-static void band_of(const gs_plot_spec *spec, const cJSON *row, double y, double *lo, double *hi)
-{
-    const cJSON *a = gs_row_field(row, spec->low), *b = gs_row_field(row, spec->high);
-    *lo = *hi = NAN;
-    if (spec->low && spec->high) {
-        if (cJSON_IsNumber(a) && cJSON_IsNumber(b)) {
-            *lo = a->valuedouble;
-            *hi = b->valuedouble;
-        }
-        return;
-    }
-    a = gs_row_field(row, GS_ROW_REL_MIN);
-    b = gs_row_field(row, GS_ROW_REL_MAX);
-    if (!cJSON_IsNumber(a) || !cJSON_IsNumber(b) || !(a->valuedouble > 0) ||
-        !(b->valuedouble > 0))
-        return;
-    *lo = spec->y_rate ? y / b->valuedouble : y * a->valuedouble;
-    *hi = spec->y_rate ? y / a->valuedouble : y * b->valuedouble;
-}
-
 /* The place of the row's method in its family, first seen first: the
  * colour of its bar when the plot has no series. */
 static int method_colour(plot *p, const cJSON *row, int ours)
 {
     char m[GS_FIG_TEXT];
     const char *method = p->suite->reading ? p->suite->reading->method : "method";
-    value_label(p->suite, method, gs_row_field(row, method), m, sizeof m);
+    gs_fig_value_label(p->suite, method, gs_row_field(row, method), m, sizeof m);
     for (int i = 0; i < p->nmethods[ours]; ++i)
         if (strcmp(p->methods[ours][i], m) == 0)
             return i;
@@ -247,84 +108,34 @@ static int method_colour(plot *p, const cJSON *row, int ours)
     return p->nmethods[ours]++;
 }
 
-/* Where a row stands on x: its category (key, label) or its number; 0, or
- * -1 when it has no place. */
-static int place_of(const plot *p, const cJSON *row, raw_point *out)
+/* The points of facet `facet` (a value key; ignored without a facet).
+ * 0, or -1 (out of memory). */
+static int points_of(plot *p, const char *facet)
 {
     const gs_plot_spec *spec = p->spec;
-    if (spec->categories) {
-        if (category_of(p->suite, spec, row, out->cat, out->cat_label) != 0)
-            return -1;
-        const cJSON *first = gs_row_field(row, spec->categories[0]);
-        out->catnum = cJSON_IsNumber(first) ? first->valuedouble : NAN;
-        return 0;
-    }
-    const cJSON *x = gs_row_field(row, spec->x);
-    if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble) || (spec->logx && x->valuedouble <= 0) ||
-        (spec->xmin != 0 && x->valuedouble < spec->xmin) ||
-        (spec->xmax != 0 && x->valuedouble > spec->xmax))
-        return -1;
-    out->p.x = x->valuedouble;
-    return 0;
-}
-
-static int same_place(const plot *p, const raw_point *a, const raw_point *b)
-{
-    return p->spec->categories ? strcmp(a->cat, b->cat) == 0 : a->p.x == b->p.x;
-}
-
-/* The baseline's y at the place of `pt` in facet `facet`, or NAN. */
-static double baseline_at(const plot *p, const char *facet, const raw_point *pt)
-{
-    for (int i = 0; i < p->nrows; ++i) {
-        const cJSON *r = p->rows[i];
-        char name[GS_FIG_TEXT], fk[KEY];
-        raw_point at;
-        series_of(p->suite, p->spec, r, name, sizeof name);
-        value_key(gs_row_field(r, p->spec->facet), fk, sizeof fk);
-        if (strcmp(name, p->spec->baseline) != 0 || (p->spec->facet && strcmp(fk, facet) != 0) ||
-            place_of(p, r, &at) != 0 || !same_place(p, &at, pt))
-            continue;
-        double y = y_of(p->spec, r);
-        if (y > 0)
-            return y;
-    }
-    return NAN;
-}
-
-static int timing_code(const cJSON *v)
-{
-    if (!cJSON_IsString(v))
-        return -1;
-    return strcmp(v->valuestring, "hot") == 0    ? 0
-           : strcmp(v->valuestring, "cold") == 0 ? 1
-           : strcmp(v->valuestring, "host") == 0 ? 2
-                                                 : -1;
-}
-
-/* The points of facet `facet` (a value key; ignored without a facet). */
-static void points_of(plot *p, const char *facet)
-{
-    const gs_plot_spec *spec = p->spec;
+    gs_fig_baseline base = {NULL, 0};
     p->npts = 0;
+    if (spec->kind == GS_PLOT_RATIO &&
+        gs_fig_baseline_of(p->suite, spec, p->rows, p->nrows, facet, &base) != 0)
+        return -1;
     for (int i = 0; i < p->nrows && p->npts < GS_FIG_SERIES * GS_FIG_POINTS; ++i) {
         const cJSON *r = p->rows[i];
-        char name[GS_FIG_TEXT], fk[KEY];
-        raw_point *pt = &p->pts[p->npts];
+        char name[GS_FIG_TEXT], fk[GS_FIG_KEY];
+        gs_fig_raw_point *pt = &p->pts[p->npts];
         memset(pt, 0, sizeof *pt);
-        value_key(gs_row_field(r, spec->facet), fk, sizeof fk);
+        gs_fig_value_key(gs_row_field(r, spec->facet), fk, sizeof fk);
         if (spec->facet && strcmp(fk, facet) != 0)
             continue;
-        series_of(p->suite, spec, r, name, sizeof name);
+        gs_fig_series_of(p->suite, spec, r, name, sizeof name);
         if (is_special(spec, name) || (pt->series = series_index(p, name)) < 0 ||
-            place_of(p, r, pt) != 0)
+            gs_fig_place_of(p->suite, spec, r, pt) != 0)
             continue;
-        double y = y_of(spec, r), lo, hi;
+        double y = gs_fig_y_of(spec, r), lo, hi;
         if (isnan(y))
             continue;
-        band_of(spec, r, y, &lo, &hi);
+        gs_fig_band_of(spec, r, y, &lo, &hi);
         if (spec->kind == GS_PLOT_RATIO) {
-            double b = baseline_at(p, facet, pt);
+            double b = gs_fig_baseline_at(&base, pt);
             if (isnan(b))
                 continue;
             double ratio = spec->y_rate ? y / b : b / y;
@@ -336,13 +147,15 @@ static void points_of(plot *p, const char *facet)
         pt->p.y = y;
         pt->p.lo = lo;
         pt->p.hi = hi;
-        pt->p.ours = row_is_ours(p->suite, r);
+        pt->p.ours = gs_fig_row_is_ours(p->suite, r);
         pt->p.colour = method_colour(p, r, pt->p.ours);
         const cJSON *n = gs_row_field(r, GS_ROW_SAMPLES);
         pt->samples = cJSON_IsNumber(n) ? n->valuedouble : 0;
-        pt->timing = timing_code(gs_row_field(r, GS_ROW_TIMING));
+        pt->timing = gs_fig_timing_of(gs_row_field(r, GS_ROW_TIMING));
         p->npts++;
     }
+    free(base.at);
+    return 0;
 }
 
 static int cmp_cat(const void *a, const void *b)
@@ -354,7 +167,7 @@ static int cmp_cat(const void *a, const void *b)
 /* The categories of the points, in order, and each point's index. */
 static void place_categories(plot *p, gs_figure *f)
 {
-    char keys[GS_FIG_CATS][KEY];
+    char keys[GS_FIG_CATS][GS_FIG_KEY];
     double nums[GS_FIG_CATS][2]; /* value, first-seen index */
     int all_numeric = 1, n = 0;
     for (int i = 0; i < p->npts; ++i) {
@@ -419,18 +232,25 @@ static void add_lines(const plot *p, gs_figure *f, const cJSON *env)
         add_line(f, GS_LINE_REFERENCE, 1.0, label);
     }
     const cJSON *r, *rows = spec->ceiling ? gs_row_field(p->table, "rows") : NULL;
+    double ceiling = NAN;
     cJSON_ArrayForEach(r, rows)
     {
-        /* the ceiling's row, wherever it is: not subject to the filter */
+        /* the ceiling's rows, wherever they are (not subject to the filter):
+         * the best of them, where the ceiling is one (a copy of 2^10
+         * elements measures a launch, not the memory) */
         char name[GS_FIG_TEXT];
-        series_of(p->suite, spec, r, name, sizeof name);
+        gs_fig_series_of(p->suite, spec, r, name, sizeof name);
         const cJSON *y = gs_row_field(r, spec->y);
-        if (strcmp(name, spec->ceiling) != 0 || !cJSON_IsNumber(y) || !(y->valuedouble > 0))
+        if (strcmp(name, spec->ceiling) != 0 || !cJSON_IsNumber(y) || !(y->valuedouble > 0) ||
+            !isfinite(y->valuedouble))
             continue;
-        gs_format_number(y->valuedouble, &view, num, sizeof num);
-        snprintf(label, sizeof label, "%s: %s", name, num);
-        add_line(f, GS_LINE_MEASURED, y->valuedouble, label);
-        break;
+        if (isnan(ceiling) || (spec->y_rate ? y->valuedouble > ceiling : y->valuedouble < ceiling))
+            ceiling = y->valuedouble;
+    }
+    if (!isnan(ceiling)) {
+        gs_format_number(ceiling, &view, num, sizeof num);
+        snprintf(label, sizeof label, "%s: %s", spec->ceiling, num);
+        add_line(f, GS_LINE_MEASURED, ceiling, label);
     }
     const cJSON *e = gs_row_field(env, spec->env_ceiling);
     if (spec->env_ceiling && cJSON_IsNumber(e)) {
@@ -464,7 +284,7 @@ static int assemble(plot *p, gs_figure *f, const cJSON *env)
     double samples = -1;
     int timing = -2;
     for (int i = 0; i < p->npts; ++i) {
-        raw_point *rp = &p->pts[i];
+        gs_fig_raw_point *rp = &p->pts[i];
         if (rp->p.x < 0 && f->categorical)
             continue;
         if (map[rp->series] < 0) {
@@ -541,7 +361,7 @@ static void name_figure(const plot *p, int index, gs_figure *f, const cJSON *fac
         gs_column_view view;
         char value[GS_FIG_TEXT];
         gs_column_view_of(p->suite, spec->facet, &view);
-        value_label(p->suite, spec->facet, facet_value, value, sizeof value);
+        gs_fig_value_label(p->suite, spec->facet, facet_value, value, sizeof value);
         size_t a = strlen(view.label), b = strlen(value);
         if (a + 3 + b >= sizeof f->facet)
             b = sizeof f->facet - a - 4; /* a label is under 64 bytes */
@@ -576,15 +396,15 @@ static int build(const gs_bench_suite *suite, const gs_plot_spec *spec, int inde
     p->table = table;
     collect(p, table);
     /* the facet values, first seen first */
-    char keys[GS_FIG_FACETS][KEY];
+    char keys[GS_FIG_FACETS][GS_FIG_KEY];
     const cJSON *values[GS_FIG_FACETS];
     int nf = 0;
     for (int i = 0; i < p->nrows && (p->spec->facet || nf == 0); ++i) {
         const cJSON *v = gs_row_field(p->rows[i], p->spec->facet);
-        char k[KEY];
+        char k[GS_FIG_KEY];
         if (p->spec->facet && !cJSON_IsNumber(v) && !cJSON_IsString(v))
             continue;
-        value_key(v, k, sizeof k);
+        gs_fig_value_key(v, k, sizeof k);
         int seen = 0;
         for (int j = 0; j < nf && !seen; ++j)
             seen = strcmp(keys[j], k) == 0;
@@ -600,7 +420,11 @@ static int build(const gs_bench_suite *suite, const gs_plot_spec *spec, int inde
         gs_figure *fig = &out[n];
         memset(fig, 0, sizeof *fig);
         fig->spec = p->spec;
-        points_of(p, keys[f]);
+        if (points_of(p, keys[f]) != 0) {
+            free(p);
+            free(out);
+            return -1;
+        }
         if (!assemble(p, fig, env))
             continue;
         name_figure(p, index, fig, values[f], f, by_value);

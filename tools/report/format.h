@@ -18,6 +18,10 @@
 extern "C" {
 #endif
 
+/* Noise (a row's relative standard deviation) above which the report
+ * calls a figure noisy: its median may move that much from run to run. */
+#define GS_NOISY 0.10
+
 /* A column as the report shows it. */
 typedef struct gs_column_view {
     const char *name;      /* the results key */

@@ -120,7 +120,8 @@ static int visible_whisker(const gs_fig_point *p)
 static int write_data(const gs_figure *f, const layout *l, const char *subtitle,
                       const char *path)
 {
-    FILE *d = fopen(path, "w");
+    char err[GS_SHOWN_SIZE + 128];
+    FILE *d = gs_open_output(path, err, sizeof err);
     if (!d)
         return -1;
     for (int s = 0; s < f->nseries; ++s) {
@@ -361,6 +362,10 @@ int gs_figure_write(const gs_figure *f, const char *dir, const char *subtitle, F
     if (gs_path_of(path, sizeof path, "%s/%s", dir, dat) != 0 ||
         write_data(f, &l, subtitle, path) != 0)
         return -1;
+    /* gnuplot writes the picture itself, following a link that stands at
+     * its name: none may stand there */
+    if (gs_path_of(path, sizeof path, "%s/%s.png", dir, f->file) != 0 || gs_clear_path(path) != 0)
+        return -1;
     double top = 1.0 - 78.0 / l.height_px;
     fprintf(gp,
             "# %s\nreset\nset terminal pngcairo size %d,%d noenhanced font 'sans,11'\n"
@@ -384,9 +389,12 @@ int gs_plots_render(const char *dir, const char *gnuplot, const char *script, in
     *warned = 0;
     if (gs_path_of(log, sizeof log, "%s/gnuplot.log", dir) != 0)
         return 0;
-    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0)
+    char err[GS_SHOWN_SIZE + 128];
+    int fd = gs_open_output_fd(log, err, sizeof err);
+    if (fd < 0) {
+        fprintf(stderr, "gridsync: warning: %s: the plots are not drawn\n", err);
         return 0;
+    }
     const char *const argv[] = {"gnuplot", script, NULL};
     pid_t pid = gs_spawn(gnuplot, argv, dir, -1, fd);
     close(fd);

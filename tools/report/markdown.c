@@ -3,21 +3,6 @@
 
 #include <string.h>
 
-void gs_report_md_escape(const char *in, char *out, size_t len)
-{
-    size_t n = 0;
-    for (; *in; ++in) {
-        unsigned char ch = (unsigned char)*in;
-        if (n + (ch == '|' ? 2 : 1) >= len)
-            break;
-        if (ch == '|')
-            out[n++] = '\\';
-        out[n++] = ch < 0x20 || ch == 0x7f ? ' ' : (char)ch;
-    }
-    if (len)
-        out[n] = '\0';
-}
-
 void gs_md_inline_escape(const char *in, char *out, size_t len)
 {
     size_t n = 0;
@@ -37,8 +22,20 @@ void gs_md_inline_escape(const char *in, char *out, size_t len)
 void gs_md_text(FILE *f, const char *s)
 {
     char buf[1024];
-    gs_report_md_escape(s, buf, sizeof buf);
+    gs_md_inline_escape(s, buf, sizeof buf);
     fputs(buf, f);
+}
+
+void gs_md_code(FILE *f, const char *s)
+{
+    if (!s[0] || strpbrk(s, "`<>|\\") || strlen(s) > 1000) {
+        gs_md_text(f, s);
+        return;
+    }
+    fputc('`', f);
+    for (; *s; ++s)
+        fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
+    fputc('`', f);
 }
 
 void gs_md_cell(FILE *f, const char *s)

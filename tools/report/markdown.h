@@ -14,18 +14,20 @@
 extern "C" {
 #endif
 
-/* `in` as text for markdown that stays in its table cell and on its line:
- * '|' as "\|", control characters (line breaks too) as spaces; truncated
- * to fit `len` bytes with the terminating NUL. */
-void gs_report_md_escape(const char *in, char *out, size_t len);
-
-/* `in` as running markdown text that shows as it is: gs_report_md_escape,
- * and \ * _ ` [ ] < > backslash-escaped (emphasis, code, links and HTML
- * of a results file stay text). */
+/* `in` as markdown text that shows as it is, stays in its table cell and
+ * on its line: \ * _ ` [ ] < > | backslash-escaped (emphasis, code, links,
+ * autolinks and HTML of a results file stay text: no "<!-- -->", no
+ * "javascript:" link), control characters (line breaks too) as spaces;
+ * truncated to fit `len` bytes with the terminating NUL (an escape is
+ * never cut in two). */
 void gs_md_inline_escape(const char *in, char *out, size_t len);
 
 /* `s`, escaped (at most 1023 bytes of it). */
 void gs_md_text(FILE *f, const char *s);
+
+/* `s` as code ("`s`", control characters as spaces) when it holds nothing
+ * a code span cannot show as it is (` < > | \), else escaped text. */
+void gs_md_code(FILE *f, const char *s);
 
 /* " <s escaped> |": one cell of a row that the caller began with '|'. */
 void gs_md_cell(FILE *f, const char *s);

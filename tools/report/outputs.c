@@ -2,11 +2,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "report/outputs.h"
 
-#include <errno.h>
 #include <string.h>
 
 #include "results/registry.h"
 #include "results/results.h"
+#include "common/files.h"
 #include "report/report.h"
 #include "report/tables.h"
 
@@ -26,10 +26,7 @@ FILE *gs_output_open(const char *target, char *err, size_t errlen)
         return stdout;
     if (gs_output_is_stream(target))
         return stderr;
-    FILE *f = fopen(target, "w");
-    if (!f)
-        snprintf(err, errlen, "cannot write %s: %s", target, strerror(errno));
-    return f;
+    return gs_open_output(target, err, errlen);
 }
 
 int gs_output_close(const char *target, FILE *f)
@@ -58,24 +55,45 @@ int gs_results_csv(FILE *out, const cJSON *results)
     return rc;
 }
 
-int gs_output_results(const cJSON *results, const char *target, const char *format, char *err,
-                      size_t errlen)
+/* Close what `f` wrote to `target`: 0, or -1 with a sentence in `err`
+ * (the writer's own where it failed and `said` why, else that it could not
+ * write). */
+static int finish(const char *target, FILE *f, int rc, int said, char *err, size_t errlen)
 {
-    FILE *f = gs_output_open(target, err, errlen);
-    if (!f)
-        return -1;
-    int rc = 0;
-    if (strcmp(format, "json") == 0)
-        rc = gs_results_print(results, f);
-    else if (strcmp(format, "csv") == 0)
-        rc = gs_results_csv(f, results);
-    else
-        rc = gs_report_markdown(f, results, err, errlen);
     if (gs_output_close(target, f) != 0 || rc != 0) {
-        if (rc == 0 || strcmp(format, "md") != 0)
-            snprintf(err, errlen, "cannot write %s", gs_output_is_stdout(target) ? "to stdout"
-                                                                                : target);
+        char shown[GS_SHOWN_SIZE];
+        if (rc == 0 || !said)
+            snprintf(err, errlen, "cannot write %s",
+                     gs_output_is_stdout(target) ? "to stdout"
+                                                 : gs_shown(target, shown, sizeof shown));
         return -1;
     }
     return 0;
+}
+
+int gs_output_markdown(const gs_results_source *files, int n, const char *target, char *err,
+                       size_t errlen)
+{
+    for (int i = 0; i < n; ++i) /* before the target is emptied */
+        if (gs_results_check(files[i].doc, files[i].path, err, errlen) != 0)
+            return -1;
+    FILE *f = gs_output_open(target, err, errlen);
+    if (!f)
+        return -1;
+    return finish(target, f, gs_report_markdown_files(f, files, n, err, errlen), 1, err, errlen);
+}
+
+int gs_output_results(const cJSON *results, const char *target, const char *format, char *err,
+                      size_t errlen)
+{
+    if (strcmp(format, "md") == 0) {
+        const gs_results_source one = {NULL, results};
+        return gs_output_markdown(&one, 1, target, err, errlen);
+    }
+    FILE *f = gs_output_open(target, err, errlen);
+    if (!f)
+        return -1;
+    int rc = strcmp(format, "json") == 0 ? gs_results_print(results, f)
+                                         : gs_results_csv(f, results);
+    return finish(target, f, rc, 0, err, errlen);
 }

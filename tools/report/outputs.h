@@ -12,6 +12,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "report/sources.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -21,8 +23,9 @@ int gs_output_is_stream(const char *target);
 /* "-" or "stdout". */
 int gs_output_is_stdout(const char *target);
 
-/* `target` open for writing: the stream, or the file created or emptied.
- * NULL with a sentence in `err`. */
+/* `target` open for writing: the stream, or the file created or emptied
+ * (a regular file: a link, a FIFO or a device is refused, see
+ * gs_open_output). NULL with a sentence in `err`. */
 FILE *gs_output_open(const char *target, char *err, size_t errlen);
 
 /* Close what gs_output_open returned (a stream is flushed, not closed).
@@ -38,6 +41,12 @@ int gs_results_csv(FILE *out, const cJSON *results);
  * with a sentence in `err`. */
 int gs_output_results(const cJSON *results, const char *target, const char *format, char *err,
                       size_t errlen);
+
+/* The report's markdown of several results files (report/sources.h) to
+ * `target`, which is not touched when a file is not a results document. 0,
+ * or -1 with a sentence in `err`. */
+int gs_output_markdown(const gs_results_source *files, int n, const char *target, char *err,
+                       size_t errlen);
 
 #ifdef __cplusplus
 }

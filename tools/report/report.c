@@ -28,9 +28,11 @@
 #include "common/spawn.h"
 #include "report/figure.h"
 #include "report/format.h"
+#include "report/env_table.h"
 #include "report/gnuplot.h"
 #include "report/headline.h"
 #include "report/markdown.h"
+#include "report/sources.h"
 #include "report/tables.h"
 
 static const cJSON *field(const cJSON *o, const char *key)
@@ -55,12 +57,35 @@ typedef struct picture {
 
 /* One suite of the results, as the report writes it. */
 typedef struct section {
-    const cJSON *table;
-    const gs_bench_suite *known; /* NULL: skipped */
-    const char *skipped;         /* why */
+    const cJSON *table;          /* its entry in the file's suites (->string: its name) */
+    const gs_bench_suite *known; /* NULL: not a registered suite */
+    const char *skipped;         /* why it is not reported; NULL: it is */
+    int file;                    /* the results file it comes from */
     picture *pictures;
     int npictures;
 } section;
+
+/* What report.md is made of: the results files, the sections of their
+ * suites (each registered suite once, from the last file that has it,
+ * where it first appears among the files that give a section; what is
+ * skipped, where it stands), and those files. With one such file the
+ * report is the report of one run, as from that file alone. */
+typedef struct plan {
+    const gs_results_source *files;
+    int nfiles;
+    section *sections;
+    int n;
+    unsigned char *gave; /* per file: whether it gave a section */
+    int *first, *next;   /* per file its first section, per section the next of its
+                          * file (-1: none), in the sections' order */
+    int used;            /* how many did */
+    int main;            /* the last of them (none: the last file) */
+} plan;
+
+static const cJSON *env_of(const plan *p, int file)
+{
+    return field(p->files[file].doc, "environment");
+}
 
 /* "NVIDIA H200, 132 SMs, CUDA 13.0, 2026-11-22; hot L2; median of 15
  * samples; bars: fastest to slowest sample" (the heading's second line). */
@@ -122,133 +147,147 @@ static int plot_suite(section *s, const cJSON *env, const char *dir, FILE *gp)
 
 /* ------------------------------------------------------------ report.md */
 
-/* Why a suite of the results is not reported (NULL: it is). */
-static const char *skip_reason(const cJSON *suites, const cJSON *suite,
-                               const gs_bench_suite *known)
+/* Why a registered suite's table is not reported (NULL: it is). */
+static const char *skip_reason(const cJSON *table)
 {
-    if (!known)
-        return "not a suite this gridsync knows";
-    if (field(suites, known->name) != suite)
-        return "a second suite of the same name";
-    if (!cJSON_IsArray(field(suite, "columns")) || !gs_results_ncolumns(suite))
+    if (!cJSON_IsArray(field(table, "columns")) || !gs_results_ncolumns(table))
         return "not a table with columns";
     return NULL;
 }
 
-/* The GPU's state as one line: "1980 MHz SM, 2619 MHz memory, 45 C, 120 W;
- * throttle reasons: none". */
-static void state_text(const cJSON *s, char *buf, size_t len)
+/* The registry's index of the suite `name`, or -1. */
+static int suite_index(const char *name)
 {
-    const char *keys[] = {"sm_clock_mhz", "mem_clock_mhz", "temperature_c", "power_w"};
-    const char *units[] = {" MHz SM", " MHz memory", " C", " W"};
-    size_t n = 0;
-    buf[0] = '\0';
-    if (cJSON_IsString(field(s, "nvml"))) {
-        snprintf(buf, len, "not read (NVML not available)");
-        return;
-    }
-    for (int i = 0; i < 4 && n < len; ++i) {
-        const cJSON *v = field(s, keys[i]);
-        if (cJSON_IsNumber(v))
-            n += (size_t)snprintf(buf + n, len - n, "%s%.0f%s", n ? ", " : "", v->valuedouble,
-                                  units[i]);
-    }
-    const cJSON *reasons = field(s, "throttle_reasons"), *r;
-    if (cJSON_IsArray(reasons) && n < len) {
-        n += (size_t)snprintf(buf + n, len - n, "%sthrottle reasons: ", n ? "; " : "");
-        int k = 0;
-        cJSON_ArrayForEach(r, reasons) if (cJSON_IsString(r) && n < len) n +=
-            (size_t)snprintf(buf + n, len - n, "%s%s", k++ ? ", " : "", r->valuestring);
-        if (!k && n < len)
-            snprintf(buf + n, len - n, "none");
-    }
+    for (int r = 0; r < gs_bench_suite_count(); ++r)
+        if (strcmp(gs_bench_suite_at(r)->name, name) == 0)
+            return r;
+    return -1;
 }
 
-/* Whether the state names a reason that slows a measurement down. */
-static int slowed(const cJSON *state, char *names, size_t len)
+static void plan_free(plan *p)
 {
-    const cJSON *r;
-    size_t n = 0;
-    names[0] = '\0';
-    cJSON_ArrayForEach(r, field(state, "throttle_reasons"))
-    {
-        if (!cJSON_IsString(r) || !strcmp(r->valuestring, "gpu_idle") ||
-            !strcmp(r->valuestring, "applications_clocks") ||
-            !strcmp(r->valuestring, "sync_boost") || !strcmp(r->valuestring, "display_clocks"))
+    for (int i = 0; p->sections && i < p->n; ++i)
+        free(p->sections[i].pictures);
+    free(p->sections);
+    free(p->gave);
+    free(p->first);
+    free(p->next);
+}
+
+static void plan_add(plan *p, const cJSON *table, const gs_bench_suite *known,
+                     const char *skipped, int file)
+{
+    section *s = &p->sections[p->n++];
+    s->table = table;
+    s->known = known;
+    s->skipped = skipped;
+    s->file = file;
+}
+
+/* The sections of the files' suites, in time linear in their entries (a
+ * registered suite's file is found once). 0, or -1 (out of memory). */
+static int plan_build(plan *p, const gs_results_source *files, int nfiles)
+{
+    int total = 0, nknown = gs_bench_suite_count();
+    memset(p, 0, sizeof *p);
+    p->files = files;
+    p->nfiles = nfiles;
+    for (int f = 0; f < nfiles; ++f)
+        total += cJSON_GetArraySize(field(files[f].doc, "suites"));
+    p->sections = calloc((size_t)total + 1, sizeof *p->sections);
+    p->gave = calloc((size_t)nfiles + 1, 1);
+    p->first = calloc((size_t)nfiles + 1, sizeof *p->first);
+    p->next = calloc((size_t)total + 1, sizeof *p->next);
+    int *from = calloc((size_t)nknown + 1, sizeof *from);
+    unsigned char *placed = calloc((size_t)nknown + 1, 1);
+    if (!p->sections || !p->gave || !p->first || !p->next || !from || !placed) {
+        free(from);
+        free(placed);
+        return -1;
+    }
+    for (int r = 0; r < nknown; ++r)
+        from[r] = gs_source_of(files, nfiles, gs_bench_suite_at(r)->name);
+    for (int f = 0; f < nfiles; ++f) { /* the files that give a section */
+        const cJSON *entry;
+        cJSON_ArrayForEach(entry, field(files[f].doc, "suites"))
+        {
+            int r = suite_index(entry->string ? entry->string : "");
+            p->gave[f] |= r < 0 || from[r] == f;
+        }
+    }
+    for (int f = 0; f < nfiles; ++f) {
+        const cJSON *entry;
+        if (!p->gave[f])
             continue;
-        if (n < len)
-            n += (size_t)snprintf(names + n, len - n, "%s%s", n ? ", " : "", r->valuestring);
+        cJSON_ArrayForEach(entry, field(files[f].doc, "suites"))
+        {
+            int r = suite_index(entry->string ? entry->string : "");
+            if (r < 0) {
+                plan_add(p, entry, NULL, "not a suite this gridsync knows", f);
+                continue;
+            }
+            const gs_bench_suite *known = gs_bench_suite_at(r);
+            const cJSON *table = gs_results_suite(files[from[r]].doc, known->name);
+            if (f == from[r] && entry != table)
+                plan_add(p, entry, known, "a second suite of the same name", f);
+            else if (!placed[r]) {
+                placed[r] = 1;
+                plan_add(p, table, known, skip_reason(table), from[r]);
+            }
+        }
     }
-    return n > 0;
+    p->main = nfiles - 1;
+    for (int f = 0; f < nfiles; ++f) {
+        p->first[f] = -1;
+        if (p->gave[f]) {
+            p->used++;
+            p->main = f;
+        }
+    }
+    for (int i = p->n - 1; i >= 0; --i) { /* each file's sections, in order */
+        p->next[i] = p->first[p->sections[i].file];
+        p->first[p->sections[i].file] = i;
+    }
+    free(from);
+    free(placed);
+    return 0;
 }
 
-/* An environment value as a table cell. */
-static void env_value(const cJSON *v, char *buf, size_t len)
+/* The GPU every file the report used names, or NULL (none, or several). */
+static const char *common_gpu(const plan *p)
 {
-    if (cJSON_IsObject(v))
-        state_text(v, buf, len);
-    else if (cJSON_IsNumber(v))
-        snprintf(buf, len, "%.10g", v->valuedouble);
-    else if (cJSON_IsString(v))
-        snprintf(buf, len, "%s", v->valuestring);
-    else
-        snprintf(buf, len, "-");
+    const char *gpu = NULL;
+    for (int f = 0; f < p->nfiles; ++f) {
+        const cJSON *v = field(env_of(p, f), "gpu");
+        if (!p->gave[f])
+            continue;
+        if (!cJSON_IsString(v) || (gpu && strcmp(gpu, v->valuestring) != 0))
+            return NULL;
+        gpu = v->valuestring;
+    }
+    return gpu;
 }
 
-/* The environment: the keys gridsync writes by name, then any other. */
-static void write_environment(FILE *md, const cJSON *env)
-{
-    static const char *const known[][2] = {
-        {"gpu", "GPU"},
-        {"device", "device"},
-        {"compute_capability", "compute capability"},
-        {"sms", "SMs"},
-        {"l2_bytes", "L2 cache (bytes)"},
-        {"sm_clock_mhz_max", "SM clock, maximum (MHz)"},
-        {"sm_clock_mhz", "SM clock when the run began (MHz; -1: not read)"},
-        {"sm_clock_mhz_end", "SM clock when it ended (MHz)"},
-        {"gpu_state", "GPU when the run began"},
-        {"gpu_state_end", "GPU when it ended"},
-        {"memory_bandwidth_gbs_theoretical", "memory bandwidth, datasheet (GB/s)"},
-        {"driver_cuda_version", "driver (CUDA version)"},
-        {"cuda_runtime", "CUDA runtime"},
-        {"gridsync_version", "gridsync"},
-        {"git_commit", "commit"},
-        {"command", "command"},
-        {"date", "date (UTC)"}};
-    const int nknown = (int)(sizeof known / sizeof known[0]);
-    const cJSON *item;
-    char buf[1024];
-    fputs("| property | value |\n|---|---|\n", md);
-    for (int i = 0; i < nknown; ++i) {
-        const cJSON *v = field(env, known[i][0]);
-        if (!v)
-            continue;
-        fputc('|', md);
-        gs_md_cell(md, known[i][1]);
-        env_value(v, buf, sizeof buf);
-        gs_md_cell(md, buf);
-        fputc('\n', md);
-    }
-    cJSON_ArrayForEach(item, env)
-    {
-        int listed = 0;
-        for (int i = 0; i < nknown && !listed; ++i)
-            listed = item->string && !strcmp(item->string, known[i][0]);
-        if (listed)
-            continue;
-        fputc('|', md);
-        gs_md_cell(md, item->string ? item->string : "?");
-        env_value(item, buf, sizeof buf);
-        gs_md_cell(md, buf);
-        fputc('\n', md);
-    }
-}
-
-/* The title and the line under it: the GPU and the run. */
-static void write_header(FILE *md, const cJSON *env)
+/* The title and the line under it: the GPU and the run (several runs: the
+ * GPU they share, and where each suite's run is named). */
+static void write_header(FILE *md, const plan *p)
 {
     char gpu[256], cc[32], cuda[32], driver[32], version[64], commit[64], day[16];
+    const cJSON *env = env_of(p, p->main);
+    if (p->used > 1) {
+        const char *common = common_gpu(p);
+        fputs("# gridsync benchmark report", md);
+        if (common) {
+            fputs(": ", md);
+            gs_md_text(md, common);
+        }
+        fprintf(md, "\n\nFrom %d runs: each suite comes from the last of the results files given "
+                    "that has it, its section names its run, and the "
+                    "[environment](#environment) lists each file with the suites it gave. "
+                    "`gridsync report` rebuilt this page from these files.\n\n",
+                p->used);
+        return;
+    }
     fputs("# gridsync benchmark report", md);
     if (cJSON_IsString(field(env, "gpu"))) {
         fputs(": ", md);
@@ -278,21 +317,25 @@ static void write_header(FILE *md, const cJSON *env)
 }
 
 /* The summary: every headline of every reported suite. */
-static void write_summary(FILE *md, const section *sections, int n, const cJSON *env)
+static void write_summary(FILE *md, const plan *p)
 {
     char gpu[256], esc[300], sentence[2048];
     int any = 0;
-    env_text(env, "gpu", 200, gpu, sizeof gpu);
+    env_text(env_of(p, p->main), "gpu", 200, gpu, sizeof gpu);
     gs_md_inline_escape(gpu, esc, sizeof esc);
-    for (int i = 0; i < n; ++i) {
-        const gs_bench_suite *s = sections[i].known;
+    for (int i = 0; i < p->n; ++i) {
+        const gs_bench_suite *s = p->sections[i].known;
         for (int h = 0; s && s->reading && h < s->reading->nheadlines; ++h) {
             gs_headline_result r;
-            gs_headline_compute(s, &s->reading->headlines[h], sections[i].table, &r);
+            gs_headline_compute(s, &s->reading->headlines[h], p->sections[i].table, &r);
             gs_headline_sentence(s, &s->reading->headlines[h], &r, sentence, sizeof sentence);
             if (!sentence[0])
                 continue;
-            if (!any++)
+            if (!any++ && p->used > 1)
+                fprintf(md, "## Summary\n\nFrom %d runs (each suite's section names its "
+                            "own):\n\n",
+                        p->used);
+            else if (any == 1)
                 fprintf(md, "## Summary\n\nOn this %s, in this run:\n\n", esc);
             fprintf(md, "- [%s](#%s): %s\n", s->name, s->name, sentence);
         }
@@ -316,18 +359,29 @@ static void write_contents(FILE *md, const section *sections, int n, int plots)
 }
 
 /* One suite: what it measures, how it was timed, its plots, its table. */
-static void write_section(FILE *md, const cJSON *suite_json, const section *s, int rendered)
+static void write_section(FILE *md, const plan *p, const section *s, int rendered)
 {
     char buf[2048], esc[2400];
+    const gs_results_source *file = &p->files[s->file];
     if (s->skipped) {
-        char shown[80];
+        char shown[GS_SHOWN_SIZE], shown_file[GS_SHOWN_SIZE];
+        const char *name = s->table->string ? s->table->string : "";
         fputs("## ", md);
-        gs_md_text(md, suite_json->string);
+        gs_md_text(md, name);
         fputs("\n\n", md);
-        gs_report_md_escape(suite_json->string, shown, sizeof shown);
-        fprintf(stderr, "gridsync: warning: results suite '%s' skipped: %s\n", shown,
-                s->skipped);
-        fprintf(md, "Skipped: %s (no table, CSV or plot).\n\n", s->skipped);
+        gs_shown(name, shown, sizeof shown);
+        if (p->used > 1)
+            fprintf(stderr, "gridsync: warning: results suite '%s' of %s skipped: %s\n", shown,
+                    gs_shown(file->path, shown_file, sizeof shown_file), s->skipped);
+        else
+            fprintf(stderr, "gridsync: warning: results suite '%s' skipped: %s\n", shown,
+                    s->skipped);
+        fprintf(md, "Skipped: %s (no table, CSV or plot)", s->skipped);
+        if (p->used > 1) {
+            fputs("; in ", md);
+            gs_md_code(md, file->path);
+        }
+        fputs(".\n\n", md);
         return;
     }
     const gs_bench_suite *k = s->known;
@@ -336,12 +390,17 @@ static void write_section(FILE *md, const cJSON *suite_json, const section *s, i
     buf[0] = (char)(buf[0] >= 'a' && buf[0] <= 'z' ? buf[0] - 'a' + 'A' : buf[0]);
     gs_md_inline_escape(buf, esc, sizeof esc);
     fprintf(md, "What it measures: %s\n\n", esc);
+    if (p->used > 1) {
+        fputs("Run: ", md);
+        gs_md_run(md, env_of(p, s->file), file->path);
+        fputs(".\n\n", md);
+    }
     gs_timing_sentence(s->table, buf, sizeof buf);
     gs_md_inline_escape(buf, esc, sizeof esc);
     fprintf(md, "%s\n\n", esc);
     char reasons[256];
     const cJSON *state = field(field(s->table, "gpu_state"), "end");
-    if (slowed(state, reasons, sizeof reasons)) {
+    if (gs_env_slowed(state, reasons, sizeof reasons)) {
         gs_md_inline_escape(reasons, esc, sizeof esc);
         fprintf(md, "**Warning**: when this suite ended the GPU reported clock limits (%s): "
                     "its figures may be low.\n\n",
@@ -388,56 +447,72 @@ static void write_plots_section(FILE *md, int npictures, int plots, int gnuplot_
                                                       : "gnuplot is not installed");
 }
 
-/* Everything of report.md but its plots section. */
-static void write_body(FILE *md, const cJSON *suites, const cJSON *env, const section *sections,
-                       int n, int rendered, int plots)
+/* The environment of several runs: each file the report used, the suites
+ * it gave, its environment. */
+static void write_environments(FILE *md, const plan *p)
 {
-    write_header(md, env);
-    write_summary(md, sections, n, env);
-    write_contents(md, sections, n, plots);
-    int i = 0;
-    const cJSON *suite;
-    cJSON_ArrayForEach(suite, suites) write_section(md, suite, &sections[i++], rendered);
-    if (cJSON_IsObject(env)) {
-        fputs("## Environment\n\n", md);
-        write_environment(md, env);
+    fputs("## Environment\n\n", md);
+    for (int f = 0; f < p->nfiles; ++f) {
+        if (!p->gave[f])
+            continue;
+        fputs("### ", md);
+        gs_md_code(md, p->files[f].path);
+        fputs("\n\nSuites from this file:", md);
+        for (int i = p->first[f]; i >= 0; i = p->next[i]) {
+            const section *s = &p->sections[i];
+            fputs(i != p->first[f] ? ", " : " ", md);
+            gs_md_text(md, s->table->string ? s->table->string : "");
+            if (s->skipped)
+                fputs(" (skipped)", md);
+        }
+        fputs(".\n\n", md);
+        if (cJSON_IsObject(env_of(p, f)))
+            gs_env_table(md, env_of(p, f));
+        else
+            fputs("No environment recorded.\n", md);
         fputc('\n', md);
     }
 }
 
-/* Whether `results` is a results document; else a sentence in err. */
-static int check_document(const cJSON *results, char *err, size_t errlen)
+/* Everything of report.md but its plots section. */
+static void write_body(FILE *md, const plan *p, int rendered, int plots)
 {
-    const cJSON *schema = field(results, "schema"), *suites = field(results, "suites");
-    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, GS_RESULTS_SCHEMA) != 0 ||
-        !cJSON_IsObject(suites)) {
-        gs_errorf(err, errlen, "not a gridsync results document (schema %s expected)",
-                GS_RESULTS_SCHEMA);
-        return -1;
+    write_header(md, p);
+    write_summary(md, p);
+    write_contents(md, p->sections, p->n, plots);
+    for (int i = 0; i < p->n; ++i)
+        write_section(md, p, &p->sections[i], rendered);
+    if (p->used > 1) {
+        write_environments(md, p);
+    } else if (cJSON_IsObject(env_of(p, p->main))) {
+        fputs("## Environment\n\n", md);
+        gs_env_table(md, env_of(p, p->main));
+        fputc('\n', md);
     }
+}
+
+/* Whether every file holds a results document; else a sentence in err. */
+static int check_documents(const gs_results_source *files, int n, char *err, size_t errlen)
+{
+    for (int f = 0; f < n; ++f)
+        if (gs_results_check(files[f].doc, files[f].path, err, errlen) != 0)
+            return -1;
     return 0;
 }
 
-int gs_report_markdown(FILE *md, const cJSON *results, char *err, size_t errlen)
+int gs_report_markdown_files(FILE *md, const gs_results_source *files, int n, char *err,
+                             size_t errlen)
 {
-    if (check_document(results, err, errlen) != 0)
+    plan p;
+    if (check_documents(files, n, err, errlen) != 0)
         return -1;
-    const cJSON *suites = field(results, "suites"), *suite;
-    int n = cJSON_GetArraySize(suites), i = 0;
-    section *sections = calloc((size_t)n + 1, sizeof *sections);
-    if (!sections) {
+    if (plan_build(&p, files, n) != 0) {
+        plan_free(&p);
         gs_errorf(err, errlen, "out of memory");
         return -1;
     }
-    cJSON_ArrayForEach(suite, suites)
-    {
-        section *s = &sections[i++];
-        s->table = suite;
-        s->known = gs_bench_suite_find(suite->string ? suite->string : "");
-        s->skipped = skip_reason(suites, suite, s->known);
-    }
-    write_body(md, suites, field(results, "environment"), sections, n, 0, 0);
-    free(sections);
+    write_body(md, &p, 0, 0);
+    plan_free(&p);
     if (ferror(md)) {
         gs_errorf(err, errlen, "cannot write the markdown: %s", strerror(errno));
         return -1;
@@ -445,30 +520,35 @@ int gs_report_markdown(FILE *md, const cJSON *results, char *err, size_t errlen)
     return 0;
 }
 
-/* The sections of the results' suites, with their plots in `gp`. */
-static int plan_sections(const cJSON *suites, const cJSON *env, const char *dir, FILE *gp,
-                         section *sections, int *npictures, char *err, size_t errlen)
+int gs_report_markdown(FILE *md, const cJSON *results, char *err, size_t errlen)
 {
-    const cJSON *suite;
-    int i = 0, rc = 0;
-    cJSON_ArrayForEach(suite, suites)
-    {
-        section *s = &sections[i++];
-        s->table = suite;
-        s->known = gs_bench_suite_find(suite->string ? suite->string : "");
-        s->skipped = skip_reason(suites, suite, s->known);
+    const gs_results_source one = {NULL, results};
+    return gs_report_markdown_files(md, &one, 1, err, errlen);
+}
+
+/* Every reported section's CSV and plots (in `gp`) in `dir`. */
+static int plan_outputs(plan *p, const char *dir, FILE *gp, int *npictures, char *err,
+                        size_t errlen)
+{
+    int rc = 0;
+    for (int i = 0; i < p->n; ++i) {
+        section *s = &p->sections[i];
         if (s->skipped)
             continue;
-        char path[1024];
-        FILE *csv = gs_path_of(path, sizeof path, "%s/%s.csv", dir, s->known->name) == 0
-                        ? fopen(path, "w")
-                        : NULL;
-        if (!csv || gs_csv_results_table(csv, suite, NULL) != 0 || fclose(csv) != 0) {
-            gs_errorf(err, errlen, "cannot write %s", path);
+        char path[1024], shown[GS_SHOWN_SIZE];
+        FILE *csv = NULL;
+        gs_shown(dir, shown, sizeof shown);
+        if (gs_path_of(path, sizeof path, "%s/%s.csv", dir, s->known->name) != 0) {
+            gs_errorf(err, errlen, "cannot write in %s: path too long", shown);
+            rc = -1;
+        } else if (!(csv = gs_open_output(path, err, errlen))) {
+            rc = -1;
+        } else if ((gs_csv_results_table(csv, s->table, NULL) != 0) | (fclose(csv) != 0)) {
+            gs_errorf(err, errlen, "cannot write %s.csv in %s", s->known->name, shown);
             rc = -1;
         }
-        if (plot_suite(s, env, dir, gp) != 0) {
-            gs_errorf(err, errlen, "cannot write plot data in %s", dir);
+        if (plot_suite(s, env_of(p, s->file), dir, gp) != 0) {
+            gs_errorf(err, errlen, "cannot write plot data in %s", shown);
             rc = -1;
         }
         *npictures += s->npictures;
@@ -476,48 +556,57 @@ static int plan_sections(const cJSON *suites, const cJSON *env, const char *dir,
     return rc;
 }
 
-int gs_report_write(const cJSON *results, const char *dir, int plots, char *err, size_t errlen)
+int gs_report_write_files(const gs_results_source *files, int nfiles, const char *dir,
+                          int plots, char *err, size_t errlen)
 {
-    const cJSON *suites = field(results, "suites"), *env = field(results, "environment");
-    if (check_document(results, err, errlen) != 0)
+    char path[1024], shown[GS_SHOWN_SIZE];
+    if (check_documents(files, nfiles, err, errlen) != 0)
         return -1;
+    gs_shown(dir, shown, sizeof shown);
     if (gs_make_dirs(dir) != 0) {
-        gs_errorf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+        gs_errorf(err, errlen, "cannot create %s: %s", shown, strerror(errno));
         return -1;
     }
-    char path[1024];
-    FILE *gp = gs_path_of(path, sizeof path, "%s/plots.gp", dir) == 0 ? fopen(path, "w") : NULL;
-    int n = cJSON_GetArraySize(suites), npictures = 0;
-    section *sections = calloc((size_t)n + 1, sizeof *sections);
-    if (!gp || !sections) {
-        gs_errorf(err, errlen, "cannot write in %s: %s", dir, strerror(errno));
-        if (gp)
-            fclose(gp);
-        free(sections);
+    if (gs_path_of(path, sizeof path, "%s/plots.gp", dir) != 0) {
+        gs_errorf(err, errlen, "cannot write in %s: path too long", shown);
         return -1;
     }
-    int rc = plan_sections(suites, env, dir, gp, sections, &npictures, err, errlen);
+    plan p;
+    int npictures = 0, planned = plan_build(&p, files, nfiles) == 0;
+    FILE *gp = planned ? gs_open_output(path, err, errlen) : NULL;
+    if (!gp) {
+        if (!planned)
+            gs_errorf(err, errlen, "out of memory");
+        plan_free(&p);
+        return -1;
+    }
+    int rc = plan_outputs(&p, dir, gp, &npictures, err, errlen);
     int closed = fclose(gp) == 0;
     char gnuplot[PATH_MAX];
     int found = gs_find_program("gnuplot", gnuplot, sizeof gnuplot) == 0, warned = 0;
     int rendered = closed && plots && npictures && found &&
                    gs_plots_render(dir, gnuplot, "plots.gp", &warned);
     if (warned)
-        fprintf(stderr, "gridsync: gnuplot warned while drawing: see %s/gnuplot.log\n", dir);
-    FILE *md = gs_path_of(path, sizeof path, "%s/report.md", dir) == 0 ? fopen(path, "w") : NULL;
+        fprintf(stderr, "gridsync: gnuplot warned while drawing: see %s/gnuplot.log\n", shown);
+    FILE *md = gs_path_of(path, sizeof path, "%s/report.md", dir) == 0
+                   ? gs_open_output(path, err, errlen)
+                   : NULL;
     if (!md) {
-        gs_errorf(err, errlen, "cannot write in %s: %s", dir, strerror(errno));
         rc = -1;
     } else {
-        write_body(md, suites, env, sections, n, rendered, 1);
+        write_body(md, &p, rendered, 1);
         write_plots_section(md, npictures, plots, found, rendered, warned);
         if (fclose(md) != 0 || !closed) {
-            gs_errorf(err, errlen, "cannot write in %s: %s", dir, strerror(errno));
+            gs_errorf(err, errlen, "cannot write in %s: %s", shown, strerror(errno));
             rc = -1;
         }
     }
-    for (int i = 0; i < n; ++i)
-        free(sections[i].pictures);
-    free(sections);
+    plan_free(&p);
     return rc;
+}
+
+int gs_report_write(const cJSON *results, const char *dir, int plots, char *err, size_t errlen)
+{
+    const gs_results_source one = {NULL, results};
+    return gs_report_write_files(&one, 1, dir, plots, err, errlen);
 }

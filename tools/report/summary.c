@@ -16,19 +16,23 @@
 
 #include "results/registry.h"
 #include "results/results.h"
+#include "common/files.h"
+#include "report/groups.h"
 #include "report/markdown.h"
 #include "report/rows.h"
+#include "report/sources.h"
 
 /* The rows of one suite that a summary keeps, and how they group. */
 typedef struct grouping {
     const gs_bench_suite *suite;
     const gs_summary_spec *spec;
     const cJSON **rows; /* the kept rows */
-    int *group;         /* the group of each kept row */
-    int *first;         /* the first kept row of each group */
     int nrows, ngroups;
+    const int *first;   /* the first kept row of each group */
+    const int *next;    /* the next kept row of the same group, -1 after the last */
+    gs_groups index;    /* by `group_by` */
+    int *alone;         /* without `group_by`: each row a group of its own */
 } grouping;
-
 
 /* A row the summary reads: an object that passes the filter and has a
  * number or a text in every column it is grouped by. */
@@ -44,30 +48,15 @@ static int kept(const gs_summary_spec *m, const cJSON *row)
     return 1;
 }
 
-/* The group of `row` among the groups so far, or -1 for a new one. */
-static int group_of(const grouping *g, const cJSON *row)
-{
-    if (!g->spec->group_by)
-        return -1;
-    for (int k = 0; k < g->ngroups; ++k) {
-        const cJSON *other = g->rows[g->first[k]];
-        int same = 1;
-        for (const char *const *c = g->spec->group_by; *c && same; ++c)
-            same = gs_same_value(gs_row_field(row, *c), gs_row_field(other, *c));
-        if (same)
-            return k;
-    }
-    return -1;
-}
-
 static void grouping_free(grouping *g)
 {
+    gs_groups_free(&g->index);
     free(g->rows);
-    free(g->group);
-    free(g->first);
+    free(g->alone);
 }
 
-/* Group the kept rows of `table`; 0 or -1 (out of memory). */
+/* Group the kept rows of `table`, in time linear in its rows; 0 or -1
+ * (out of memory). */
 static int group_rows(const gs_bench_suite *suite, const cJSON *table, grouping *g)
 {
     const cJSON *rows = gs_row_field(table, "rows"), *r;
@@ -76,22 +65,27 @@ static int group_rows(const gs_bench_suite *suite, const cJSON *table, grouping 
     g->suite = suite;
     g->spec = suite->summary;
     g->rows = calloc((size_t)n + 1, sizeof *g->rows);
-    g->group = calloc((size_t)n + 1, sizeof *g->group);
-    g->first = calloc((size_t)n + 1, sizeof *g->first);
-    if (!g->rows || !g->group || !g->first)
+    if (!g->rows)
         return -1;
-    cJSON_ArrayForEach(r, rows)
-    {
-        if (!kept(g->spec, r))
-            continue;
-        g->rows[g->nrows] = r;
-        int k = group_of(g, r);
-        if (k < 0) {
-            k = g->ngroups++;
-            g->first[k] = g->nrows;
-        }
-        g->group[g->nrows++] = k;
+    cJSON_ArrayForEach(r, rows) if (kept(g->spec, r)) g->rows[g->nrows++] = r;
+    if (g->spec->group_by) {
+        if (gs_groups_build(&g->index, suite, g->rows, g->nrows, g->spec->group_by) != 0)
+            return -1;
+        g->ngroups = g->index.ngroups;
+        g->first = g->index.first;
+        g->next = g->index.next;
+        return 0;
     }
+    g->alone = calloc(2 * (size_t)g->nrows + 1, sizeof *g->alone);
+    if (!g->alone)
+        return -1;
+    for (int i = 0; i < g->nrows; ++i) {
+        g->alone[i] = i;
+        g->alone[g->nrows + i] = -1;
+    }
+    g->ngroups = g->nrows;
+    g->first = g->alone;
+    g->next = g->alone + g->nrows;
     return 0;
 }
 
@@ -99,9 +93,9 @@ static int group_rows(const gs_bench_suite *suite, const cJSON *table, grouping 
  * named), or NULL. */
 static const cJSON *row_of(const grouping *g, int k, const char *method)
 {
-    for (int i = 0; i < g->nrows; ++i) {
+    for (int i = g->first[k]; i >= 0; i = g->next[i]) {
         const cJSON *m = gs_row_field(g->rows[i], g->spec->pivot);
-        if (g->group[i] == k && cJSON_IsString(m) &&
+        if (cJSON_IsString(m) &&
             strcmp(gs_bench_method_name(g->suite, m->valuestring), method) == 0)
             return g->rows[i];
     }
@@ -220,38 +214,35 @@ static int complete(const grouping *g, int k)
     return 1;
 }
 
-/* The environment's `key` (text), escaped, or "?". */
-static void env_text(FILE *out, const cJSON *env, const char *key, size_t at_most)
-{
-    const cJSON *v = gs_row_field(env, key);
-    char buf[256];
-    snprintf(buf, sizeof buf, "%.*s", (int)at_most, cJSON_IsString(v) ? v->valuestring : "?");
-    gs_md_text(out, buf);
-}
-
-/* The sentence above a table, "{run}" as "GPU, CUDA x.y, date (`file`)". */
-static void write_intro(FILE *out, const char *intro, const cJSON *env, const char *source)
+/* The sentence above a table, "{run}" as "GPU, CUDA x.y, date (`file`)".
+ * `*named`: the file whose run the sentences so far named last (-1: none);
+ * a sentence without "{run}" after another file's run names its own (as
+ * "; run: ..." before its closing colon), so that every table says which
+ * run it shows. */
+static void write_intro(FILE *out, const char *intro, const gs_results_source *file, int f,
+                        int *named)
 {
     const char *run = strstr(intro, "{run}");
-    fprintf(out, "%.*s", run ? (int)(run - intro) : (int)strlen(intro), intro);
+    size_t len = strlen(intro);
     if (run) {
-        char file[1024];
-        env_text(out, env, "gpu", 200);
-        fputs(", CUDA ", out);
-        env_text(out, env, "cuda_runtime", 20);
-        fputs(", ", out);
-        env_text(out, env, "date", 10); /* the day */
-        gs_report_md_escape(source, file, sizeof file);
-        for (char *c = file; *c; ++c)
-            *c = *c == '`' ? '\'' : *c;
-        fprintf(out, " (`%s`)%s", file, run + 5);
+        fprintf(out, "%.*s", (int)(run - intro), intro);
+        gs_md_run(out, gs_row_field(file->doc, "environment"), file->path);
+        fputs(run + 5, out);
+    } else if (f != *named) {
+        int colon = len > 0 && intro[len - 1] == ':';
+        fprintf(out, "%.*s%s", (int)(len - (size_t)colon), intro, colon ? "; run: " : " Run: ");
+        gs_md_run(out, gs_row_field(file->doc, "environment"), file->path);
+        fputs(colon ? ":" : ".", out);
+    } else {
+        fputs(intro, out);
     }
+    *named = f;
     fputs("\n\n", out);
 }
 
 /* One suite's summary: the sentence, the header, a row per shown group. */
 static int write_table(FILE *out, const gs_bench_suite *suite, const cJSON *table,
-                       const cJSON *env, const char *source)
+                       const gs_results_source *file, int f, int *named)
 {
     const gs_summary_spec *m = suite->summary;
     grouping g;
@@ -259,7 +250,7 @@ static int write_table(FILE *out, const gs_bench_suite *suite, const cJSON *tabl
         grouping_free(&g);
         return -1;
     }
-    write_intro(out, m->intro, env, source);
+    write_intro(out, m->intro, file, f, named);
     fputc('|', out);
     for (int c = 0; c < m->ncolumns; ++c)
         gs_md_cell(out, m->columns[c].header);
@@ -280,30 +271,30 @@ static int write_table(FILE *out, const gs_bench_suite *suite, const cJSON *tabl
     return 0;
 }
 
-int gs_summary_write(FILE *out, const cJSON *results, const char *source, char *err,
+int gs_summary_write(FILE *out, const gs_results_source *files, int n, char *err,
                      size_t errlen)
 {
-    const cJSON *schema = gs_row_field(results, "schema"), *suites = gs_row_field(results, "suites");
-    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, GS_RESULTS_SCHEMA) != 0 ||
-        !cJSON_IsObject(suites)) {
-        snprintf(err, errlen, "not a gridsync results document (schema %s expected)",
-                 GS_RESULTS_SCHEMA);
-        return -1;
-    }
-    int written = 0;
+    for (int f = 0; f < n; ++f)
+        if (gs_results_check(files[f].doc, files[f].path, err, errlen) != 0)
+            return -1;
+    /* one file: its run, whether or not the first table names it */
+    int written = 0, named = n == 1 ? 0 : -1;
     for (int i = 0; i < gs_bench_suite_count(); ++i) {
         const gs_bench_suite *s = gs_bench_suite_at(i);
-        const cJSON *table = gs_row_field(suites, s->name);
+        int f = gs_source_of(files, n, s->name);
+        const cJSON *table = f >= 0 ? gs_results_suite(files[f].doc, s->name) : NULL;
         if (!s->summary || !cJSON_IsObject(table) || !cJSON_IsArray(gs_row_field(table, "rows")))
             continue;
         if (written++)
             fputc('\n', out);
-        if (write_table(out, s, table, gs_row_field(results, "environment"), source) != 0) {
+        if (write_table(out, s, table, &files[f], f, &named) != 0) {
             snprintf(err, errlen, "out of memory summarising %s", s->name);
             return -1;
         }
     }
+    char shown[GS_SHOWN_SIZE];
     if (!written)
-        snprintf(err, errlen, "no suite of %s has a summary table", source);
+        gs_errorf(err, errlen, "no suite of %s has a summary table",
+                  n == 1 ? gs_shown(files[0].path, shown, sizeof shown) : "these results files");
     return written ? 0 : -1;
 }

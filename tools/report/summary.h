@@ -1,6 +1,6 @@
-/* summary.h - the README's results section from a results document: the
- * summary table each registered suite describes (results/summary_spec.h), for
- * the suites the document has, in the registry's order. */
+/* summary.h - the README's results section from results files: the summary
+ * table each registered suite describes (results/summary_spec.h), for the
+ * suites the files have, in the registry's order. */
 #ifndef GS_REPORT_SUMMARY_H
 #define GS_REPORT_SUMMARY_H
 
@@ -9,14 +9,19 @@
 
 #include <cjson/cJSON.h>
 
+#include "report/sources.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Write the summary tables of `results` (read from the file `source`, named
- * in the first table's sentence) to `out` as markdown. 0, or -1 with a
- * sentence in `err` (not a results document; no suite with a summary). */
-int gs_summary_write(FILE *out, const cJSON *results, const char *source, char *err,
+/* Write the summary tables of the `n` results files (report/sources.h: each
+ * suite from the last file that has it) to `out` as markdown. A table's
+ * sentence names the run it comes from ("{run}": GPU, CUDA version, date
+ * and file) where its description asks, and wherever its file is not the
+ * run the sentence before it named. 0, or -1 with a sentence in `err` (a
+ * file not a results document; no suite with a summary). */
+int gs_summary_write(FILE *out, const gs_results_source *files, int n, char *err,
                      size_t errlen);
 
 #ifdef __cplusplus

@@ -40,12 +40,59 @@ static int rows_have(const cJSON *table, const char *name)
 
 static const char *const generic[] = {GS_ROW_NOISE, GS_ROW_SAMPLES};
 
+/* What a table's cells flag: figures noisier than GS_NOISY, fractions of a
+ * ceiling above it (and the first such column's label). */
+typedef struct flags {
+    int noisy, above;
+    char above_label[64];
+} flags;
+
+/* The cell of a number, with its flag: "28.3% (noisy)", "106.8% (above)". */
+static void flagged_cell(double v, const gs_column_view *view, flags *fl, char *buf, size_t len)
+{
+    size_t n;
+    gs_format_number(v, view, buf, len);
+    n = strlen(buf);
+    if (strcmp(view->name, GS_ROW_NOISE) == 0 && v > GS_NOISY) {
+        fl->noisy++;
+        snprintf(buf + n, len - n, " (noisy)");
+    } else if (view->format == GS_CELL_PERCENT && strcmp(view->name, GS_ROW_NOISE) != 0 &&
+               v > 1.0 && isfinite(v)) {
+        if (!fl->above++)
+            snprintf(fl->above_label, sizeof fl->above_label, "%s", view->label);
+        snprintf(buf + n, len - n, " (above)");
+    }
+}
+
+/* The sentence under a table that flagged cells: what the flags mean. */
+static void write_flags(FILE *md, const flags *fl)
+{
+    char label[160];
+    if (!fl->noisy && !fl->above)
+        return;
+    fputs("\nRead with care:", md);
+    if (fl->noisy)
+        fprintf(md, " %d figure%s noisier than %.0f%% (marked noisy): %s may move that "
+                    "much from run to run.",
+                fl->noisy, fl->noisy == 1 ? " is" : "s are", 100.0 * GS_NOISY,
+                fl->noisy == 1 ? "its median" : "their medians");
+    gs_md_inline_escape(fl->above_label, label, sizeof label);
+    if (fl->above)
+        fprintf(md, " %d fraction%s of a reference %s above 100%% (marked above; %s): there "
+                    "the reference is no ceiling (a short copy times a launch, not the memory; "
+                    "a copy moves twice the bytes of a read): a match, not a win over the "
+                    "hardware.",
+                fl->above, fl->above == 1 ? "" : "s", fl->above == 1 ? "is" : "are", label);
+    fputc('\n', md);
+}
+
 void gs_md_results_table(FILE *md, const gs_bench_suite *suite, const cJSON *table)
 {
     const cJSON *cols = field(table, "columns"), *c, *r;
     const char *method = suite && suite->reading ? suite->reading->method : NULL;
     int extra[2], n = gs_results_ncolumns(table);
     gs_column_view view;
+    flags fl = {0, 0, ""};
     char buf[256];
     fputc('|', md);
     cJSON_ArrayForEach(c, cols) if (column(c))
@@ -70,18 +117,25 @@ void gs_md_results_table(FILE *md, const gs_bench_suite *suite, const cJSON *tab
             gs_column_view_of(suite, column(c), &view);
             if (method && !strcmp(column(c), method) && cJSON_IsString(v))
                 snprintf(buf, sizeof buf, "%s", gs_bench_method_name(suite, v->valuestring));
+            else if (cJSON_IsNumber(v))
+                flagged_cell(v->valuedouble, &view, &fl, buf, sizeof buf);
             else
                 gs_format_value(v, &view, buf, sizeof buf);
             gs_md_cell(md, buf);
         }
         for (int g = 0; g < 2; ++g)
             if (extra[g]) {
+                const cJSON *v = field(r, generic[g]);
                 gs_column_view_of(suite, generic[g], &view);
-                gs_format_value(field(r, generic[g]), &view, buf, sizeof buf);
+                if (cJSON_IsNumber(v))
+                    flagged_cell(v->valuedouble, &view, &fl, buf, sizeof buf);
+                else
+                    gs_format_value(v, &view, buf, sizeof buf);
                 gs_md_cell(md, buf);
             }
         fputc('\n', md);
     }
+    write_flags(md, &fl);
 }
 
 /* A CSV field of a value: numbers at full precision, null empty. */

@@ -23,7 +23,10 @@ int gs_results_ncolumns(const cJSON *table);
 
 /* The table as markdown: a header of the columns' labels, a row per results
  * row with cells formatted and escaped, then "noise" and "samples" columns
- * when rows carry them. `suite` may be NULL (no formats known). */
+ * when rows carry them. `suite` may be NULL (no formats known). A noise
+ * above GS_NOISY is marked "(noisy)", a fraction of a ceiling
+ * (GS_CELL_PERCENT) above 100% "(above)", and a sentence under the table
+ * says what the marks mean. */
 void gs_md_results_table(FILE *md, const gs_bench_suite *suite, const cJSON *table);
 
 /* The table as CSV: the columns' names, then noise and samples when rows

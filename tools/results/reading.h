@@ -19,7 +19,8 @@ typedef enum gs_cell_format {
                        * and the unit, "4427.3 GB/s"; no unit: the decimals, more for a
                        * value that would print as zero ("0.0076") */
     GS_CELL_POW2,     /* a size: "2^16 = 65536" (other values whole: "3001") */
-    GS_CELL_PERCENT,  /* a fraction as a percentage: 0.0522 -> "5.22%" */
+    GS_CELL_PERCENT,  /* a fraction of a ceiling (a copy, the datasheet, the peak) as a
+                       * percentage: 0.0522 -> "5.22%"; the report flags one above 100% */
     GS_CELL_RATIO     /* a speedup or ratio: "1.23x" */
 } gs_cell_format;
 
@@ -50,6 +51,9 @@ typedef struct gs_headline {
     const char *noun;                   /* what a group is ("sizes"); NULL: "configurations" */
     int each;                           /* compare each of ours, not the best of a group */
     const char *const *ours;            /* the methods compared; NULL: the reading's */
+    const char *blocks;                 /* the column counting a grid's blocks: rows of a
+                                         * grid of one block (where a grid barrier is a
+                                         * block's barrier) are left out; NULL: none */
 } gs_headline;
 
 typedef struct gs_reading {

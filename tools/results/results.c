@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/files.h"
 
@@ -63,9 +64,32 @@ cJSON *gs_results_load(const char *path, char *err, size_t errlen)
                               errlen);
     if (!text)
         return NULL;
-    cJSON *doc = cJSON_Parse(text);
+    /* one JSON value and nothing after it but white space: no trailing
+     * garbage, no second document, no NUL byte inside */
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithOpts(text, &end, 1);
+    if (doc && end != text + len) {
+        cJSON_Delete(doc);
+        doc = NULL;
+    }
     free(text);
-    if (!doc)
-        snprintf(err, errlen, "%s is not valid JSON", path);
+    if (!doc) {
+        char shown[GS_SHOWN_SIZE];
+        snprintf(err, errlen, "%s is not valid JSON (one document, nothing after it)",
+                 gs_shown(path, shown, sizeof shown));
+    }
     return doc;
+}
+
+int gs_results_check(const cJSON *doc, const char *path, char *err, size_t errlen)
+{
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(doc, "schema");
+    if (cJSON_IsString(schema) && strcmp(schema->valuestring, GS_RESULTS_SCHEMA) == 0 &&
+        cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(doc, "suites")))
+        return 0;
+    char shown[GS_SHOWN_SIZE];
+    gs_errorf(err, errlen, "%s%snot a gridsync results document (schema %s expected)",
+              path ? gs_shown(path, shown, sizeof shown) : "", path ? " is " : "",
+              GS_RESULTS_SCHEMA);
+    return -1;
 }

@@ -18,6 +18,7 @@
     X(gemm)                \
     X(apps)                \
     X(decode)              \
-    X(multi)
+    X(multi)               \
+    X(python)
 
 #endif

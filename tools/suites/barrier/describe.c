@@ -113,6 +113,7 @@ static const gs_headline headlines[] = {
         .group_by = configuration,
         .describe = configuration,
         .noun = "grids",
+        .blocks = "blocks",
     },
     {
         .peer = "relaunch graph",
@@ -120,6 +121,7 @@ static const gs_headline headlines[] = {
         .group_by = configuration,
         .describe = configuration,
         .noun = "grids",
+        .blocks = "blocks",
     },
 };
 static const gs_column_style styles[] = {

@@ -86,7 +86,17 @@ static const gs_headline headlines[] = {
         .ours = p2p_two,
     },
     /* what a second process costs the same barrier, grid by grid */
-    {P2P, "us", 0, group_grid, where_barrier, "what", barrier_what, "grids", 1, p2p_two},
+    {
+        .peer = P2P,
+        .metric = "us",
+        .group_by = group_grid,
+        .describe = where_barrier,
+        .filter = "what",
+        .filter_values = barrier_what,
+        .noun = "grids",
+        .each = 1,
+        .ours = p2p_two,
+    },
     {
         .peer = ONE_GPU,
         .metric = "gb_per_s",

@@ -161,6 +161,7 @@ static const gs_headline headlines[] = {
         .filter = "primitive",
         .filter_values = no_work,
         .noun = "grids",
+        .blocks = "blocks",
         .ours = neighbours,
     },
     {
@@ -171,6 +172,7 @@ static const gs_headline headlines[] = {
         .filter = "primitive",
         .filter_values = no_work,
         .noun = "grids",
+        .blocks = "blocks",
         .ours = neighbours,
     },
 };

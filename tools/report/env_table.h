@@ -1,0 +1,29 @@
+/* env_table.h - a run's environment as report.md shows it: its properties
+ * as a table (the keys gridsync writes by name, then any other; every text
+ * escaped), the GPU's state on one line, and whether a state names a
+ * reason that slows a measurement down. */
+#ifndef GS_REPORT_ENV_TABLE_H
+#define GS_REPORT_ENV_TABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* "| property | value |" and a row per property of `env`. */
+void gs_env_table(FILE *md, const cJSON *env);
+
+/* Whether the GPU state `state` (gpu_state of a table or an environment)
+ * names a throttle reason that slows a measurement down; those reasons,
+ * comma-separated, in `names`. */
+int gs_env_slowed(const cJSON *state, char *names, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
