@@ -1,8 +1,11 @@
 /*
  * gridsync/detail/single_pass_scan.cuh - the single-pass prefix scan: one
  * kernel template behind gs_scan (inclusive and exclusive; sum, min, max of
- * f32, f64, i32, i64), parameterized by a tuning policy and an operator
- * (gridsync/detail/reduce_ops.cuh). Decoupled look-back (Merrill and
+ * f32, f64, i32, i64, u32, u64, f16, bf16), parameterized by a tuning
+ * policy and an operator (gridsync/detail/reduce_ops.cuh), which says what
+ * is read and written (Op::value_type) and what is combined
+ * (Op::accumulator: a 16-bit float's sum adds in float, each output rounded
+ * back by Op::to_value). Decoupled look-back (Merrill and
  * Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back",
  * 2016) on tile descriptors that need no clearing between calls, tiles
  * taken from a ticket, and a look-back whose result is the same bits
