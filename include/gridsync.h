@@ -300,8 +300,8 @@ GS_API void gs_format_coresidency(char *buf, size_t len, long long requested, in
  * (__nv_bfloat16, torch.bfloat16); they are summed in float (fp32
  * accumulation), never rounded to 16 bits along the way:
  *   - gs_reduce sum and gs_dot of GS_FLOAT16 or GS_BFLOAT16 return a float
- *     (the fp32 sum itself: a 16-bit result would lose most of its bits
- *     and overflow f16 past 65504, a sum of 65,536 ones);
+ *     (the fp32 sum itself: a 16-bit result would keep 11 or 8 of its
+ *     bits, and f16 ends at 65504: 65,520 ones would sum to inf);
  *   - gs_scan of them writes 16-bit elements, each the fp32 prefix rounded
  *     to the nearest 16-bit value (an f16 prefix past 65504 is inf);
  *   - min, max, argmin and argmax return 16-bit values, exactly as in the
@@ -404,9 +404,9 @@ GS_API gs_status gs_reduce_argmax(gs_dtype type, const void *d_in, long long n,
 /* Dot product of n elements of x and y (device pointers, both of `type`,
  * any gs_dtype), CUDA by Example's dot (docs/tutorials.md) finished on the
  * GPU in one launch; result as for gs_reduce's sum: one element of `type`,
- * a float for GS_FLOAT16 and GS_BFLOAT16 (each product computed in float:
- * exact for f16, rounded once for bf16; then summed in float). Integer
- * products and sums wrap. */
+ * a float for GS_FLOAT16 and GS_BFLOAT16 (each product computed in float,
+ * exactly but where a bf16 product leaves float's range; then summed in
+ * float). Integer products and sums wrap. */
 GS_API gs_status gs_dot(gs_dtype type, const void *x, const void *y, long long n, void *result,
                         cudaStream_t stream);
 
