@@ -61,7 +61,11 @@ template <template <class> class Op, int Row>
 void kernels_of(const void *(&row)[GS_DTYPE_COUNT])
 {
     gs__dtypes::for_each_dtype([&](auto element, gs_dtype type) {
-        row[type] = kernel_of<Op<typename decltype(element)::type>, Row>();
+        typedef Op<typename decltype(element)::type> op;
+        static_assert(2 * gs::detail::scan_tile_state<typename op::accumulator>::words * 8 <=
+                          GS_SCAN_TILE_BYTES,
+                      "a tile's descriptors fit");
+        row[type] = kernel_of<op, Row>();
     });
 }
 

@@ -22,8 +22,6 @@
 #include <gridsync/detail/single_pass_scan.cuh>
 #include <gridsync/detail/single_tile_scan.cuh>
 
-#include "../reduce/workspace.h"
-
 namespace gs__scan {
 
 /* The rows of one operator's kernels: one per tiling, then the bandwidth
@@ -41,9 +39,6 @@ template <class Op, int Row>
 const void *kernel_of()
 {
     typedef typename Op::value_type T;
-    static_assert(2 * gs::detail::scan_tile_state<typename Op::accumulator>::words * 8 <=
-                      GS_SCAN_TILE_BYTES,
-                  "a tile's descriptors fit");
     typedef gs::detail::scan_policy<T, gs::detail::scan_bandwidth> bandwidth;
     if constexpr (Row == resident_row && bandwidth::resident)
         return (const void *)gs::detail::single_pass_scan_resident_kernel<bandwidth, Op>;
