@@ -304,12 +304,28 @@ GS_API void gs_format_coresidency(char *buf, size_t len, long long requested, in
 
 /* -------------------------------------------------------------- reductions */
 
+/* Element types of the reductions, dot products and scans. The 16-bit
+ * floats are IEEE binary16 (CUDA's __half, torch.float16) and bfloat16
+ * (__nv_bfloat16, torch.bfloat16); they are summed in float (fp32
+ * accumulation), never rounded to 16 bits along the way:
+ *   - gs_reduce sum and gs_dot of GS_FLOAT16 or GS_BFLOAT16 return a float
+ *     (the fp32 sum itself: a 16-bit result would keep 11 or 8 of its
+ *     bits, and f16 ends at 65504: 65,520 ones would sum to inf);
+ *   - gs_scan of them writes 16-bit elements, each the fp32 prefix rounded
+ *     to the nearest 16-bit value (an f16 prefix past 65504 is inf);
+ *   - min, max, argmin and argmax return 16-bit values, exactly as in the
+ *     input (a NaN result of min and max is the canonical NaN).
+ * gs_reduce_result_type names a reduction's result type. */
 typedef enum gs_dtype {
     GS_FLOAT32 = 0,
     GS_FLOAT64 = 1,
     GS_INT32 = 2,
     GS_INT64 = 3,
-    GS_DTYPE_COUNT = 4
+    GS_UINT32 = 4,   /* unsigned int */
+    GS_UINT64 = 5,   /* unsigned long long */
+    GS_FLOAT16 = 6,  /* IEEE binary16 (__half) */
+    GS_BFLOAT16 = 7, /* bfloat16 (__nv_bfloat16) */
+    GS_DTYPE_COUNT = 8
 } gs_dtype;
 
 typedef enum gs_reduce_op {
@@ -335,21 +351,32 @@ typedef struct gs_reduce_arg {
         double f64;
         int i32;
         long long i64;
+        unsigned int u32;
+        unsigned long long u64;
+        uint16_t f16;  /* the bits of a binary16 value (C has no 16-bit float) */
+        uint16_t bf16; /* the bits of a bfloat16 value */
     } value;
 } gs_reduce_arg;
 
 /* Bytes per element of `type` (0 for an unknown type). */
 GS_API size_t gs_dtype_size(gs_dtype type);
 
-/* "f32", "f64", "i32", "i64"; "sum", "min", "max", "argmin", "argmax". */
+/* "f32", "f64", "i32", "i64", "u32", "u64", "f16", "bf16"; "sum", "min",
+ * "max", "argmin", "argmax". */
 GS_API const char *gs_dtype_name(gs_dtype type);
 GS_API const char *gs_reduce_op_name(gs_reduce_op op);
+
+/* The type of the value gs_reduce(op, type, ...) writes: `type` itself,
+ * except GS_FLOAT32 for a sum of GS_FLOAT16 or GS_BFLOAT16 (gs_dot's result
+ * is a sum's); for argmin and argmax the member of gs_reduce_arg's value
+ * that holds it. GS_ERR_INVALID_ARGUMENT for an unknown op or type. */
+GS_API gs_status gs_reduce_result_type(gs_reduce_op op, gs_dtype type, gs_dtype *result);
 
 /* Reduce n elements of `type` at device pointer `d_in` with `op`; n may be 0
  * (the result is the identity: 0, +inf / largest integer for min, -inf /
  * smallest for max; see gs_reduce_arg for argmin and argmax). `result`
- * points to one element of `type`, or to one gs_reduce_arg for argmin and
- * argmax:
+ * points to one element of `type` (a float for a sum of 16-bit floats:
+ * gs_reduce_result_type), or to one gs_reduce_arg for argmin and argmax:
  *   - in device memory: the call is asynchronous on `stream`;
  *   - in host memory (pageable or pinned) or managed memory: the call waits,
  *     and the value is there when it returns (inside a stream capture, where
@@ -383,9 +410,12 @@ GS_API gs_status gs_reduce_argmin(gs_dtype type, const void *d_in, long long n,
 GS_API gs_status gs_reduce_argmax(gs_dtype type, const void *d_in, long long n,
                                   gs_reduce_arg *result, cudaStream_t stream);
 
-/* Dot product of n elements of x and y (device pointers, f32 or f64), CUDA
- * by Example's dot (docs/tutorials.md) finished on the GPU in one launch;
- * result as for gs_reduce. */
+/* Dot product of n elements of x and y (device pointers, both of `type`,
+ * any gs_dtype), CUDA by Example's dot (docs/tutorials.md) finished on the
+ * GPU in one launch; result as for gs_reduce's sum: one element of `type`,
+ * a float for GS_FLOAT16 and GS_BFLOAT16 (each product computed in float,
+ * exactly but where a bf16 product leaves float's range; then summed in
+ * float). Integer products and sums wrap. */
 GS_API gs_status gs_dot(gs_dtype type, const void *x, const void *y, long long n, void *result,
                         cudaStream_t stream);
 
@@ -429,7 +459,12 @@ GS_API const char *gs_scan_kind_name(gs_scan_kind kind);
  * within gamma(d) * sum |in[j]| (j in the prefix) of the exact prefix, with
  * d = floor(k / 1024) + 64, gamma(d) = d u / (1 - d u) and u = 2^-24 (f32),
  * 2^-53 (f64); an empty prefix is the identity, combined like any other
- * (a sum's -0.0 may come out as +0.0).
+ * (a sum's -0.0 may come out as +0.0). Sums of GS_FLOAT16 and GS_BFLOAT16
+ * run in float with that bound (u = 2^-24) and tiles of the f32 scan's
+ * length; each output is then the float prefix rounded to the nearest
+ * 16-bit value (a further 2^-11 (f16) or 2^-8 (bf16) of its magnitude,
+ * or 2^-25 absolute among f16's subnormals; beyond 65504 an f16 prefix is
+ * inf); their min and max are exact.
  * Workspace: the stream's, shared with gs_reduce (allocated or grown on its
  * first call with a larger n, then reused with no clearing; a capture takes
  * its own from the graph, zeroed at each replay). Safe from several host

@@ -119,8 +119,9 @@ GS_API gs_status gs_multi_unique_id_read(const char *path, int nranks, double ti
 /* Sum (or dot) over all GPUs' shares: each GPU reduces its `n` elements at
  * d_in[local rank] with gs_reduce_sum (gs_dot), then an NCCL all-reduce adds
  * the GPUs' results; *result (host memory) receives the total, in every
- * process (an all-reduce). Identical from run to run (each step folds in a
- * fixed order). Waits for the result (bounded, see above). */
+ * process (an all-reduce): one element of `type`, a float for GS_FLOAT16
+ * and GS_BFLOAT16 (gs_reduce_result_type). Identical from run to run (each
+ * step folds in a fixed order). Waits for the result (bounded, see above). */
 GS_API gs_status gs_multi_reduce_sum(gs_multi_t multi, gs_dtype type, const void *const *d_in,
                                      long long n, void *result);
 GS_API gs_status gs_multi_dot(gs_multi_t multi, gs_dtype type, const void *const *d_x,

@@ -166,7 +166,7 @@ def test_non_contiguous_refused(fw, rng):
 
 
 def test_wrong_dtype_refused(fw):
-    xd = fw.put(np.zeros(10, np.float16))
+    xd = fw.put(np.zeros(10, np.int16))
     with pytest.raises(gridsync.InvalidArgumentError, match="dtype"):
         gridsync.scan(xd)
 

@@ -45,12 +45,16 @@ def test_scan_overlap_refused_by_the_library(fake):
         gridsync.scan(x, out=out)
 
 
-def test_dot_integer_refused_by_the_library(fake):
+def test_dot_checks_reach_the_library(fake):
     x, y, out = fake(0x100000, (10,), "<i4"), fake(0x200000, (10,), "<i4"), fake(0x300000, (1,), "<i4")
-    with pytest.raises(gridsync.InvalidArgumentError,
-                       match="gs_dot: element type must be f32 or f64, got i32") as e:
-        gridsync.dot(x, y, out=out)
+    with pytest.raises(gridsync.InvalidArgumentError, match="gs_dot: length must be >= 0") as e:
+        gridsync._lib.check(gridsync._lib.gs_dot(gridsync._lib.I32, 0x100000, 0x200000, -1,
+                                                 0x300000, 0))
     assert e.value.status_name == "GS_ERR_INVALID_ARGUMENT"
+    if gridsync.device_count() == 0:  # an integer dot passes every check before the GPU's
+        with pytest.raises(gridsync.GridsyncError) as e:
+            gridsync.dot(x, y, out=out)
+        assert "element type" not in str(e.value)
 
 
 def test_sgemm_empty_refused_by_the_library(fake):
@@ -69,7 +73,7 @@ def test_without_gpu_the_cuda_failure_is_an_exception(fake):
         gridsync.Barrier()
 
 
-@pytest.mark.parametrize("typestr", ["<f2", "<u4", "|b1", "<c8"])
+@pytest.mark.parametrize("typestr", ["<i2", "|u1", "|b1", "<c8", "<f16"])
 def test_unsupported_dtype(fake, typestr):
     with pytest.raises(gridsync.InvalidArgumentError, match="dtype"):
         gridsync.scan(fake(0x100000, (10,), typestr), out=fake(0x200000, (10,), typestr))
@@ -155,7 +159,76 @@ def test_dlpack_general_path(fake_dlpack):
     with pytest.raises(gridsync.InvalidArgumentError, match="not contiguous"):
         _arrays.flat(fake_dlpack(a[:, ::2]), "t", "x")
     with pytest.raises(gridsync.InvalidArgumentError, match="dtype"):
-        _arrays.flat(fake_dlpack(a.astype(np.float16)), "t", "x")
+        _arrays.flat(fake_dlpack(a.astype(np.int16)), "t", "x")
+    ptr, gs, n, *_ = _arrays.flat(fake_dlpack(a.astype(np.float16)), "t", "x")
+    assert (gs, n) == (gridsync._lib.F16, 12)
+
+
+# every element type gridsync takes, as the frameworks spell it
+_DTYPES = [("<f4", np.float32, "F32"), ("<f8", np.float64, "F64"), ("<i4", np.int32, "I32"),
+           ("<i8", np.int64, "I64"), ("<u4", np.uint32, "U32"), ("<u8", np.uint64, "U64"),
+           ("<f2", np.float16, "F16")]
+
+
+@pytest.mark.parametrize("typestr,np_type,gs_name", _DTYPES)
+def test_dtypes_map_to_gs_dtype(fake, fake_dlpack, typestr, np_type, gs_name):
+    """__cuda_array_interface__ and DLPack arrays of each type reach the
+    library as its gs_dtype, with the library's name and size."""
+    from gridsync import _lib
+    gs = getattr(_lib, gs_name)
+    assert _arrays.flat(fake(0x100000, (5,), typestr), "t", "x")[1] == gs
+    assert _arrays.flat(fake_dlpack(np.zeros(5, np_type)), "t", "x")[1] == gs
+    assert _arrays.NP_OF[gs] == np.dtype(np_type)
+    assert _lib.gs_dtype_size(gs) == np.dtype(np_type).itemsize
+    assert _lib.gs_dtype_name(gs).decode() == {"F": "f", "I": "i", "U": "u"}[gs_name[0]] + \
+        gs_name[1:]
+
+
+def test_bfloat16_and_torch_dtypes():
+    """bfloat16 arrives through DLPack (kDLBfloat, 16 bits) or torch; the
+    torch table covers every type torch has."""
+    from gridsync import _lib
+    assert _arrays._GS_OF_DLPACK[(4, 16)] == _lib.BF16
+    assert _lib.gs_dtype_name(_lib.BF16) == b"bf16" and _lib.gs_dtype_size(_lib.BF16) == 2
+    assert _arrays.NAMES[_lib.BF16] == "bfloat16"
+    torch = pytest.importorskip("torch")
+    _arrays._bind_torch()
+    for name, gs in [("float32", _lib.F32), ("float64", _lib.F64), ("int32", _lib.I32),
+                     ("int64", _lib.I64), ("float16", _lib.F16), ("bfloat16", _lib.BF16),
+                     ("uint32", _lib.U32), ("uint64", _lib.U64)]:
+        if hasattr(torch, name):
+            assert _arrays._TORCH_GS[getattr(torch, name)] == gs, name
+
+
+def test_sum_type_is_the_librarys():
+    """The sum (and dot) of float16 and bfloat16 is float32, every other
+    result its input's type: Python's table against gs_reduce_result_type."""
+    import ctypes
+    from gridsync import _lib
+    for gs in range(8):
+        for op in range(5):
+            r = ctypes.c_int(-1)
+            assert _lib.gs_reduce_result_type(op, gs, ctypes.byref(r)) == 0
+            assert r.value == (_lib.SUM_TYPE.get(gs, gs) if op == 0 else gs), (op, gs)
+
+
+def test_half_sum_out_is_float32(fake):
+    """A float16 sum writes a float32: out= of float16 is refused, a
+    float32 one passes Python's checks (and reaches the library)."""
+    x = fake(0x100000, (100,), "<f2")
+    with pytest.raises(gridsync.InvalidArgumentError, match="out has dtype float16, the result "
+                                                            "is float32"):
+        gridsync.reduce(x, out=fake(0x200000, (), "<f2"))
+    with pytest.raises(gridsync.InvalidArgumentError, match="out has dtype float16, the result "
+                                                            "is float32"):
+        gridsync.dot(x, fake(0x300000, (100,), "<f2"), out=fake(0x200000, (), "<f2"))
+    with pytest.raises(gridsync.InvalidArgumentError, match="out has dtype float32, the result "
+                                                            "is float16"):
+        gridsync.reduce(x, "max", out=fake(0x200000, (), "<f4"))
+    if gridsync.device_count() == 0:
+        with pytest.raises(gridsync.GridsyncError) as e:
+            gridsync.reduce(x, out=fake(0x200000, (), "<f4"))
+        assert "dtype" not in str(e.value)
 
 
 def test_streams_of_every_kind():

@@ -175,6 +175,8 @@ static gs_status nccl_type(gs_dtype type, ncclDataType_t *t)
     case GS_FLOAT64: *t = ncclFloat64; return GS_SUCCESS;
     case GS_INT32: *t = ncclInt32; return GS_SUCCESS;
     case GS_INT64: *t = ncclInt64; return GS_SUCCESS;
+    case GS_UINT32: *t = ncclUint32; return GS_SUCCESS;
+    case GS_UINT64: *t = ncclUint64; return GS_SUCCESS;
     default: return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_multi: unknown element type %d", (int)type);
     }
 }
@@ -186,11 +188,14 @@ static gs_status nccl_type(gs_dtype type, ncclDataType_t *t)
 static gs_status combine(gs_multi_t m, gs_dtype type, void *result)
 {
     ncclDataType_t t = ncclFloat32;
-    GS_TRY(nccl_type(type, &t));
+    gs_dtype sum_type = type; /* a sum of 16-bit floats is a float */
+    GS_TRY(gs_reduce_result_type(GS_REDUCE_SUM, type, &sum_type));
+    GS_TRY(nccl_type(sum_type, &t));
     GS_TRY(gs__multi_allreduce_scratch(m, 1, t, ncclSum));
     GS_TRY(gs__multi_wait(m, "gs_multi_reduce_sum/gs_multi_dot"));
     GS_ON_RANK(m, 0);
-    GS_CUDA_TRY(cudaMemcpy(result, m->scratch[0], gs_dtype_size(type), cudaMemcpyDeviceToHost));
+    GS_CUDA_TRY(
+        cudaMemcpy(result, m->scratch[0], gs_dtype_size(sum_type), cudaMemcpyDeviceToHost));
     return GS_SUCCESS;
 }
 

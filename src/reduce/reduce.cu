@@ -5,13 +5,16 @@
  * type, an instantiation of the single-pass agent
  * (gridsync/detail/single_pass.cuh) on its functor. Adding an operator takes
  * its functor (gridsync/detail/), its line here (with its convenience
- * function, if any) and its constant in gridsync.h; nothing else. The
+ * function, if any) and its constant in gridsync.h; nothing else. Every
+ * element type (src/core/dtype_element.cuh) gets its kernel. The
  * workspace (workspace.h) has room for any accumulator up to
- * GS_REDUCE_SLOT_BYTES, checked here at compile time.
+ * GS_REDUCE_SLOT_BYTES, checked here at compile time. What a call writes is
+ * its operator's accumulator: a sum of 16-bit floats writes a float.
  */
 #include <gridsync/detail/reduce_ops.cuh>
 #include <gridsync/detail/single_pass.cuh>
 
+#include "../core/dtype_element.cuh"
 #include "../core/error.h"
 #include "single_pass.h"
 
@@ -36,14 +39,17 @@ const void *kernel_of()
         gs::detail::lift<Op>>;
 }
 
+/* Op's kernel and result size for every element type. */
 template <template <class> class Op>
 reduce_op_entry entry(const char *name)
 {
-    return {name,
-            {kernel_of<Op<float>>(), kernel_of<Op<double>>(), kernel_of<Op<int>>(),
-             kernel_of<Op<long long>>()},
-            {sizeof(typename Op<float>::accumulator), sizeof(typename Op<double>::accumulator),
-             sizeof(typename Op<int>::accumulator), sizeof(typename Op<long long>::accumulator)}};
+    reduce_op_entry e = {name, {}, {}};
+    gs__dtypes::for_each_dtype([&](auto element, gs_dtype type) {
+        typedef Op<typename decltype(element)::type> op;
+        e.kernels[type] = kernel_of<op>();
+        e.result_bytes[type] = sizeof(typename op::accumulator);
+    });
+    return e;
 }
 
 /* In the order of gs_reduce_op. */
@@ -59,9 +65,19 @@ static_assert(sizeof ops / sizeof ops[0] == GS_REDUCE_OP_COUNT, "one entry per g
 /* The device's value-and-index is the host's gs_reduce_arg. */
 static_assert(sizeof(gs::arg<float>) == sizeof(gs_reduce_arg) &&
                   sizeof(gs::arg<long long>) == sizeof(gs_reduce_arg) &&
+                  sizeof(gs::arg<__half>) == sizeof(gs_reduce_arg) &&
                   offsetof(gs::arg<float>, value) == offsetof(gs_reduce_arg, value) &&
-                  offsetof(gs::arg<double>, value) == offsetof(gs_reduce_arg, value),
+                  offsetof(gs::arg<double>, value) == offsetof(gs_reduce_arg, value) &&
+                  offsetof(gs::arg<__half>, value) == offsetof(gs_reduce_arg, value.f16) &&
+                  offsetof(gs::arg<__nv_bfloat16>, value) == offsetof(gs_reduce_arg, value.bf16),
               "gs::arg<T> and gs_reduce_arg must have one layout");
+
+/* What gs_reduce_result_type says (dtype.c): a sum of 16-bit floats is the
+ * float it adds up in. */
+static_assert(sizeof(gs::sum<__half>::accumulator) == sizeof(float) &&
+                  sizeof(gs::sum<__nv_bfloat16>::accumulator) == sizeof(float) &&
+                  sizeof(gs::max<__half>::accumulator) == 2,
+              "the sums of 16-bit floats are floats; their min and max 16-bit values");
 
 } // namespace
 

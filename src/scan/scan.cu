@@ -3,8 +3,10 @@
  * registry of its kernels.
  *
  * Every operator is one line of `ops` below: its name and, per element
- * type and tiling (short, latency or bandwidth: chosen from n), an instantiation of
- * the agent (gridsync/detail/single_pass_scan.cuh) on its functor, plus
+ * type (src/core/dtype_element.cuh) and tiling (short, latency or
+ * bandwidth: chosen from n), an instantiation of the agent
+ * (gridsync/detail/single_pass_scan.cuh) on its functor (scan_kernels.cuh
+ * says which, and which translation unit instantiates it), plus
  * the bandwidth tiling's resident kernel (gridsync/detail/resident_scan.cuh:
  * the same tiles and bits, two tiles a block in shared memory and a warp
  * that looks back while the others work), which runs instead
@@ -32,21 +34,22 @@
 #include <gridsync/detail/single_pass_scan.cuh>
 #include <gridsync/detail/single_tile_scan.cuh>
 
+#include "../core/dtype_element.cuh"
 #include "../core/error.h"
 #include "../runtime/kernel_shape.h"
 #include "../runtime/timeout.h"
 #include "../runtime/workspace.h"
+#include "scan_kernels.cuh"
+
+/* The kernels of u32, u64, f16 and bf16: instantiated in scan_kernels_added.cu */
+GS__SCAN_ADDED_TYPES(GS__SCAN_KERNELS_OF, extern)
 
 namespace {
 
-/* The kernels of an operator: one per tiling (scan_tiling_kind), then the
- * bandwidth tiling's resident kernel, then the one-tile kernels of the
- * short and latency tilings (one_tile_row + the tiling). */
-enum {
-    resident_row = gs::detail::scan_tilings,
-    one_tile_row,
-    kernel_rows = one_tile_row + gs::detail::scan_bandwidth
-};
+using gs__scan::kernel_of;
+using gs__scan::kernel_rows;
+using gs__scan::one_tile_row;
+using gs__scan::resident_row;
 
 /* An operator: its name and its kernels per row and element type
  * (gs_dtype's order). */
@@ -55,34 +58,17 @@ struct scan_op_entry {
     const void *kernels[kernel_rows][GS_DTYPE_COUNT];
 };
 
-/* Row: a tiling, resident_row (the bandwidth tiling's resident kernel) or
- * one_tile_row + a tiling (its one-tile kernel). */
-template <class Op, int Row>
-const void *kernel_of()
-{
-    typedef typename Op::value_type T;
-    static_assert(2 * sizeof(T) / 4 * 8 <= GS_SCAN_TILE_BYTES, "a tile's descriptors fit");
-    typedef gs::detail::scan_policy<T, gs::detail::scan_bandwidth> bandwidth;
-    if constexpr (Row == resident_row && bandwidth::resident)
-        return (const void *)gs::detail::single_pass_scan_resident_kernel<bandwidth, Op>;
-    else if constexpr (Row == resident_row)
-        return nullptr; /* none for this type: the register kernel runs */
-    else if constexpr (Row >= one_tile_row)
-        return (const void *)gs::detail::single_tile_scan_kernel<
-            gs::detail::scan_policy<T, Row - one_tile_row>, Op>;
-    else
-        return (const void *)gs::detail::single_pass_scan_kernel<gs::detail::scan_policy<T, Row>,
-                                                                 Op>;
-}
-
 /* The kernels of one row, per element type. */
 template <template <class> class Op, int Row>
 void kernels_of(const void *(&row)[GS_DTYPE_COUNT])
 {
-    row[GS_FLOAT32] = kernel_of<Op<float>, Row>();
-    row[GS_FLOAT64] = kernel_of<Op<double>, Row>();
-    row[GS_INT32] = kernel_of<Op<int>, Row>();
-    row[GS_INT64] = kernel_of<Op<long long>, Row>();
+    gs__dtypes::for_each_dtype([&](auto element, gs_dtype type) {
+        typedef Op<typename decltype(element)::type> op;
+        static_assert(2 * gs::detail::scan_tile_state<typename op::accumulator>::words * 8 <=
+                          GS_SCAN_TILE_BYTES,
+                      "a tile's descriptors fit");
+        row[type] = kernel_of<op, Row>();
+    });
 }
 
 template <template <class> class Op>
@@ -140,12 +126,12 @@ scan_tiling tiling_of(long long n)
 
 scan_tiling tiling_for(gs_dtype type, long long n)
 {
-    switch (type) {
-    case GS_FLOAT32: return tiling_of<float>(n);
-    case GS_FLOAT64: return tiling_of<double>(n);
-    case GS_INT32: return tiling_of<int>(n);
-    default: return tiling_of<long long>(n);
-    }
+    scan_tiling t = {};
+    gs__dtypes::for_each_dtype([&](auto element, gs_dtype d) {
+        if (d == type)
+            t = tiling_of<typename decltype(element)::type>(n);
+    });
+    return t;
 }
 
 /* ------------------------------------------------------- the fault record */

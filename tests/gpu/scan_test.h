@@ -5,6 +5,12 @@
  *
  * The reference: integer sums exact (wrapping, computed unsigned), min and
  * max exact (NaN propagates: from the first NaN on, every prefix is NaN).
+ * Every element type: the 16-bit floats are summed in float (u = 2^-24)
+ * and each output is that prefix rounded to 16 bits, so their bound adds
+ * half a unit in the last place of the 16-bit result (f16 2^-11, bf16 2^-8
+ * relative) and an f16 output may be inf only where the prefix rounds past
+ * 65504; on small integers, where the float prefix is exact, the output
+ * must be exactly its rounding.
  * Floating sums against a compensated long-double prefix with a rigorous
  * bound: element k of tile t is a sum tree in which no input takes part in
  * more than d = t + 32 additions (the tile chain: t; within a tile at most
@@ -30,6 +36,7 @@
 #include <gridsync/scan.cuh>
 
 #include "gpu_test.h"
+#include "testing/float16.h" /* the 16-bit floats on the host */
 
 /* ------------------------------------------------------------- helpers */
 
@@ -55,24 +62,77 @@ template <> struct dtype_of<float> { static const gs_dtype value = GS_FLOAT32; }
 template <> struct dtype_of<double> { static const gs_dtype value = GS_FLOAT64; };
 template <> struct dtype_of<int> { static const gs_dtype value = GS_INT32; };
 template <> struct dtype_of<long long> { static const gs_dtype value = GS_INT64; };
+template <> struct dtype_of<unsigned int> { static const gs_dtype value = GS_UINT32; };
+template <> struct dtype_of<unsigned long long> { static const gs_dtype value = GS_UINT64; };
+template <> struct dtype_of<__half> { static const gs_dtype value = GS_FLOAT16; };
+template <> struct dtype_of<__nv_bfloat16> { static const gs_dtype value = GS_BFLOAT16; };
 
-template <class T> static bool is_floating() { return std::numeric_limits<T>::has_infinity; }
+/* An element type on the host: whether it is floating, its values to and
+ * from double (exactly; rounded to the nearest), what its floating sums
+ * add up in (unit roundoff `unit`) and how a scan's output is rounded from
+ * that (`rounding`: none but for the 16-bit floats, where the float prefix
+ * is rounded to 16 bits, to infinity from `overflow` on), the spread of
+ * FILL_REAL data. */
+template <class T> struct elem {
+    static constexpr bool floating = std::numeric_limits<T>::has_infinity;
+    static constexpr bool sixteen = false;
+    static constexpr double unit = sizeof(T) == 4 ? 0x1p-24 : 0x1p-53;
+    static constexpr double spread = 100.0;
+    static double to_double(T v) { return (double)v; }
+    static T from_double(double x) { return (T)x; }
+    static T highest()
+    {
+        if constexpr (floating)
+            return std::numeric_limits<T>::infinity();
+        else
+            return std::numeric_limits<T>::max();
+    }
+    static T lowest()
+    {
+        if constexpr (floating)
+            return -std::numeric_limits<T>::infinity();
+        else
+            return std::numeric_limits<T>::min();
+    }
+    static double rounding(double) { return 0.0; }
+    static constexpr double overflow = INFINITY;
+};
+
+/* The 16-bit floats, through their bits (tools/testing/float16.h): summed
+ * in float, each output rounded from the float prefix (half a unit in the
+ * last place: 2^-11 relative for f16, 2^-8 for bf16, and half the smallest
+ * subnormal). F16: binary16, else bfloat16. */
+template <class T, bool F16> struct elem16 {
+    static constexpr bool floating = true;
+    static constexpr bool sixteen = true;
+    static constexpr double unit = 0x1p-24;
+    static constexpr double spread = F16 ? 1.0 : 100.0; /* f16 ends at 65504 */
+    static double to_double(T v)
+    {
+        uint16_t b;
+        memcpy(&b, &v, 2);
+        return F16 ? gs_f16_to_double(b) : gs_bf16_to_double(b);
+    }
+    static T from_double(double x)
+    {
+        const uint16_t b = F16 ? gs_f16_from_double(x) : gs_bf16_from_double(x);
+        T v;
+        memcpy((void *)&v, &b, 2); /* through void: g++ -Wclass-memaccess */
+        return v;
+    }
+    static T highest() { return from_double(INFINITY); }
+    static T lowest() { return from_double(-INFINITY); }
+    static double rounding(double p) { return F16 ? p * 0x1p-11 + 0x1p-25 : p * 0x1p-8 + 0x1p-134; }
+    static constexpr double overflow = F16 ? 65520.0 : 0x1.ffp127; /* rounds to infinity */
+};
+template <> struct elem<__half> : elem16<__half, true> {};
+template <> struct elem<__nv_bfloat16> : elem16<__nv_bfloat16, false> {};
+
+template <class T> static bool is_floating() { return elem<T>::floating; }
 
 /* The identities of min and max. */
-template <class T> static T highest_of()
-{
-    if constexpr (std::numeric_limits<T>::has_infinity)
-        return std::numeric_limits<T>::infinity();
-    else
-        return std::numeric_limits<T>::max();
-}
-template <class T> static T lowest_of()
-{
-    if constexpr (std::numeric_limits<T>::has_infinity)
-        return -std::numeric_limits<T>::infinity();
-    else
-        return std::numeric_limits<T>::min();
-}
+template <class T> static T highest_of() { return elem<T>::highest(); }
+template <class T> static T lowest_of() { return elem<T>::lowest(); }
 
 /* Elements per tile of the library's kernel for n elements of T (the
  * short, latency or bandwidth tile, by the length). */
@@ -97,12 +157,14 @@ enum fill_kind {
 
 template <class T> static void fill(T *h, long long n, fill_kind kind)
 {
+    typedef elem<T> E;
     for (long long i = 0; i < n; ++i) {
         unsigned long long r = next_u64();
         if (kind == FILL_SMALL_INTS)
-            h[i] = (T)(r & 7u);
-        else if (is_floating<T>())
-            h[i] = kind == FILL_POSITIVE ? (T)urand() : (T)((urand() * 2.0 - 1.0) * 100.0);
+            h[i] = E::from_double((double)(r & 7u));
+        else if (E::floating)
+            h[i] = E::from_double(kind == FILL_POSITIVE ? urand()
+                                                        : (urand() * 2.0 - 1.0) * E::spread);
         else
             h[i] = (T)r; /* wraps: every bit pattern */
     }
@@ -124,6 +186,7 @@ struct exact {
 
 /* The running state of one prefix scan on the CPU. */
 template <class T> struct running {
+    typedef elem<T> E;
     gs_scan_op op;
     T v;             /* min, max, integer sum */
     exact e;         /* floating sum */
@@ -131,39 +194,53 @@ template <class T> struct running {
     void start(gs_scan_op o)
     {
         op = o;
-        v = o == GS_SCAN_MIN ? highest_of<T>() : o == GS_SCAN_MAX ? lowest_of<T>() : (T)0;
+        v = o == GS_SCAN_MIN ? E::highest() : o == GS_SCAN_MAX ? E::lowest() : E::from_double(0.0);
         e = exact{0.0L, 0.0L};
         magnitude = 0.0;
     }
     void add(T x)
     {
         if (op == GS_SCAN_SUM) {
-            if (is_floating<T>()) {
-                e.add((long double)x);
-                magnitude += fabs((double)x);
-            } else if (sizeof(T) == 4) {
+            if constexpr (E::floating) {
+                e.add((long double)E::to_double(x));
+                magnitude += fabs(E::to_double(x));
+            } else if constexpr (sizeof(T) == 4) {
                 v = (T)(int)((unsigned int)v + (unsigned int)x);
             } else {
                 v = (T)(long long)((unsigned long long)v + (unsigned long long)x);
             }
-        } else if (v == v) { /* NaN is sticky */
-            if (x != x || (op == GS_SCAN_MIN ? x < v : x > v))
-                v = x;
+        } else if constexpr (E::floating) {
+            const double dv = E::to_double(v), dx = E::to_double(x);
+            if (dv == dv && (dx != dx || (op == GS_SCAN_MIN ? dx < dv : dx > dv)))
+                v = x; /* NaN is sticky */
+        } else if (op == GS_SCAN_MIN ? x < v : x > v) {
+            v = x;
         }
     }
     /* Whether `got` is this prefix at element k (whose tile is t). */
     bool matches(T got, long long t, bool exact_sum) const
     {
-        if (op != GS_SCAN_SUM || !is_floating<T>())
-            return (v != v && got != got) || got == v;
-        double want = (double)e.value();
-        double u = sizeof(T) == 4 ? 0x1p-24 : 0x1p-53, d = (double)(t + 32);
-        double bound = exact_sum ? 0.0 : d * u / (1.0 - d * u) * magnitude;
-        return fabs((double)got - want) <= bound; /* NaN fails */
+        if constexpr (!E::floating) {
+            return got == v;
+        } else {
+            const double g = E::to_double(got);
+            if (op != GS_SCAN_SUM)
+                return (g != g && E::to_double(v) != E::to_double(v)) || g == E::to_double(v);
+            const double want = (double)e.value(), u = E::unit, d = (double)(t + 32);
+            double bound = exact_sum ? 0.0 : d * u / (1.0 - d * u) * magnitude;
+            if (E::sixteen) { /* the float prefix, rounded once to 16 bits */
+                if (exact_sum) /* the float prefix is exact: the rounding of it */
+                    return g == E::to_double(E::from_double(want));
+                bound += E::rounding(fabs(want) + bound);
+                if (isinf(g)) /* rounded past the largest finite value, on want's side */
+                    return fabs(want) + bound >= E::overflow && (g > 0) == (want > 0);
+            }
+            return fabs(g - want) <= bound; /* NaN fails */
+        }
     }
     double value() const
     {
-        return op == GS_SCAN_SUM && is_floating<T>() ? (double)e.value() : (double)v;
+        return op == GS_SCAN_SUM && E::floating ? (double)e.value() : E::to_double(v);
     }
 };
 
@@ -180,7 +257,7 @@ static long long wrong_elements(gs_scan_op op, gs_scan_kind kind, const T *x, co
             r.add(x[k]);
         if (!r.matches(y[k], k / tile, exact_sum) && ++wrong <= 3)
             fprintf(stderr, "  %s: element %lld of %lld: %.17g, expected %.17g\n", label, k, n,
-                    (double)y[k], r.value());
+                    elem<T>::to_double(y[k]), r.value());
         if (kind == GS_SCAN_EXCLUSIVE)
             r.add(x[k]);
     }

@@ -6,8 +6,11 @@
  * include <gridsync/barrier.cuh>, <gridsync/reduce.cuh> and
  * <gridsync/scan.cuh> (and two instantiations of the scan's internal agent)
  * for compute_75, with only -I to the source tree's include/ (NVRTC has no C
- * library headers: the device headers must include none). A failure prints
- * NVRTC's log and exits 1.
+ * library headers: the device headers must include none; without
+ * cuda_fp16.h the 16-bit floats are left out). Then, with -I to the CUDA
+ * toolkit's include/ as well, the reductions and scans of u32, u64, f16
+ * and bf16 (GS_HAS_16BIT_FLOATS on). A failure prints NVRTC's log and
+ * exits 1.
  * Run half (a GPU present; else exit 77 after the compile): the PTX is
  * loaded with cuModuleLoadData into the CUDA runtime's context, the kernel
  * found with cuModuleGetFunction, and launched with gs_launch_func on as
@@ -116,15 +119,59 @@ static const char *const source =
     "        totals[blockIdx.x] = total;\n"
     "}\n";
 
-/* The PTX of `source`, or NULL after printing NVRTC's log. */
-static char *compile(void)
+/* The element types u32, u64, f16 and bf16 under NVRTC: the 16-bit floats
+ * are there when cuda_fp16.h and cuda_bf16.h are on the include path
+ * (compiled with -I to the CUDA toolkit's include/ too), the scan agent
+ * and the single pass instantiated on them, their C-style names used. */
+static const char *const source_types =
+    "#include <gridsync/reduce.cuh>\n"
+    "#include <gridsync/scan.cuh>\n"
+    "#include <gridsync/detail/single_pass.cuh>\n"
+    "#include <gridsync/detail/single_pass_scan.cuh>\n"
+    "#include <gridsync/detail/single_tile_scan.cuh>\n"
+    "#if !GS_HAS_16BIT_FLOATS\n"
+    "#error cuda_fp16.h is on the include path, yet GS_HAS_16BIT_FLOATS is 0\n"
+    "#endif\n"
+    "template __global__ void gs::detail::single_pass_scan_kernel<\n"
+    "    gs::detail::scan_policy<__half>, gs::sum<__half>>(const gs::detail::scan_args);\n"
+    "template __global__ void gs::detail::single_tile_scan_kernel<\n"
+    "    gs::detail::scan_policy<__nv_bfloat16, gs::detail::scan_short>,\n"
+    "    gs::max<__nv_bfloat16>>(const gs::detail::scan_args);\n"
+    "template __global__ void gs::detail::single_pass_scan_kernel<\n"
+    "    gs::detail::scan_policy<unsigned long long, gs::detail::scan_bandwidth>,\n"
+    "    gs::min<unsigned long long>>(const gs::detail::scan_args);\n"
+    "template __global__ void gs::detail::single_pass_kernel<gs::detail::single_pass_policy<1>,\n"
+    "    gs::sum<__half>, gs::detail::one_input<__half>, gs::detail::lift<gs::sum<__half>>>(\n"
+    "    gs::detail::one_input<__half>, long long, float *, unsigned int *, unsigned int,\n"
+    "    float *);\n"
+    "template __global__ void gs::detail::single_pass_kernel<gs::detail::single_pass_policy<2>,\n"
+    "    gs::sum<__nv_bfloat16>, gs::detail::two_inputs<__nv_bfloat16>,\n"
+    "    gs::detail::product<__nv_bfloat16>>(gs::detail::two_inputs<__nv_bfloat16>, long long,\n"
+    "    float *, unsigned int *, unsigned int, float *);\n"
+    "extern \"C\" __global__ void types(const __half *h, const __nv_bfloat16 *b,\n"
+    "                                   const unsigned int *u, float *f, __half *hm,\n"
+    "                                   unsigned long long *w)\n"
+    "{\n"
+    "    __shared__ float fs[32];\n"
+    "    __shared__ __half hs[32];\n"
+    "    __shared__ unsigned long long ws[32];\n"
+    "    f[threadIdx.x] = gs_block_reduce_sum_f16(h[threadIdx.x], fs)\n"
+    "                     + gs_block_inclusive_sum_bf16(b[threadIdx.x], fs)\n"
+    "                     + (float)gs_warp_exclusive_sum_u32(u[threadIdx.x], 32u);\n"
+    "    hm[threadIdx.x] = gs_block_reduce_min_f16(h[threadIdx.x], hs);\n"
+    "    w[threadIdx.x] = gs_block_exclusive_max_u64(u[threadIdx.x], ws);\n"
+    "}\n";
+
+/* The PTX of `text`, or NULL after printing NVRTC's log; `cuda_include`:
+ * also -I to the CUDA toolkit's include/ (cuda_fp16.h, cuda_bf16.h). */
+static char *compile(const char *text, int cuda_include)
 {
     nvrtcProgram prog;
     const char *options[] = {"-I" GS_SOURCE_DIR "/include", "--gpu-architecture=compute_75",
-                             "-std=c++17"};
-    if (nvrtcCreateProgram(&prog, source, "grid_sum.cu", 0, NULL, NULL) != NVRTC_SUCCESS)
+                             "-std=c++17", "-I" GS_CUDA_INCLUDE_DIR};
+    if (nvrtcCreateProgram(&prog, text, "grid_sum.cu", 0, NULL, NULL) != NVRTC_SUCCESS)
         return NULL;
-    nvrtcResult r = nvrtcCompileProgram(prog, 3, options);
+    nvrtcResult r = nvrtcCompileProgram(prog, cuda_include ? 4 : 3, options);
     size_t log_size = 0, ptx_size = 0;
     nvrtcGetProgramLogSize(prog, &log_size);
     if (r != NVRTC_SUCCESS) {
@@ -262,7 +309,18 @@ static int run(const char *ptx)
 
 int main(void)
 {
-    char *ptx = compile();
+    char *ptx = compile(source_types, 1);
+    if (!ptx) {
+        fprintf(stderr, "test_nvrtc: FAIL: reductions and scans of u32, u64, f16 and bf16 do not "
+                        "compile under NVRTC with -I%s\n",
+                GS_CUDA_INCLUDE_DIR);
+        return 1;
+    }
+    printf("test_nvrtc: reductions and scans of u32, u64, f16 and bf16 compile under NVRTC with "
+           "cuda_fp16.h and cuda_bf16.h (%zu bytes of PTX)\n",
+           strlen(ptx));
+    free(ptx);
+    ptx = compile(source, 0);
     if (!ptx) {
         fprintf(stderr, "test_nvrtc: FAIL: the device headers do not compile under NVRTC\n");
         return 1;

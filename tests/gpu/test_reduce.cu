@@ -2,54 +2,23 @@
  * test_reduce.cu - reductions against an FP64 CPU reference on fresh random
  * data (never zeros).
  *
- * Tolerances: min, max and integer sums are exact. The reference sum is
- * compensated (long double, Neumaier). A floating sum of n terms
- * folded as the library does (per-thread sequences of at most s = ceil(n /
- * grid threads) terms, then trees of depth <= 5 + 5 + 11) is within
- * (s + 21) * eps * sum|x_i| of the exact sum (Higham's bound for recursive
- * summation, with eps = 2^-24 for f32 and 2^-53 for f64). We check against
- * that bound with s computed for the smallest grid the library launches for
- * large n (one block of 256 threads per SM), which only loosens it.
+ * Tolerances (reduce_test.h): min, max and integer sums are exact; floating
+ * sums within (s + 21) eps sum |x_i| of a compensated reference.
  *
  * Also: lengths 0, 1, 2, 31, 32, 33, 1000, 2^20+7, 2^27; NaN and infinities
  * for min/max (NaN propagates); int64 sums beyond int32; bitwise identical
  * results run to run; many calls in a row on one stream and on two streams;
  * results to host and to device memory; the device API's block reductions
  * at block sizes 32 to 1024 including sizes that are not powers of two.
- * argmin/argmax (every type): exact value and index against the CPU on data
- * full of ties, the lowest index winning; the first NaN winning; n = 0
+ * argmin/argmax (every type, u32 u64 f16 bf16 too): exact value and index
+ * against the CPU on data full of ties, the lowest index winning; the
+ * first NaN winning, its bits returned as they were (16-bit NaNs with
+ * payloads); n = 0
  * (index -1, the identity); odd lengths, 2^20+7; misaligned pointers;
  * results to host and device memory; bitwise repeatable; and the device
  * API's gs::block_reduce with gs::argmin / gs::argmax.
  */
-#include <math.h>
-#include <stdint.h>
-#include <string.h>
-#include <time.h>
-
-#include <gridsync/reduce.cuh>
-
-#include "gpu_test.h"
-
-static unsigned long long rng_state;
-static double urand(void) /* [-1, 1) */
-{
-    rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
-    return (double)(rng_state >> 11) * (2.0 / 9007199254740992.0) - 1.0;
-}
-
-/* Neumaier-compensated sum in long double: error ~1e-19 relative to sum|x|,
- * far below the bounds checked, so it serves as the exact sum. */
-typedef struct exact {
-    long double s, c;
-} exact;
-static void exact_add(exact *e, double x)
-{
-    long double t = e->s + x;
-    e->c += fabsl(e->s) >= fabsl((long double)x) ? (e->s - t) + x : ((long double)x - t) + e->s;
-    e->s = t;
-}
-static double exact_value(const exact *e) { return (double)(e->s + e->c); }
+#include "reduce_test.h"
 
 typedef struct ref {
     double sum, abs_sum, min, max;
@@ -67,13 +36,6 @@ static ref reference_f32(const float *x, long long n)
     }
     r.sum = exact_value(&e);
     return r;
-}
-
-static double sum_bound(long long n, double eps, double abs_sum, int sms)
-{
-    long long grid_threads = (long long)sms * 256; /* at least one block per SM */
-    long long s = (n + grid_threads - 1) / grid_threads;
-    return (double)(s + 21) * eps * abs_sum + 1e-300;
 }
 
 static int check_f32(long long n, int sms, float *d, float *h)
@@ -246,12 +208,17 @@ static int check_dot(long long n, int sms, void *d, void *h)
 
 /* ------------------------------------------------------------ argmin/argmax */
 
+/* Element i as a long double: exact for every type (64-bit mantissas). */
 static long double value_at(const void *h, gs_dtype t, long long i)
 {
     switch (t) {
     case GS_FLOAT32: return ((const float *)h)[i];
     case GS_FLOAT64: return ((const double *)h)[i];
+    case GS_FLOAT16: return gs_f16_to_double(((const uint16_t *)h)[i]);
+    case GS_BFLOAT16: return gs_bf16_to_double(((const uint16_t *)h)[i]);
     case GS_INT32: return ((const int *)h)[i];
+    case GS_UINT32: return ((const unsigned int *)h)[i];
+    case GS_UINT64: return ((const unsigned long long *)h)[i];
     default: return ((const long long *)h)[i];
     }
 }
@@ -286,13 +253,18 @@ static int arg_matches(const gs_reduce_arg *r, const void *h, gs_dtype t, long l
     switch (t) {
     case GS_FLOAT32: return isinf(r->value.f32) && (r->value.f32 > 0) == !want_max;
     case GS_FLOAT64: return isinf(r->value.f64) && (r->value.f64 > 0) == !want_max;
+    case GS_FLOAT16: return r->value.f16 == (want_max ? 0xfc00 : 0x7c00); /* -inf, +inf */
+    case GS_BFLOAT16: return r->value.bf16 == (want_max ? 0xff80 : 0x7f80);
     case GS_INT32: return r->value.i32 == (want_max ? INT32_MIN : INT32_MAX);
+    case GS_UINT32: return r->value.u32 == (want_max ? 0u : UINT32_MAX);
+    case GS_UINT64: return r->value.u64 == (want_max ? 0ull : UINT64_MAX);
     default: return r->value.i64 == (want_max ? INT64_MIN : INT64_MAX);
     }
 }
 
-/* Few distinct values (many ties), of either sign; with `nans` NaNs at
- * random places for floating types. */
+/* Few distinct values (many ties), of either sign (the unsigned types:
+ * small ones and, from the negative ones, ones past the signed types'
+ * largest); with `nans` NaNs at random places for floating types. */
 static void fill_ties(void *h, gs_dtype t, long long n, int nans)
 {
     for (long long i = 0; i < n; ++i) {
@@ -300,16 +272,24 @@ static void fill_ties(void *h, gs_dtype t, long long n, int nans)
         switch (t) {
         case GS_FLOAT32: ((float *)h)[i] = (float)v * 0.25f; break;
         case GS_FLOAT64: ((double *)h)[i] = (double)v * 0.125; break;
+        case GS_FLOAT16: ((uint16_t *)h)[i] = gs_f16_from_double((double)v * 0.25); break;
+        case GS_BFLOAT16: ((uint16_t *)h)[i] = gs_bf16_from_double((double)v * 0.5); break;
         case GS_INT32: ((int *)h)[i] = (int)v * 1000; break;
+        case GS_UINT32: ((unsigned int *)h)[i] = (unsigned int)(v * 1000); break;
+        case GS_UINT64:
+            ((unsigned long long *)h)[i] = (unsigned long long)(v * 1000000000000ll);
+            break;
         default: ((long long *)h)[i] = v * 1000000000000ll; break;
         }
     }
-    for (int k = 0; k < nans && n > 0 && t <= GS_FLOAT64; ++k) {
+    for (int k = 0; k < nans && n > 0 && gs_ref_is_floating(t); ++k) {
         long long i = (long long)((urand() + 1.0) * 0.5 * (double)n) % n;
-        if (t == GS_FLOAT32)
-            ((float *)h)[i] = NAN;
-        else
-            ((double *)h)[i] = NAN;
+        switch (t) {
+        case GS_FLOAT32: ((float *)h)[i] = NAN; break;
+        case GS_FLOAT64: ((double *)h)[i] = NAN; break;
+        case GS_FLOAT16: ((uint16_t *)h)[i] = (uint16_t)(0x7e01 + k); break; /* NaNs of */
+        default: ((uint16_t *)h)[i] = (uint16_t)(0xffc1 + k); break;          /* their own */
+        }
     }
 }
 
@@ -356,7 +336,7 @@ static int check_arg(long long cap, void *d, void *h)
         for (int i = 0; i < nlen && lengths[i] + 1 <= cap; ++i) {
             checks += check_arg_case((gs_dtype)t, lengths[i], 0, 0, d, h, d_out);
             checks += check_arg_case((gs_dtype)t, lengths[i], 1, 0, d, h, d_out); /* misaligned */
-            if (t <= GS_FLOAT64 && lengths[i] > 0)
+            if (gs_ref_is_floating((gs_dtype)t) && lengths[i] > 0)
                 checks += check_arg_case((gs_dtype)t, lengths[i], 0, 2, d, h, d_out);
         }
     /* all equal: index 0; the extreme only at the end: the last index */
@@ -481,11 +461,8 @@ static int check_block_api(void)
 
 int main(void)
 {
-    gs_test_require_gpu("reduce");
-    rng_state = gs_test_seed("reduce") * 2654435761ull + 1ull;
-    const int quick = gs_test_sanitizer();
-    gs_device_info info;
-    GS_OK(gs_device_query(0, &info));
+    int sms = 0;
+    const int quick = reduce_test_begin("reduce", &sms);
     const long long lengths[] = {0, 1, 2, 31, 32, 33, 1000, (1ll << 20) + 7, 1ll << 27};
     const int nlen = quick ? 7 : 9;
     const long long big = quick ? 1000 : 1ll << 27;
@@ -493,13 +470,13 @@ int main(void)
     CUDA_OK(cudaMalloc(&d, (size_t)big * 8));
     int checks = 0;
     for (int i = 0; i < nlen; ++i)
-        checks += check_f32(lengths[i], info.sm_count, (float *)d, (float *)h);
+        checks += check_f32(lengths[i], sms, (float *)d, (float *)h);
     for (int i = 0; i < (quick ? 6 : 8); ++i)
-        checks += check_f64_i32_i64(lengths[i], info.sm_count, d, h);
+        checks += check_f64_i32_i64(lengths[i], sms, d, h);
     for (int i = 0; i < (quick ? 6 : 8); ++i)
-        checks += check_dot(lengths[i], info.sm_count, d, h);
+        checks += check_dot(lengths[i], sms, d, h);
     checks += check_special((float *)d);
-    checks += check_f32(quick ? 1000 : (1ll << 20) + 7, info.sm_count, (float *)d, (float *)h);
+    checks += check_f32(quick ? 1000 : (1ll << 20) + 7, sms, (float *)d, (float *)h);
     checks += check_streams((float *)d, quick ? 1000 : (1ll << 20) + 7);
     checks += check_block_api();
     checks += check_arg(big, d, h);

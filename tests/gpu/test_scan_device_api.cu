@@ -3,7 +3,9 @@
  * user's kernel: gs::warp_* and gs::block_* scans, the C-style names and an
  * argmin scan, at block sizes 32 to 1024 including ones that are not
  * multiples of 32, against sums, maxima, minima and first minima computed
- * on the CPU.
+ * on the CPU; the C-style names of u32, u64, f16 and bf16 (a 16-bit float's
+ * sum scans in float and returns the float prefix: exact here, on small
+ * integers; its min and max are 16-bit values, exactly).
  */
 #include "scan_test.h"
 
@@ -88,6 +90,89 @@ static int check_device_api(void)
     return checks;
 }
 
+/* The C-style names of the types added: per thread, the f16 inclusive sum
+ * (a float), the bf16 exclusive max, the u32 warp inclusive sum, the u64
+ * block exclusive min, the f16 warp exclusive min. */
+static __global__ void device_api_types(const int *in, float *sums, __nv_bfloat16 *maxes,
+                                        unsigned int *usums, unsigned long long *wmins,
+                                        __half *hmins)
+{
+    __shared__ float fs[32];
+    __shared__ __nv_bfloat16 bs[32];
+    __shared__ unsigned long long ws[32];
+    const unsigned int n = blockDim.x, t = threadIdx.x, i = blockIdx.x * n + t;
+    const int v = in[i];
+    const __half h = __int2half_rn(v);
+    const unsigned int lanes = n - (t & ~31u) < 32u ? n - (t & ~31u) : 32u;
+    sums[i] = gs_block_inclusive_sum_f16(h, fs);
+    maxes[i] = gs_block_exclusive_max_bf16(__int2bfloat16_rn(v), bs);
+    usums[i] = gs_warp_inclusive_sum_u32((unsigned int)v, lanes);
+    wmins[i] = gs_block_exclusive_min_u64(0x8000000000000000ull + (unsigned long long)(v + 20), ws);
+    hmins[i] = gs_warp_exclusive_min_f16(h, lanes);
+}
+
+static int check_device_api_types(void)
+{
+    const int sizes[] = {32, 33, 100, 256, 257, 999, 1024};
+    enum { BLOCKS = 3, MOST = BLOCKS * 1024 };
+    static int h_in[MOST];
+    static float sums[MOST];
+    static uint16_t maxes[MOST], hmins[MOST];
+    static unsigned int usums[MOST];
+    static unsigned long long wmins[MOST];
+    char *d;
+    CUDA_OK(cudaMalloc((void **)&d, (size_t)MOST * 32));
+    int *d_in = (int *)d;
+    char *o = d + 4 * MOST;
+    int checks = 0;
+    for (int n : sizes) {
+        for (int i = 0; i < BLOCKS * n; ++i)
+            h_in[i] = (int)(next_u64() % 41) - 20;
+        CUDA_OK(cudaMemcpy(d_in, h_in, (size_t)BLOCKS * n * 4, cudaMemcpyHostToDevice));
+        device_api_types<<<BLOCKS, n>>>(d_in, (float *)o, (__nv_bfloat16 *)(o + 4 * MOST),
+                                        (unsigned int *)(o + 8 * MOST),
+                                        (unsigned long long *)(o + 12 * MOST),
+                                        (__half *)(o + 20 * MOST));
+        CUDA_OK(cudaGetLastError());
+        CUDA_OK(cudaMemcpy(sums, o, sizeof sums, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(maxes, o + 4 * MOST, sizeof maxes, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(usums, o + 8 * MOST, sizeof usums, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(wmins, o + 12 * MOST, sizeof wmins, cudaMemcpyDeviceToHost));
+        CUDA_OK(cudaMemcpy(hmins, o + 20 * MOST, sizeof hmins, cudaMemcpyDeviceToHost));
+        int wrong = 0;
+        for (int b = 0; b < BLOCKS; ++b) {
+            const int *x = h_in + b * n;
+            int sum = 0, mx = INT32_MIN, warp_sum = 0, warp_min = INT32_MAX;
+            unsigned long long mn = ~0ull;
+            for (int t = 0; t < n; ++t) {
+                const int i = b * n + t;
+                if (t % 32 == 0) {
+                    warp_sum = 0;
+                    warp_min = INT32_MAX;
+                }
+                /* exclusive ones before this element, inclusive ones after */
+                wrong += (mx == INT32_MIN ? !isinf(gs_bf16_to_double(maxes[i]))
+                                          : gs_bf16_to_double(maxes[i]) != mx);
+                wrong += wmins[i] != mn;
+                wrong += warp_min == INT32_MAX ? !isinf(gs_f16_to_double(hmins[i]))
+                                               : gs_f16_to_double(hmins[i]) != warp_min;
+                sum += x[t];
+                warp_sum += x[t];
+                mx = x[t] > mx ? x[t] : mx;
+                warp_min = x[t] < warp_min ? x[t] : warp_min;
+                const unsigned long long u = 0x8000000000000000ull + (unsigned long long)(x[t] + 20);
+                mn = u < mn ? u : mn;
+                wrong += sums[i] != (float)sum || usums[i] != (unsigned int)warp_sum;
+            }
+        }
+        EXPECT(wrong == 0, "device API of u32, u64, f16, bf16, blocks of %d threads: %d wrong", n,
+               wrong);
+        ++checks;
+    }
+    cudaFree(d);
+    return checks;
+}
+
 /* ------------------------------------------------------------------ main */
 
 int main(void)
@@ -95,5 +180,6 @@ int main(void)
     (void)scan_test_begin("scan_device_api");
     int checks = 0;
     checks += check_device_api();
+    checks += check_device_api_types();
     return scan_test_end("scan_device_api", checks);
 }

@@ -53,8 +53,10 @@
 
 struct float4 { float x, y, z, w; };
 struct int4 { int x, y, z, w; };
+struct uint4 { unsigned int x, y, z, w; };
 struct double2 { double x, y; };
 struct longlong2 { long long x, y; };
+struct ulonglong2 { unsigned long long x, y; };
 
 namespace emu {
 

@@ -10,7 +10,8 @@
  * Both kernels of the scan: the tile loop (single_pass_scan.cuh) and the
  * one-tile kernel for grids of one block per tile (single_tile_scan.cuh).
  * Checked: every op, kind and type against the CPU (exactly: floats hold
- * small integers, integers wrap); the library's own tuning and a small one
+ * small integers, integers wrap; the 16-bit floats need CUDA's headers and
+ * are left to the GPU tests); the library's own tuning and a small one
  * (64 threads, 512-element tiles, 32-tile windows) on a hundred tiles and
  * more; look-backs that walk three windows (tile 0 held back while 69
  * blocks publish); misaligned and in-place arrays; descriptors left by the previous
@@ -209,6 +210,21 @@ template <class T> static void check_type(const char *name)
     check_one<bandwidth, gs::sum<T>>(name, 3 * bandwidth::tile_items + 5, false, 2, 2, 0, 1, false);
 }
 
+/* u32 and u64: their comparisons and wrapping sums (every bit pattern, so
+ * values past the signed types' largest) through the tile loop and the
+ * one-tile kernel, every op and kind on four tiles; the rest of their code
+ * is i32's and i64's, which check_type covers. */
+template <class T> static void check_unsigned(const char *name)
+{
+    typedef small_policy<T> small;
+    const long long n = 3 * small::tile_items + 1;
+    for (int exclusive = 0; exclusive < 2; ++exclusive) {
+        check_one<small, gs::sum<T>>(name, n, exclusive, 3, 2, 0, 0, false); /* tile loop */
+        check_one<small, gs::min<T>>(name, n, exclusive, 4, 4, 1, 1, false); /* one a tile */
+        check_one<small, gs::max<T>>(name, n, exclusive, 2, 2, 1, 0, true);
+    }
+}
+
 /* The one-tile kernel with the library's short tiling (64-tile windows,
  * two entries a lane) on 40 tiles: the last look-backs fold both rows of
  * the first window through shared memory. */
@@ -376,6 +392,8 @@ int main(void)
     check_type<double>("f64");
     check_type<int>("i32");
     check_type<long long>("i64");
+    check_unsigned<unsigned int>("u32");
+    check_unsigned<unsigned long long>("u64");
     check_repeatable();
     check_one_tile_window();
     check_deep_walk();

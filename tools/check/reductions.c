@@ -4,12 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "testing/float16.h"
 #include "testing/random.h"
 #include "testing/reference.h"
 #include "check/check.h"
 
 /* n random elements of `type` at h (integers spread over +-1e6, int64
- * scaled up so that sums leave 32 bits). */
+ * scaled up so that sums leave 32 bits; the unsigned types over their
+ * whole range, past the signed types' largest values, their sums
+ * wrapping; the 16-bit floats rounded from [-1, 1)). */
 static void random_elements(gs_rng *rng, gs_dtype type, long long n, void *h)
 {
     for (long long i = 0; i < n; ++i) {
@@ -18,7 +21,13 @@ static void random_elements(gs_rng *rng, gs_dtype type, long long n, void *h)
         switch (type) {
         case GS_FLOAT32: ((float *)h)[i] = (float)x; break;
         case GS_FLOAT64: ((double *)h)[i] = x; break;
+        case GS_FLOAT16: ((uint16_t *)h)[i] = gs_f16_from_double(x); break;
+        case GS_BFLOAT16: ((uint16_t *)h)[i] = gs_bf16_from_double(x); break;
         case GS_INT32: ((int *)h)[i] = (int)v; break;
+        case GS_UINT32: ((unsigned int *)h)[i] = (unsigned int)((x + 1.0) * 2147483648.0); break;
+        case GS_UINT64:
+            ((unsigned long long *)h)[i] = (unsigned long long)((x + 1.0) * 9223372036854775808.0);
+            break;
         default: ((long long *)h)[i] = v * 1000003LL; break;
         }
     }
@@ -48,7 +57,8 @@ static int reduce_one(gs_rng *rng, gs_reduce_op op, gs_dtype type, long long n, 
     int ok = gs_ref_reduce_ok(op, type, &ref, &out, &got);
     if (!ok)
         snprintf(why, len, "%s %s: got %.17g, expected %.17g", gs_reduce_op_name(op),
-                 gs_dtype_name(type), got, type <= GS_FLOAT64 ? ref.value : (double)ref.ivalue);
+                 gs_dtype_name(type), got,
+                 gs_ref_is_floating(type) ? ref.value : (double)ref.ivalue);
     return ok;
 }
 
@@ -72,5 +82,6 @@ static int run(const gs_check_env *env, char *figure, size_t len)
 
 const gs_check gs_check_reductions = {
     "reductions",
-    "every reduction (sum, min, max, argmin, argmax of f32, f64, i32, i64) against the CPU",
+    "every reduction (sum, min, max, argmin, argmax of f32, f64, i32, i64, u32, u64, f16, bf16) "
+    "against the CPU",
     run};

@@ -1,6 +1,7 @@
 /* scan.c - every prefix scan (inclusive and exclusive sum, min, max of f32,
- * f64, i32, i64) on a million random elements against the CPU, within
- * gridsync.h's bound for floating sums, exactly otherwise (min and max on
+ * f64, i32, i64, u32, u64, f16, bf16) on a million random elements against
+ * the CPU, within gridsync.h's bound for floating sums (and the rounding to
+ * 16 bits of f16 and bf16 outputs), exactly otherwise (min and max on
  * noisy slopes, so that the answer changes along the array); then each once
  * more past 32 MiB, where the library takes its bandwidth kernels (for
  * 4-byte types on sm_90, the one with its tiles in shared memory and a
@@ -9,15 +10,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "testing/float16.h"
 #include "testing/random.h"
 #include "testing/reference.h"
 #include "check/check.h"
 
 /* n random elements of `type` at h for a scan with `op`. Sums: uniform
- * values (integers up to 2^40 for int64, so that sums leave 32 bits, and
- * up to 1e6 for int32: wrapping sums too). Min and max: a noisy slope down
- * (min) or up (max), so that the running minimum or maximum keeps changing
- * to the end instead of settling in the first tile. */
+ * values (integers up to 2^40 for int64 and uint64, so that sums leave 32
+ * bits, and up to 1e6 for int32 and uint32: wrapping sums too; the 16-bit
+ * floats rounded from [-1, 1)). Min and max: a noisy slope down (min) or
+ * up (max), so that the running minimum or maximum keeps changing to the
+ * end instead of settling in the first tile (the unsigned types' slopes
+ * start high enough to stay positive). */
 static void random_elements(gs_rng *rng, gs_scan_op op, gs_dtype type, long long n, void *h)
 {
     const int slope = op == GS_SCAN_MIN ? -1 : op == GS_SCAN_MAX ? 1 : 0;
@@ -27,7 +31,22 @@ static void random_elements(gs_rng *rng, gs_scan_op op, gs_dtype type, long long
         switch (type) {
         case GS_FLOAT32: ((float *)h)[i] = (float)(x + (double)step); break;
         case GS_FLOAT64: ((double *)h)[i] = x + (double)step; break;
+        case GS_FLOAT16: /* the slope flatter: f16 ends at 65504 */
+            ((uint16_t *)h)[i] = gs_f16_from_double(x + (double)step / 8.0);
+            break;
+        case GS_BFLOAT16: ((uint16_t *)h)[i] = gs_bf16_from_double(x + (double)step); break;
         case GS_INT32: ((int *)h)[i] = slope ? (int)(x * 64.0) + (int)step * 16 : (int)(x * 1e6); break;
+        case GS_UINT32:
+            ((unsigned int *)h)[i] = slope ? (unsigned int)(0x40000000ll + (long long)(x * 64.0) +
+                                                            step * 16)
+                                           : (unsigned int)(long long)(x * 1e6);
+            break;
+        case GS_UINT64:
+            ((unsigned long long *)h)[i] =
+                slope ? (unsigned long long)(0x4000000000000000ll + (long long)(x * 64.0) +
+                                             step * 16)
+                      : (unsigned long long)(long long)(x * 1099511627776.0);
+            break;
         default:
             ((long long *)h)[i] = slope ? (long long)(x * 64.0) + step * 16
                                         : (long long)(x * 1099511627776.0);
@@ -100,6 +119,6 @@ static int run(const gs_check_env *env, char *figure, size_t len)
 
 const gs_check gs_check_scan = {
     "scan",
-    "every prefix scan (inclusive, exclusive; sum, min, max of f32, f64, i32, i64) against the "
-    "CPU",
+    "every prefix scan (inclusive, exclusive; sum, min, max of f32, f64, i32, i64, u32, u64, "
+    "f16, bf16) against the CPU",
     run};

@@ -28,6 +28,7 @@ namespace gs {
 template <class T, class Op>
 static __device__ __forceinline__ T block_reduce(T v, T *smem, Op op)
 {
+    detail::check_combined<Op, T>();
     unsigned int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
     unsigned int n = blockDim.x * blockDim.y * blockDim.z;
     unsigned int warp = tid >> 5, nwarps = (n + 31u) >> 5;
@@ -59,6 +60,7 @@ static __device__ __forceinline__ T block_reduce(T v, T *smem, Op op)
 template <class T, class Op>
 static __device__ __forceinline__ T block_reduce_tree(T v, T *smem, Op op)
 {
+    detail::check_combined<Op, T>();
     unsigned int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
     unsigned int n = blockDim.x * blockDim.y * blockDim.z, half = 1u;
     while (half * 2u < n)

@@ -65,6 +65,7 @@ static __device__ __forceinline__ T block_scan_warps(T &v, T *smem, Op op, T *to
 template <class T, class Op>
 static __device__ __forceinline__ T block_inclusive_scan(T v, T *smem, Op op, T *total = nullptr)
 {
+    detail::check_combined<Op, T>();
     T before = detail::block_scan_warps(v, smem, op, total);
     return (gs__thread_rank() >> 5) > 0u ? op(before, v) : v;
 }
@@ -73,6 +74,7 @@ static __device__ __forceinline__ T block_inclusive_scan(T v, T *smem, Op op, T 
 template <class T, class Op>
 static __device__ __forceinline__ T block_exclusive_scan(T v, T *smem, Op op, T *total = nullptr)
 {
+    detail::check_combined<Op, T>();
     unsigned int tid = gs__thread_rank(), n = gs__block_threads(), warp = tid >> 5;
     unsigned int lanes = n - (warp << 5) < 32u ? n - (warp << 5) : 32u;
     unsigned int mask = lanes >= 32u ? 0xffffffffu : (1u << lanes) - 1u;

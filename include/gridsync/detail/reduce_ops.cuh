@@ -1,20 +1,28 @@
 /*
  * gridsync/detail/reduce_ops.cuh - the reduction operators sum, min, max,
  * argmin and argmax as small functor types, generic over the element type
- * (float, double, int, long long). Public as gs::sum<T>, gs::min<T>,
+ * (float, double, int, unsigned int, long long, unsigned long long, __half,
+ * __nv_bfloat16: gridsync/detail/element_types.cuh; any other type stops
+ * the compilation with one sentence). Public as gs::sum<T>, gs::min<T>,
  * gs::max<T>, gs::argmin<T>, gs::argmax<T> (see gridsync/reduce.cuh); what
  * every operator provides:
  *
  *   typedef ... value_type;   the element type T
- *   typedef ... accumulator;  what is combined (T here; argmin's value and index)
+ *   typedef ... accumulator;  what is combined: T; float for a sum of
+ *                             16-bit floats; argmin's value and index
  *   static accumulator identity();                   op(identity(), a) == a
  *   accumulator operator()(accumulator a, accumulator b) const;   associative
  *   static accumulator lift(T v, long long index);   what element `index` contributes
+ *   static T to_value(accumulator a);   sum, min, max: the element a scan
+ *                                       writes for a (rounded to 16 bits
+ *                                       for a sum of 16-bit floats)
  *
  * NaN rule (min, max): NaN propagates. If any input is NaN the result is NaN,
  * whatever the order of evaluation, so results do not depend on the
  * reduction's shape (fminf/fmaxf would ignore NaNs instead). Integer sums
- * wrap modulo 2^32 / 2^64 (computed unsigned: no undefined behaviour).
+ * wrap modulo 2^32 / 2^64 (computed unsigned: no undefined behaviour). Min
+ * and max of 16-bit floats are exact: they return one of the inputs (a NaN
+ * comes out as the canonical NaN on sm_80 and later).
  *
  * argmin, argmax: the accumulator is gs::arg<T>, a value and its index. The
  * result is the first (lowest-index) NaN if there is one (NaN propagates, as
@@ -28,100 +36,60 @@
 #ifndef GRIDSYNC_DETAIL_REDUCE_OPS_CUH
 #define GRIDSYNC_DETAIL_REDUCE_OPS_CUH
 
+#include <gridsync/detail/element_types.cuh>
 #include <gridsync/detail/memory_order.cuh>
 #include <gridsync/detail/value_traits.cuh>
 
 namespace gs {
 namespace detail {
 
-GS_DEVICE float add(float a, float b) { return a + b; }
-GS_DEVICE double add(double a, double b) { return a + b; }
-GS_DEVICE int add(int a, int b) { return (int)((unsigned int)a + (unsigned int)b); }
-GS_DEVICE long long add(long long a, long long b)
-{
-    return (long long)((unsigned long long)a + (unsigned long long)b);
-}
-
-/* Floating min/max with NaN propagation: a NaN operand is the result. */
-template <class T>
-GS_DEVICE T nan_min(T a, T b)
-{
-    return a != a ? a : b != b ? b : b < a ? b : a;
-}
-template <class T>
-GS_DEVICE T nan_max(T a, T b)
-{
-    return a != a ? a : b != b ? b : b > a ? b : a;
-}
-/* sm_80 and later have a NaN-propagating min/max instruction (min.NaN.f32):
- * one instruction instead of three compares and selects. */
-GS_DEVICE float minimum(float a, float b)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    float r;
-    asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return nan_min(a, b);
-#endif
-}
-GS_DEVICE double minimum(double a, double b) { return nan_min(a, b); }
-GS_DEVICE int minimum(int a, int b) { return b < a ? b : a; }
-GS_DEVICE long long minimum(long long a, long long b) { return b < a ? b : a; }
-GS_DEVICE float maximum(float a, float b)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    float r;
-    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
-    return r;
-#else
-    return nan_max(a, b);
-#endif
-}
-GS_DEVICE double maximum(double a, double b) { return nan_max(a, b); }
-GS_DEVICE int maximum(int a, int b) { return b > a ? b : a; }
-GS_DEVICE long long maximum(long long a, long long b) { return b > a ? b : a; }
-
-/* The largest and smallest values: +-inf for floating types. */
-GS_DEVICE float highest(float) { return __int_as_float(0x7f800000); }
-GS_DEVICE double highest(double) { return __longlong_as_double(0x7ff0000000000000ll); }
-GS_DEVICE int highest(int) { return 0x7fffffff; }
-GS_DEVICE long long highest(long long) { return 0x7fffffffffffffffll; }
-GS_DEVICE float lowest(float) { return __int_as_float((int)0xff800000); }
-GS_DEVICE double lowest(double) { return __longlong_as_double((long long)0xfff0000000000000ull); }
-GS_DEVICE int lowest(int) { return -0x7fffffff - 1; }
-GS_DEVICE long long lowest(long long) { return -0x7fffffffffffffffll - 1ll; }
-
-/* The operators on plain values: accumulator and element are one type, and
- * an element contributes itself. */
-template <class T>
-struct on_values {
+/* The operators on plain values: an element of type T contributes itself,
+ * widened to the accumulator A where that differs (a 16-bit float's sum
+ * adds in float); to_value turns an accumulator back into an element, as a
+ * scan writes it (rounded to the nearest 16-bit float; else itself). */
+template <class T, class A = T>
+struct on_values : check_reduction_type<T> {
     typedef T value_type;
-    typedef T accumulator;
-    static __device__ __forceinline__ T lift(T v, long long) { return v; }
+    typedef A accumulator;
+    static __device__ __forceinline__ A lift(T v, long long) { return convert<A, T>::from(v); }
+    static __device__ __forceinline__ T to_value(A a) { return convert<T, A>::from(a); }
 };
 
 } // namespace detail
 
-/* Sum; identity 0. Integer sums wrap. */
+/* Sum; identity 0. Integer sums wrap; sums of 16-bit floats accumulate in
+ * float (accumulator: float). */
 template <class T>
-struct sum : detail::on_values<T> {
-    static __device__ __forceinline__ T identity() { return T(0); }
-    __device__ __forceinline__ T operator()(T a, T b) const { return detail::add(a, b); }
+struct sum : detail::on_values<T, typename detail::sum_accumulator<T>::type> {
+    typedef typename detail::sum_accumulator<T>::type accumulator;
+    static __device__ __forceinline__ accumulator identity()
+    {
+        return detail::numeric<accumulator>::zero();
+    }
+    __device__ __forceinline__ accumulator operator()(accumulator a, accumulator b) const
+    {
+        return detail::numeric<accumulator>::add(a, b);
+    }
 };
 
 /* Minimum; identity +inf (largest integer). NaN propagates. */
 template <class T>
 struct min : detail::on_values<T> {
-    static __device__ __forceinline__ T identity() { return detail::highest(T()); }
-    __device__ __forceinline__ T operator()(T a, T b) const { return detail::minimum(a, b); }
+    static __device__ __forceinline__ T identity() { return detail::numeric<T>::highest(); }
+    __device__ __forceinline__ T operator()(T a, T b) const
+    {
+        return detail::numeric<T>::minimum(a, b);
+    }
 };
 
 /* Maximum; identity -inf (smallest integer). NaN propagates. */
 template <class T>
 struct max : detail::on_values<T> {
-    static __device__ __forceinline__ T identity() { return detail::lowest(T()); }
-    __device__ __forceinline__ T operator()(T a, T b) const { return detail::maximum(a, b); }
+    static __device__ __forceinline__ T identity() { return detail::numeric<T>::lowest(); }
+    __device__ __forceinline__ T operator()(T a, T b) const
+    {
+        return detail::numeric<T>::maximum(a, b);
+    }
 };
 
 /* A value and its index: what argmin and argmax combine. Its layout (index,
@@ -140,22 +108,33 @@ namespace detail {
 template <bool Smaller, class T>
 GS_DEVICE bool arg_before(const arg<T> &b, const arg<T> &a)
 {
-    bool b_nan = b.value != b.value, a_nan = a.value != a.value;
-    if (b_nan != a_nan)
-        return b_nan;
-    if (!b_nan && b.value != a.value)
-        return Smaller ? b.value < a.value : b.value > a.value;
-    return (unsigned long long)b.index < (unsigned long long)a.index;
+    if constexpr (!is_reduction_type<T>::value) {
+        return false; /* check_reduction_type has said why */
+#if GS_HAS_16BIT_FLOATS
+    } else if constexpr (sizeof(T) == 2) {
+        /* a 16-bit float in float's order: widened exactly (a NaN stays a
+         * NaN); the types' own operators may be switched off */
+        return arg_before<Smaller>(arg<float>{b.index, convert<float, T>::from(b.value)},
+                                   arg<float>{a.index, convert<float, T>::from(a.value)});
+#endif
+    } else {
+        bool b_nan = b.value != b.value, a_nan = a.value != a.value;
+        if (b_nan != a_nan)
+            return b_nan;
+        if (!b_nan && b.value != a.value)
+            return Smaller ? b.value < a.value : b.value > a.value;
+        return (unsigned long long)b.index < (unsigned long long)a.index;
+    }
 }
 
 /* argmin and argmax differ only in the order and the identity's value. */
 template <class T, bool Smaller>
-struct arg_extreme {
+struct arg_extreme : check_reduction_type<T> {
     typedef T value_type;
     typedef arg<T> accumulator;
     static __device__ __forceinline__ arg<T> identity()
     {
-        return arg<T>{-1ll, Smaller ? highest(T()) : lowest(T())};
+        return arg<T>{-1ll, Smaller ? numeric<T>::highest() : numeric<T>::lowest()};
     }
     static __device__ __forceinline__ arg<T> lift(T v, long long index) { return arg<T>{index, v}; }
     __device__ __forceinline__ arg<T> operator()(arg<T> a, arg<T> b) const

@@ -461,6 +461,8 @@ static __global__ void __launch_bounds__(scan_resident_threads<Policy>(),
                                          GS_HAS_BULK_COPY ? Policy::resident_min_blocks : 1)
     single_pass_scan_resident_kernel(const scan_args a)
 {
+    static_assert(same_type<typename Op::value_type, typename Op::accumulator>::value,
+                  "the resident kernel combines the elements themselves (4-byte types)");
 #if GS_HAS_BULK_COPY
     typedef typename Op::value_type T;
     extern __shared__ __align__(128) unsigned char scan_resident_buffer[];

@@ -10,8 +10,8 @@
  * bits of the value in its low half and a tag in its high half: the call's
  * sequence number (workspace.h; never 0, different for every call on a
  * workspace until it wraps after 2^32 - 1 calls, when the host zeroes the
- * descriptors). A 4-byte value is one word, an 8-byte value two (low half,
- * high half). A slot is valid for this call when every one of its words
+ * descriptors). A 2- or 4-byte value is one word, an 8-byte value two (low
+ * half, high half). A slot is valid for this call when every one of its words
  * carries this call's tag.
  *
  * Why that needs no initialisation between calls: whatever a slot holds
@@ -91,7 +91,7 @@ namespace detail {
 
 /* ------------------------------------------------------- values as words */
 
-/* The bits of a 4- or 8-byte value, and back. */
+/* The bits of a 2-, 4- or 8-byte value, and back. */
 template <class T> struct scan_bits;
 template <> struct scan_bits<float> {
     static __device__ __forceinline__ unsigned long long to(float v) { return __float_as_uint(v); }
@@ -104,6 +104,28 @@ template <> struct scan_bits<int> {
     static __device__ __forceinline__ unsigned long long to(int v) { return (unsigned int)v; }
     static __device__ __forceinline__ int from(unsigned long long b) { return (int)(unsigned int)b; }
 };
+template <> struct scan_bits<unsigned int> {
+    static __device__ __forceinline__ unsigned long long to(unsigned int v) { return v; }
+    static __device__ __forceinline__ unsigned int from(unsigned long long b)
+    {
+        return (unsigned int)b;
+    }
+};
+template <> struct scan_bits<unsigned long long> {
+    static __device__ __forceinline__ unsigned long long to(unsigned long long v) { return v; }
+    static __device__ __forceinline__ unsigned long long from(unsigned long long b) { return b; }
+};
+#if GS_HAS_16BIT_FLOATS
+template <class T> struct scan_bits16 {
+    static __device__ __forceinline__ unsigned long long to(T v) { return bits16<T>::to(v); }
+    static __device__ __forceinline__ T from(unsigned long long b)
+    {
+        return bits16<T>::from((unsigned short)b);
+    }
+};
+template <> struct scan_bits<__half> : scan_bits16<__half> {};
+template <> struct scan_bits<__nv_bfloat16> : scan_bits16<__nv_bfloat16> {};
+#endif
 template <> struct scan_bits<double> {
     static __device__ __forceinline__ unsigned long long to(double v)
     {
@@ -126,8 +148,8 @@ template <> struct scan_bits<long long> {
  * inclusive prefix at desc + 2 W t + W, W = words per value. */
 template <class T>
 struct scan_tile_state {
-    static constexpr int words = (int)(sizeof(T) / 4); /* 1 or 2 */
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "values of 4 or 8 bytes");
+    static constexpr int words = sizeof(T) == 8 ? 2 : 1;
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8, "values of 2, 4 or 8 bytes");
     unsigned long long *desc;
     unsigned int seq; /* the call's tag */
 

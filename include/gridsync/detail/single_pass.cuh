@@ -73,8 +73,18 @@ fold_item(typename Op::accumulator a, const Input &in, const typename Input::ite
         return op(op(a, in.template apply<0>(it, first, t)),
                   op(op(in.template apply<1>(it, first + 1, t), in.template apply<2>(it, first + 2, t)),
                      in.template apply<3>(it, first + 3, t)));
+    } else if constexpr (Input::width == 8) { /* 16-bit elements: a tree of pairs */
+        const auto e01 =
+            op(in.template apply<0>(it, first, t), in.template apply<1>(it, first + 1, t));
+        const auto e23 =
+            op(in.template apply<2>(it, first + 2, t), in.template apply<3>(it, first + 3, t));
+        const auto e45 =
+            op(in.template apply<4>(it, first + 4, t), in.template apply<5>(it, first + 5, t));
+        const auto e67 =
+            op(in.template apply<6>(it, first + 6, t), in.template apply<7>(it, first + 7, t));
+        return op(a, op(op(e01, e23), op(e45, e67)));
     } else {
-        static_assert(Input::width == 2, "16-byte vectors of 2 or 4 elements");
+        static_assert(Input::width == 2, "16-byte vectors of 2, 4 or 8 elements");
         return op(a, op(in.template apply<0>(it, first, t), in.template apply<1>(it, first + 1, t)));
     }
 }

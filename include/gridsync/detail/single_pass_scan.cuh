@@ -1,8 +1,11 @@
 /*
  * gridsync/detail/single_pass_scan.cuh - the single-pass prefix scan: one
  * kernel template behind gs_scan (inclusive and exclusive; sum, min, max of
- * f32, f64, i32, i64), parameterized by a tuning policy and an operator
- * (gridsync/detail/reduce_ops.cuh). Decoupled look-back (Merrill and
+ * f32, f64, i32, i64, u32, u64, f16, bf16), parameterized by a tuning
+ * policy and an operator (gridsync/detail/reduce_ops.cuh), which says what
+ * is read and written (Op::value_type) and what is combined
+ * (Op::accumulator: a 16-bit float's sum adds in float, each output rounded
+ * back by Op::to_value). Decoupled look-back (Merrill and
  * Garland, "Single-pass Parallel Prefix Scan with Decoupled Look-back",
  * 2016) on tile descriptors that need no clearing between calls, tiles
  * taken from a ticket, and a look-back whose result is the same bits
@@ -110,6 +113,16 @@ enum scan_tiling_kind {
     scan_tilings = 3
 };
 
+/* The bytes an element of T counts as where the tilings are chosen and
+ * sized: its own, except 4 for the 16-bit floats. Their tiles hold as many
+ * elements as 4-byte types' (a thread keeps as many values in registers:
+ * a sum's are floats), read as half as many 16-byte vectors of 8. */
+template <class T>
+__host__ __device__ constexpr long long scan_element_bytes()
+{
+    return sizeof(T) == 2 ? 4 : (long long)sizeof(T);
+}
+
 /* The scan's tuning (tuning.h) for elements of type T and one tiling. */
 template <class T, int Tiling = scan_latency>
 struct scan_policy {
@@ -123,9 +136,10 @@ struct scan_policy {
         : Tiling == scan_latency ? GS_TUNE_SCAN_MIN_BLOCKS
                                  : GS_TUNE_SCAN_LARGE_MIN_BLOCKS;
     static constexpr int width = (int)(16 / sizeof(T)); /* elements per 16-byte vector */
-    static constexpr int vectors = Tiling == scan_short     ? GS_TUNE_SCAN_SHORT_VECTORS
-                                   : Tiling == scan_latency ? GS_TUNE_SCAN_VECTORS
-                                                            : GS_TUNE_SCAN_LARGE_VECTORS;
+    static constexpr int vectors = (Tiling == scan_short     ? GS_TUNE_SCAN_SHORT_VECTORS
+                                    : Tiling == scan_latency ? GS_TUNE_SCAN_VECTORS
+                                                             : GS_TUNE_SCAN_LARGE_VECTORS) /
+                                   (width == 8 ? 2 : 1); /* 16-bit: vectors of 8 */
     static constexpr int warp_items = 32 * width * vectors;
     static constexpr int tile_items = threads * width * vectors;
     /* the bandwidth tiling's kernel with its tiles in shared memory and a
@@ -143,7 +157,8 @@ struct scan_policy {
     /* gridsync.h's error bound for floating sums counts tiles of >= 1024
      * elements and an in-tile depth of at most 32 operations */
     static_assert(tile_items >= 1024, "a tile holds at least 1024 elements");
-    static_assert(threads / 32 + vectors + 8 <= 32, "a tile's operation depth stays within 32");
+    static_assert(threads / 32 + vectors + (width - 1) + 5 <= 32,
+                  "a tile's operation depth stays within 32");
 };
 
 /* The tiling of n elements of T. A function of n and the type alone, never
@@ -152,9 +167,9 @@ struct scan_policy {
 template <class T>
 __host__ __device__ constexpr int scan_tiling_of(long long n)
 {
-    return n > (long long)(GS_TUNE_SCAN_LARGE_FROM_BYTES / sizeof(T))   ? scan_bandwidth
-           : n > (long long)(GS_TUNE_SCAN_SHORT_TO_BYTES / sizeof(T)) ? scan_latency
-                                                                      : scan_short;
+    return n > GS_TUNE_SCAN_LARGE_FROM_BYTES / scan_element_bytes<T>()   ? scan_bandwidth
+           : n > GS_TUNE_SCAN_SHORT_TO_BYTES / scan_element_bytes<T>() ? scan_latency
+                                                                        : scan_short;
 }
 
 /* Elements per tile for n elements of T. */
@@ -196,11 +211,12 @@ GS_DEVICE T scan_fold_shared(const T *smem, unsigned int count, Op op)
     return x;
 }
 
-/* One tile's elements in registers: x[v][c] is element
- * warp_base + v * 32 * width + lane * width + c of the tile. */
-template <class Policy, class T>
+/* One tile's elements in registers, as accumulators A (Op::lift: the
+ * elements themselves, or a 16-bit float's sum's floats): x[v][c] is
+ * element warp_base + v * 32 * width + lane * width + c of the tile. */
+template <class Policy, class A>
 struct scan_items {
-    T x[Policy::vectors][Policy::width];
+    A x[Policy::vectors][Policy::width];
 };
 
 /* f(v, c, i) for each of the calling thread's elements x[v][c], i its
@@ -224,48 +240,74 @@ GS_DEVICE typename vector16<T>::type *scan_vector(T *p, int v)
     return (vector *)(p + v * 32 * Policy::width) + (threadIdx.x & 31u);
 }
 
+/* The W elements of one loaded vector q as accumulators (Op::lift; `at`:
+ * the index of its first element). */
+template <class Op, class T, int W, class V, class A>
+GS_DEVICE void scan_unpack(const V &q, A (&x)[W], long long at)
+{
+    x[0] = Op::lift(element<0, T>(q), at);
+    x[1] = Op::lift(element<1, T>(q), at + 1);
+    if constexpr (W >= 4) {
+        x[2] = Op::lift(element<2, T>(q), at + 2);
+        x[3] = Op::lift(element<3, T>(q), at + 3);
+    }
+    if constexpr (W == 8) {
+        x[4] = Op::lift(element<4, T>(q), at + 4);
+        x[5] = Op::lift(element<5, T>(q), at + 5);
+        x[6] = Op::lift(element<6, T>(q), at + 6);
+        x[7] = Op::lift(element<7, T>(q), at + 7);
+    }
+}
+
 /* Load the calling thread's elements of the warp's run starting at `base`;
  * `full`: all of them exist, else those at or past n get the identity. */
-template <class Policy, class Op, class T>
-GS_DEVICE void scan_load(scan_items<Policy, T> &it, const T *in, long long base, long long n,
+template <class Policy, class Op, class T, class A>
+GS_DEVICE void scan_load(scan_items<Policy, A> &it, const T *in, long long base, long long n,
                          bool full, bool aligned)
 {
     if (full && aligned) {
+        const long long lane_at = base + (long long)(threadIdx.x & 31u) * Policy::width;
 #pragma unroll
         for (int v = 0; v < Policy::vectors; ++v) {
             typename vector16<T>::type q = __ldcs(scan_vector<Policy>((T *)in + base, v));
-            it.x[v][0] = component<0>(q);
-            it.x[v][1] = component<1>(q);
-            if constexpr (Policy::width == 4) {
-                it.x[v][2] = component<2>(q);
-                it.x[v][3] = component<3>(q);
-            }
+            scan_unpack<Op, T>(q, it.x[v], lane_at + v * 32 * Policy::width);
         }
         return;
     }
     scan_each<Policy>(base, [&](int v, int c, long long i) {
-        it.x[v][c] = full || i < n ? __ldcs(in + i) : Op::identity();
+        it.x[v][c] = full || i < n ? Op::lift(__ldcs(in + i), i) : Op::identity();
     });
 }
 
-/* Store y[v][c] where loaded from. */
-template <class Policy, class T>
-GS_DEVICE void scan_store(const scan_items<Policy, T> &y, T *out, long long base, long long n,
+/* Store y[v][c] where loaded from, as elements (Op::to_value). */
+template <class Policy, class Op, class T, class A>
+GS_DEVICE void scan_store(const scan_items<Policy, A> &y, T *out, long long base, long long n,
                           bool full, bool aligned)
 {
     if (full && aligned) {
 #pragma unroll
         for (int v = 0; v < Policy::vectors; ++v) {
-            if constexpr (Policy::width == 4)
-                *scan_vector<Policy>(out + base, v) = {y.x[v][0], y.x[v][1], y.x[v][2], y.x[v][3]};
-            else
-                *scan_vector<Policy>(out + base, v) = {y.x[v][0], y.x[v][1]};
+            const A(&x)[Policy::width] = y.x[v];
+            if constexpr (Policy::width == 4) {
+                *scan_vector<Policy>(out + base, v) = {Op::to_value(x[0]), Op::to_value(x[1]),
+                                                       Op::to_value(x[2]), Op::to_value(x[3])};
+            } else if constexpr (Policy::width == 2) {
+                *scan_vector<Policy>(out + base, v) = {Op::to_value(x[0]), Op::to_value(x[1])};
+            } else {
+#if GS_HAS_16BIT_FLOATS
+                *scan_vector<Policy>(out + base, v) = {
+                    pair16(Op::to_value(x[0]), Op::to_value(x[1])),
+                    pair16(Op::to_value(x[2]), Op::to_value(x[3])),
+                    pair16(Op::to_value(x[4]), Op::to_value(x[5])),
+                    pair16(Op::to_value(x[6]), Op::to_value(x[7]))};
+#endif
+            }
         }
         return;
     }
     scan_each<Policy>(base, [&](int v, int c, long long i) {
         if (full || i < n)
-            out[i] = y.x[v][c];
+            out[i] = Op::to_value(y.x[v][c]);
     });
 }
 
@@ -368,15 +410,15 @@ GS_DEVICE void scan_add_prefix(scan_items<Policy, T> &it, T prefix, Op op)
 
 /* Step 5 for the calling thread: every element becomes (P (+) its warp's
  * prefix) (+) its prefix within the run, stored where it was loaded from. */
-template <class Policy, class Op, class T>
-GS_DEVICE void scan_tile_store(scan_items<Policy, T> &it, T prefix, T warp_prefix,
+template <class Policy, class Op, class A, class T>
+GS_DEVICE void scan_tile_store(scan_items<Policy, A> &it, A prefix, A warp_prefix,
                                unsigned int warp, T *out, long long base, long long n, bool full,
                                bool aligned, Op op)
 {
     if (warp > 0u)
         prefix = op(prefix, warp_prefix);
     scan_add_prefix(it, prefix, op);
-    scan_store(it, out, base, n, full, aligned);
+    scan_store<Policy, Op>(it, out, base, n, full, aligned);
 }
 
 /* Whether tile t has all Policy::tile_items elements below a.n (else its
@@ -477,12 +519,13 @@ template <class Policy, class Op>
 static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     single_pass_scan_kernel(const scan_args a)
 {
-    typedef typename Op::value_type T;
+    typedef typename Op::value_type T;  /* the elements */
+    typedef typename Op::accumulator A; /* what is combined: T, or float for 16-bit sums */
     const T *const in = (const T *)a.in;
     T *const out = (T *)a.out;
     constexpr unsigned int nwarps = Policy::threads / 32;
-    __shared__ T s_warp[nwarps];
-    __shared__ T s_prefix;
+    __shared__ A s_warp[nwarps];
+    __shared__ A s_prefix;
     __shared__ unsigned int s_tile;
     __shared__ int s_gave_up;
     scan_prefetch_first_tile<Policy, T>(a);
@@ -494,7 +537,7 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     /* a grid of one block per tile: one ticket each, none fails */
     const bool one_each = gridDim.x == a.tiles;
     const unsigned int last_draw = one_each ? a.tiles - 1u : a.tiles + gridDim.x - 1u;
-    const scan_tile_state<T> state = {a.descriptors, a.seq};
+    const scan_tile_state<A> state = {a.descriptors, a.seq};
     if (tid == 0u) {
         /* one block: no ticket, the tiles in order */
         s_tile = gridDim.x == 1u ? 0u : gs_atom_add_relaxed_gpu(a.counters, 1u);
@@ -509,11 +552,11 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
         const long long tile_base = (long long)tile * Policy::tile_items;
         const long long base = tile_base + (long long)warp * Policy::warp_items;
         const bool full = scan_full_tile<Policy>(a, tile);
-        scan_items<Policy, T> it;
+        scan_items<Policy, A> it;
         if (!gave_up) {
             scan_load<Policy, Op>(it, in, base, a.n, full, in_aligned);
-            T before[Policy::vectors];
-            T warp_total = scan_warp_run<Policy>(it, before, op);
+            A before[Policy::vectors];
+            A warp_total = scan_warp_run<Policy>(it, before, op);
             if ((tid & 31u) == 0u)
                 s_warp[warp] = warp_total;
             /* each element's prefix within the warp's run, before the
@@ -522,11 +565,11 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
         }
         __syncthreads(); /* (A) the warps' totals are in shared memory */
         /* read before (B): after it, a warp may already write the next tile's total */
-        T warp_prefix = Op::identity();
+        A warp_prefix = Op::identity();
         if (nwarps > 1u && warp > 0u && !gave_up)
             warp_prefix = scan_fold_shared(s_warp, warp, op);
         if (warp == 0u && !gave_up) {
-            T prefix;
+            A prefix;
             gave_up = scan_tile_look_back<Policy>(state, a, tile, s_warp, op, prefix);
             if (tid == 0u) {
                 s_prefix = prefix;

@@ -63,20 +63,21 @@ template <class Policy, class Op>
 static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
     single_tile_scan_kernel(const scan_args a)
 {
-    typedef typename Op::value_type T;
+    typedef typename Op::value_type T;  /* the elements */
+    typedef typename Op::accumulator A; /* what is combined */
     const T *const in = (const T *)a.in;
     T *const out = (T *)a.out;
     constexpr unsigned int nwarps = Policy::threads / 32;
-    __shared__ T s_warp[nwarps];
-    __shared__ T s_fold[32 * Policy::lookback]; /* warp 0's look-back */
-    __shared__ T s_prefix;
+    __shared__ A s_warp[nwarps];
+    __shared__ A s_fold[32 * Policy::lookback]; /* warp 0's look-back */
+    __shared__ A s_prefix;
     __shared__ unsigned int s_tile;
     __shared__ int s_gave_up;
     scan_prefetch_first_tile<Policy, T>(a); /* all tiles: one block per tile */
     single_pass_begin();
     Op op;
     const unsigned int tid = threadIdx.x, warp = tid >> 5;
-    const scan_tile_state<T> state = {a.descriptors, a.seq};
+    const scan_tile_state<A> state = {a.descriptors, a.seq};
     if (tid == 0u) {
         /* one block: no ticket */
         s_tile = gridDim.x == 1u ? 0u : gs_atom_add_relaxed_gpu(a.counters, 1u);
@@ -91,23 +92,23 @@ static __global__ void __launch_bounds__(Policy::threads, Policy::min_blocks)
         const long long base =
             (long long)tile * Policy::tile_items + (long long)warp * Policy::warp_items;
         const bool full = scan_full_tile<Policy>(a, tile);
-        scan_items<Policy, T> it;
+        scan_items<Policy, A> it;
         /* steps 1 to 3 as the tile loop writes them out (the same code as a
          * shared function moves the tile loop's schedule: cuobjdump) */
         scan_load<Policy, Op>(it, in, base, a.n, full, ((unsigned long long)in & 15ull) == 0ull);
         {
-            T before[Policy::vectors];
-            const T warp_total = scan_warp_run<Policy>(it, before, op);
+            A before[Policy::vectors];
+            const A warp_total = scan_warp_run<Policy>(it, before, op);
             if ((tid & 31u) == 0u)
                 s_warp[warp] = warp_total;
             scan_run_prefixes(it, before, a.exclusive != 0, op);
         }
         __syncthreads(); /* (A) the warps' totals */
-        T warp_prefix = Op::identity();
+        A warp_prefix = Op::identity();
         if (nwarps > 1u && warp > 0u)
             warp_prefix = scan_fold_shared(s_warp, warp, op);
         if (warp == 0u) {
-            T prefix;
+            A prefix;
             const int gave_up =
                 scan_tile_look_back<Policy>(state, a, tile, s_warp, op, prefix, s_fold);
             if (tid == 0u) {

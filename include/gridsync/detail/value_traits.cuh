@@ -2,11 +2,15 @@
  * gridsync/detail/value_traits.cuh - how the reductions and scans move a
  * value they combine (internal): shuffles down, up and from one lane of the
  * warp, and an L2-coherent load (ld.global.cg). The general form covers the
- * arithmetic types; a compound accumulator (argmin's value and index)
- * specializes it.
+ * element types (gridsync/detail/element_types.cuh: CUDA's shuffles and
+ * __ldcg take each of them, the 16-bit floats through cuda_fp16.h's and
+ * cuda_bf16.h's overloads); a compound accumulator (argmin's value and
+ * index) specializes it.
  */
 #ifndef GRIDSYNC_DETAIL_VALUE_TRAITS_CUH
 #define GRIDSYNC_DETAIL_VALUE_TRAITS_CUH
+
+#include <gridsync/detail/element_types.cuh>
 
 namespace gs {
 namespace detail {

@@ -22,6 +22,7 @@ namespace gs {
 template <class T, class Op>
 static __device__ __forceinline__ T warp_reduce(T v, unsigned int lanes, Op op)
 {
+    detail::check_combined<Op, T>();
     unsigned int lane; /* the hardware lane: right for 2-D and 3-D blocks too */
     asm("mov.u32 %0, %%laneid;" : "=r"(lane));
     unsigned int mask = lanes >= 32u ? 0xffffffffu : (1u << lanes) - 1u;

@@ -35,6 +35,7 @@ namespace gs {
 template <class T, class Op>
 static __device__ __forceinline__ T warp_inclusive_scan(T v, unsigned int lanes, Op op)
 {
+    detail::check_combined<Op, T>();
     unsigned int lane = gs__thread_rank() & 31u;
     unsigned int mask = lanes >= 32u ? 0xffffffffu : (1u << lanes) - 1u;
 #pragma unroll
@@ -51,6 +52,7 @@ static __device__ __forceinline__ T warp_inclusive_scan(T v, unsigned int lanes,
 template <class T, class Op>
 static __device__ __forceinline__ T warp_exclusive_scan(T v, unsigned int lanes, Op op)
 {
+    detail::check_combined<Op, T>();
     unsigned int mask = lanes >= 32u ? 0xffffffffu : (1u << lanes) - 1u;
     T before = detail::value_traits<T>::shuffle_up(mask, warp_inclusive_scan(v, lanes, op), 1u);
     return (gs__thread_rank() & 31u) == 0u ? Op::identity() : before;

@@ -15,16 +15,22 @@ import sys
 import numpy as np
 
 from ._errors import InvalidArgumentError
-from ._lib import F32, F64, I32, I64
+from ._lib import BF16, F16, F32, F64, I32, I64, U32, U64
 
 TORCH, CUPY, NUMBA, CAI, DLPACK = 1, 2, 3, 4, 5
-NAMES = {F32: "float32", F64: "float64", I32: "int32", I64: "int64"}
+NAMES = {F32: "float32", F64: "float64", I32: "int32", I64: "int64", U32: "uint32",
+         U64: "uint64", F16: "float16", BF16: "bfloat16"}
+# NumPy has no bfloat16: bfloat16 arrays come from torch or DLPack
 NP_OF = {F32: np.dtype(np.float32), F64: np.dtype(np.float64), I32: np.dtype(np.int32),
-         I64: np.dtype(np.int64)}
+         I64: np.dtype(np.int64), U32: np.dtype(np.uint32), U64: np.dtype(np.uint64),
+         F16: np.dtype(np.float16)}
 _GS_OF_NP = {v: k for k, v in NP_OF.items()}
-_GS_OF_TYPESTR = {"<f4": F32, "<f8": F64, "<i4": I32, "<i8": I64}
-_GS_OF_DLPACK = {(2, 32): F32, (2, 64): F64, (0, 32): I32, (0, 64): I64}  # (code, bits)
-_SUPPORTED = "float32, float64, int32 or int64"
+_GS_OF_TYPESTR = {"<f4": F32, "<f8": F64, "<i4": I32, "<i8": I64, "<u4": U32, "<u8": U64,
+                  "<f2": F16}
+# (code, bits): kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBfloat 4
+_GS_OF_DLPACK = {(2, 32): F32, (2, 64): F64, (0, 32): I32, (0, 64): I64, (1, 32): U32,
+                 (1, 64): U64, (2, 16): F16, (4, 16): BF16}
+_SUPPORTED = "float32, float64, int32, int64, uint32, uint64, float16 or bfloat16"
 
 _TT = None  # torch.Tensor, once a tensor has been seen
 _CT = None  # cupy.ndarray, once a CuPy array has been seen
@@ -37,7 +43,11 @@ def _bind_torch():
     global _TT, _torch, _TORCH_GS, _GS_TORCH, _torch_stream, _torch_device
     import torch
     _torch = torch
-    _TORCH_GS = {torch.float32: F32, torch.float64: F64, torch.int32: I32, torch.int64: I64}
+    _TORCH_GS = {torch.float32: F32, torch.float64: F64, torch.int32: I32, torch.int64: I64,
+                 torch.float16: F16, torch.bfloat16: BF16}
+    for name, gs in (("uint32", U32), ("uint64", U64)):  # torch 2.3 and later
+        if hasattr(torch, name):
+            _TORCH_GS[getattr(torch, name)] = gs
     _GS_TORCH = {v: k for k, v in _TORCH_GS.items()}
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     _torch_stream = raw if raw is not None else (lambda d: torch.cuda.current_stream(d).cuda_stream)
@@ -185,7 +195,7 @@ def _from_cai(x, cai, who, name):
         raise _bad_dtype(who, name, np.dtype(cai.get("typestr", "V")))
     ptr = cai["data"][0] or 0
     shape = tuple(cai["shape"])
-    item = NP_OF[gs].itemsize
+    item = 2 if gs == BF16 else NP_OF[gs].itemsize
     strides = cai.get("strides")
     if strides is not None:
         if any(s % item for s in strides):
@@ -270,6 +280,9 @@ def empty(kind, like, shape, gs, who):
     """A new C-contiguous array of the caller's framework, on like's device."""
     if kind == TORCH:
         return like.new_empty(shape, dtype=_GS_TORCH[gs])
+    if kind in (CUPY, NUMBA) and gs not in NP_OF:  # bfloat16: torch's alone
+        raise InvalidArgumentError("%s: only torch allocates %s arrays; pass out=" %
+                                   (who, NAMES[gs]))
     if kind == CUPY:
         return _cupy.empty(shape, dtype=NP_OF[gs])
     if kind == NUMBA:  # numba-cuda: a 1-element array where the result is a scalar

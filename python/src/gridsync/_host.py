@@ -12,7 +12,7 @@ from . import _arrays, _lib
 from ._arrays import (CUPY, TORCH, NAMES, NP_OF, default_stream, empty, empty_like, flat,
                       layout, pointer, stream_handle)
 from ._errors import InvalidArgumentError
-from ._lib import F32, I64, SCAN_OPS, REDUCE_OPS
+from ._lib import F32, I64, SCAN_OPS, REDUCE_OPS, SUM_TYPE
 
 ArgResult = namedtuple("ArgResult", ["value", "index"])
 _INT_MAX = 2**31 - 1
@@ -43,7 +43,9 @@ def scan(x, op="sum", *, exclusive=False, out=None, stream=None):
     """Prefix scan of x's elements (any shape, C-contiguous, in memory order):
     out[i] = x[0] op ... op x[i] (inclusive) or x[0] op ... op x[i-1]
     (exclusive; out[0] is op's identity). op: "sum" (integer sums wrap), "min",
-    "max". Returns out (new, shaped as x, unless given; out=x scans in place).
+    "max". Returns out (new, shaped as x, unless given; out=x scans in place),
+    of x's dtype: a float16 or bfloat16 sum is computed in float32 and each
+    element rounded to x's dtype (float16 past 65504: inf).
     Asynchronous on `stream` (default: the framework's current stream)."""
     ptr, gs, n, dev, kind, hint = flat(x, "gridsync.scan", "x")
     code = SCAN_OPS.get(op)
@@ -75,7 +77,9 @@ def reduce(x, op="sum", *, out=None, stream=None):
     """Reduce x's elements with op: "sum" (integer sums wrap), "min", "max"
     (NaN propagates), "argmin", "argmax" (first index of the extreme; a NaN
     wins). sum/min/max return a 0-d array of x's dtype (into out= if given: one
-    element of x's dtype); argmin/argmax an ArgResult(value, index) of
+    element of x's dtype), except that the sum of float16 or bfloat16 is
+    float32 (summed in float32: it never rounds to 16 bits, nor overflows
+    float16's 65504); argmin/argmax an ArgResult(value, index) of
     arrays of the framework (index int64). Asynchronous: the result is a
     device array, written in stream order. An empty x gives the identity
     (0, +inf/-inf or the integer limits; index -1)."""
@@ -86,11 +90,12 @@ def reduce(x, op="sum", *, out=None, stream=None):
     s = default_stream(kind, dev, hint) if stream is None else stream_handle(stream)
     if code >= 3:
         return _arg_reduce(x, code, ptr, gs, n, kind, s, out)
+    rgs = SUM_TYPE.get(gs, gs) if code == 0 else gs
     if out is None:
-        out = empty(kind, x, (), gs, "gridsync.reduce")
+        out = empty(kind, x, (), rgs, "gridsync.reduce")
         optr = pointer(kind, out)
     else:
-        optr = _output(out, "gridsync.reduce", gs, 1, s, dev)
+        optr = _output(out, "gridsync.reduce", rgs, 1, s, dev)
     st = _lib.gs_reduce(code, gs, ptr, n, optr, s)
     if st:
         raise _lib.error(st)
@@ -109,24 +114,28 @@ def _arg_reduce(x, code, ptr, gs, n, kind, s, out):
         return ArgResult(buf[1:].view(x.dtype)[0], buf[0])
     if kind == CUPY:
         return ArgResult(buf[1:].view(NP_OF[gs])[0], buf[0])
-    return ArgResult(buf[1:].view(NP_OF[gs])[0:1], buf[0:1])  # numba: 1-element device arrays
+    # numba: 1-element device arrays (the value the first bytes of the union)
+    return ArgResult(buf[1:].view(NP_OF[gs])[0:1], buf[0:1])
 
 
 def dot(x, y, *, out=None, stream=None):
-    """Dot product of two float32 or float64 arrays of one dtype and length
-    (C-contiguous, any shape); a 0-d array (or out=, one element).
-    Asynchronous, like reduce."""
+    """Dot product of two arrays of one dtype and length (C-contiguous, any
+    shape; every dtype reduce takes: integer products and sums wrap, float16
+    and bfloat16 multiplied and summed in float32); a 0-d array (or out=, one
+    element) of that dtype, float32 for float16 and bfloat16. Asynchronous,
+    like reduce."""
     ptr, gs, n, dev, kind, hint = flat(x, "gridsync.dot", "x")
     s = default_stream(kind, dev, hint) if stream is None else stream_handle(stream)
     yptr, ygs, yn, _, _, _ = flat(y, "gridsync.dot", "y", s)
     if ygs != gs or yn != n:
         raise InvalidArgumentError("gridsync.dot: x is %d x %s, y is %d x %s; they must match" %
                                    (n, NAMES[gs], yn, NAMES[ygs]))
+    rgs = SUM_TYPE.get(gs, gs)
     if out is None:
-        out = empty(kind, x, (), gs, "gridsync.dot")
+        out = empty(kind, x, (), rgs, "gridsync.dot")
         optr = pointer(kind, out)
     else:
-        optr = _output(out, "gridsync.dot", gs, 1, s, dev)
+        optr = _output(out, "gridsync.dot", rgs, 1, s, dev)
     st = _lib.gs_dot(gs, ptr, yptr, n, optr, s)
     if st:
         raise _lib.error(st)

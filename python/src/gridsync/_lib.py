@@ -57,6 +57,7 @@ SIGNATURES = {
     "gs_format_coresidency": (None, [c_char_p, c_size_t, c_ll, c_int, c_int, c_int]),
     "gs_dtype_size": (c_size_t, [c_int]),
     "gs_dtype_name": (c_char_p, [c_int]),
+    "gs_reduce_result_type": (c_int, [c_int, c_int, P(c_int)]),
     "gs_reduce_op_name": (c_char_p, [c_int]),
     "gs_reduce": (c_int, [c_int, c_int, c_void_p, c_ll, c_void_p, c_void_p]),
     "gs_reduce_sum": (c_int, [c_int, c_void_p, c_ll, c_void_p, c_void_p]),
@@ -70,7 +71,10 @@ SIGNATURES = {
 }
 
 # gs_dtype, gs_reduce_op, gs_scan_op, gs_scan_kind (gridsync.h)
-F32, F64, I32, I64 = 0, 1, 2, 3
+F32, F64, I32, I64, U32, U64, F16, BF16 = 0, 1, 2, 3, 4, 5, 6, 7
+# What a sum (and a dot) of a dtype returns where that is not the dtype
+# itself (gs_reduce_result_type): the 16-bit floats add up in float32.
+SUM_TYPE = {F16: F32, BF16: F32}
 REDUCE_OPS = {"sum": 0, "min": 1, "max": 2, "argmin": 3, "argmax": 4}
 SCAN_OPS = {"sum": 0, "min": 1, "max": 2}
 INCLUSIVE, EXCLUSIVE = 0, 1
