@@ -185,7 +185,24 @@ template <class S> struct workload {
             }
         }
         DECODE_GS(gs_task_plan_set_stages(*plan, (unsigned int)o.stages, 0));
-        return gs_task_plan_build(*plan, (unsigned int)(sms * o.per_sm));
+        return gs_task_plan_build(*plan, grid_for(tagged ? (const void *)tagged_kernel<S>
+                                                         : (const void *)tasks_kernel<S>,
+                                                  GS_TASK_SMEM_HEADER +
+                                                      (size_t)o.stages *
+                                                          ((S::SLAB + GS_TASK_RECORD_BYTES + 127) /
+                                                           128 * 128)));
+    }
+
+    /* per_sm blocks per SM, or as many as the kernel can hold co-resident
+     * with `smem` bytes of dynamic shared memory (registers may allow fewer) */
+    unsigned int grid_for(const void *kernel, size_t smem)
+    {
+        int fit = 0;
+        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
+                cudaSuccess ||
+            gs_max_coresident_blocks(kernel, THREADS, smem, &fit) != GS_SUCCESS || fit < 1)
+            return (unsigned int)sms;
+        return (unsigned int)std::min(sms * o.per_sm, fit);
     }
 
     /* Capture one run of version v into a graph. */
@@ -218,7 +235,9 @@ template <class S> struct workload {
             int fewest = 1 << 30;
             for (int st = 0; st < steps; ++st)
                 fewest = std::min(fewest, G::slabs(G::op(st)));
-            const unsigned int grid = (unsigned int)std::min(sms * o.per_sm, fewest);
+            const unsigned int grid = std::min(grid_for((const void *)barrier_kernel<S>,
+                                                        (size_t)o.stages * S::SLAB),
+                                               (unsigned int)fewest);
             DECODE_GS(gs_barrier_create(bar, GS_BARRIER_AUTO));
             DECODE_GS(gs_barrier_device(*bar, grid, &bview));
             const size_t smem = (size_t)o.stages * S::SLAB;
