@@ -21,6 +21,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "gridsync_internal.h"
+#include "harness/timer.h"
 #include "kernels.cuh"
 
 namespace decode {
@@ -91,26 +93,6 @@ __global__ void __launch_bounds__(512) read_all(const uint4 *p, size_t n, unsign
     if (x == 0x12345678u)
         *sink = x; /* never, but the loads cannot be dropped */
 }
-
-#define DECODE_CUDA(call)                                                                   \
-    do {                                                                                    \
-        cudaError_t e_ = (call);                                                            \
-        if (e_ != cudaSuccess) {                                                            \
-            fprintf(stderr, "decode: %s failed at %s:%d: %s\n", #call, __FILE__, __LINE__, \
-                    cudaGetErrorName(e_));                                                  \
-            return GS_ERR_CUDA;                                                             \
-        }                                                                                   \
-    } while (0)
-
-#define DECODE_GS(call)                                                                     \
-    do {                                                                                    \
-        gs_status s_ = (call);                                                              \
-        if (s_ != GS_SUCCESS) {                                                             \
-            fprintf(stderr, "decode: %s: %s: %s\n", #call, gs_status_string(s_),            \
-                    gs_last_error_detail());                                                \
-            return s_;                                                                      \
-        }                                                                                   \
-    } while (0)
 
 } // namespace decode
 

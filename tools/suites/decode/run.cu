@@ -25,38 +25,6 @@ namespace {
 
 using namespace decode;
 
-/* gs_time_work's enqueue: one replay of the graph, counted. */
-struct replay {
-    cudaGraphExec_t exec;
-    unsigned int launches;
-};
-
-gs_status launch_replay(void *p, cudaStream_t s)
-{
-    replay *r = (replay *)p;
-    ++r->launches;
-    GS_CUDA_TRY(cudaGraphLaunch(r->exec, s));
-    return GS_SUCCESS;
-}
-
-/* The harness's timing of a version: its stats kept for the row. */
-struct timing_ctx {
-    const gs_bench_params *params;
-    gs_stats stats;
-};
-
-gs_status harness_timer(cudaGraphExec_t exec, cudaStream_t s, void *p, double *us,
-                        unsigned int *launches)
-{
-    timing_ctx *c = (timing_ctx *)p;
-    replay r = {exec, 0};
-    gs_timing_plan plan = gs_bench_plan(c->params, 0);
-    GS_TRY(gs_time_work(launch_replay, &r, s, &plan, &c->stats));
-    *us = c->stats.median;
-    *launches = r.launches;
-    return GS_SUCCESS;
-}
-
 const char *const method_of[V_COUNT] = {TASKS, TAGGED, BARRIER, GRAPH, GRAPH_PDL, CUBLAS};
 
 /* One configuration: every version's row, and the read ceiling's. */
@@ -66,10 +34,9 @@ gs_status run_config(const gs_bench_params *o, gs_table *t, int layers, int stag
     typedef typename S::T T;
     const char *dtype = std::is_same<T, __half>::value ? "f16" : "bf16";
     const char *name = S::MLP ? "mlp" : "chain";
-    timing_ctx ctx = {o, {}};
     workload<S> wl;
-    wl.o = {layers, stages, o->samples, per_sm, 0x9e3779b97f4a7c15ull ^ (S::D * 131 + S::B * 7 + S::MLP),
-            harness_timer, &ctx};
+    wl.o = {layers, stages, per_sm, 0x9e3779b97f4a7c15ull ^ (S::D * 131 + S::B * 7 + S::MLP),
+            gs_bench_plan(o, 0)};
     gs_status st = wl.setup();
     const double bytes = (double)wl.weights() * sizeof(T);
     double read_gbs = 0.0;
@@ -93,7 +60,7 @@ gs_status run_config(const gs_bench_params *o, gs_table *t, int layers, int stag
         } else {
             right[v] = 1;
         }
-        measured[v] = ctx.stats;
+        measured[v] = oc.t;
         worst[v] = oc.worst;
     }
     wl.teardown();
@@ -162,10 +129,7 @@ gs_status run_decode(const gs_bench_params *o, gs_table *t)
 {
     if (o->samples < 1 || o->warmup < 0)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench decode: bad options");
-    int dev = 0, cc = 0;
     size_t free_b = 0, total_b = 0;
-    GS_CUDA_TRY(cudaGetDevice(&dev));
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&cc, cudaDevAttrComputeCapabilityMajor, dev));
     GS_CUDA_TRY(cudaMemGetInfo(&free_b, &total_b));
     if (free_b < (size_t)2 << 30)
         return gs__fail(GS_ERR_OUT_OF_MEMORY,
@@ -187,7 +151,6 @@ gs_status run_decode(const gs_bench_params *o, gs_table *t)
     }
     if (!o->quiet)
         gs_progress_end(&prog);
-    (void)cc;
     return st;
 }
 

@@ -26,59 +26,32 @@
 namespace decode {
 
 enum version { V_TASKS, V_TASKS_TAGGED, V_BARRIER, V_GRAPH, V_GRAPH_PDL, V_CUBLAS, V_COUNT };
-static const char *const version_names[V_COUNT] = {
-    "gridsync tasks",          "gridsync tasks, tagged activations",
-    "persistent + grid barrier", "per-step kernels, graph",
-    "per-step kernels, graph + PDL", "cuBLAS GemmEx, graph"};
-
-struct timing {
-    double median_us, min_us, max_us; /* per replay (the whole workload) */
-};
 
 struct outcome {
-    timing t;
+    gs_stats t;     /* per replay (the whole workload) */
     double worst;   /* largest error / bound over the rows checked */
     long long bad;  /* outputs not written, or beyond the bound */
     int first_bad;  /* the first step with such an output (-1: none) */
 };
 
-/* How a workload times a graph: us per replay into *us, and how many times
- * it launched it (the tagged version's tags count the launches); `ctx` its
- * own. The default: time_graph. */
-typedef gs_status (*graph_timer)(cudaGraphExec_t exec, cudaStream_t s, void *ctx, double *us,
-                                 unsigned int *launches);
-
 struct options {
-    int layers, stages, samples, per_sm;
+    int layers, stages, per_sm;
     unsigned long long seed;
-    graph_timer timer; /* NULL: time_graph with `samples` */
-    void *timer_ctx;
+    gs_timing_plan timing; /* how each version's graph is timed (harness/timer.h) */
 };
 
-/* Replay `exec`: two warm-ups, then `samples` timed replays. */
-static gs_status time_graph(cudaGraphExec_t exec, cudaStream_t s, int samples, timing *t)
+/* gs_time_work's enqueue: one replay of a graph, counted (the tagged
+ * version's tags count the launches). */
+struct replay {
+    cudaGraphExec_t exec;
+    unsigned int launches;
+};
+
+static gs_status launch_replay(void *p, cudaStream_t s)
 {
-    cudaEvent_t a, b;
-    DECODE_CUDA(cudaEventCreate(&a));
-    DECODE_CUDA(cudaEventCreate(&b));
-    for (int i = 0; i < 2; ++i)
-        DECODE_CUDA(cudaGraphLaunch(exec, s));
-    std::vector<double> us;
-    for (int i = 0; i < samples; ++i) {
-        float ms = 0;
-        DECODE_CUDA(cudaEventRecord(a, s));
-        DECODE_CUDA(cudaGraphLaunch(exec, s));
-        DECODE_CUDA(cudaEventRecord(b, s));
-        DECODE_CUDA(cudaEventSynchronize(b));
-        DECODE_CUDA(cudaEventElapsedTime(&ms, a, b));
-        us.push_back(ms * 1e3);
-    }
-    cudaEventDestroy(a);
-    cudaEventDestroy(b);
-    std::sort(us.begin(), us.end());
-    t->median_us = us[us.size() / 2];
-    t->min_us = us.front();
-    t->max_us = us.back();
+    replay *r = (replay *)p;
+    ++r->launches;
+    GS_CUDA_TRY(cudaGraphLaunch(r->exec, s));
     return GS_SUCCESS;
 }
 
@@ -119,17 +92,17 @@ template <class S> struct workload {
     {
         int dev;
         steps = G::steps(o.layers);
-        DECODE_CUDA(cudaGetDevice(&dev));
-        DECODE_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-        DECODE_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-        DECODE_CUDA(cudaMalloc(&w, weights() * sizeof(T)));
-        DECODE_CUDA(cudaMalloc(&x0, (size_t)S::B * S::D * sizeof(T)));
-        DECODE_CUDA(cudaMalloc(&out, out_elems() * sizeof(T)));
-        DECODE_CUDA(cudaMalloc(&tout, out_elems() / 2 * sizeof *tout));
-        DECODE_CUDA(cudaMalloc(&failed, sizeof *failed));
+        GS_CUDA_TRY(cudaGetDevice(&dev));
+        GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+        GS_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+        GS_CUDA_TRY(cudaMalloc(&w, weights() * sizeof(T)));
+        GS_CUDA_TRY(cudaMalloc(&x0, (size_t)S::B * S::D * sizeof(T)));
+        GS_CUDA_TRY(cudaMalloc(&out, out_elems() * sizeof(T)));
+        GS_CUDA_TRY(cudaMalloc(&tout, out_elems() / 2 * sizeof *tout));
+        GS_CUDA_TRY(cudaMalloc(&failed, sizeof *failed));
         if (S::MLP) {
-            DECODE_CUDA(cudaMalloc(&gbuf, (size_t)S::B * S::F * sizeof(T)));
-            DECODE_CUDA(cudaMalloc(&ubuf, (size_t)S::B * S::F * sizeof(T)));
+            GS_CUDA_TRY(cudaMalloc(&gbuf, (size_t)S::B * S::F * sizeof(T)));
+            GS_CUDA_TRY(cudaMalloc(&ubuf, (size_t)S::B * S::F * sizeof(T)));
         }
         for (int l = 0; l < o.layers; ++l)
             for (int which = 0; which < (S::MLP ? 3 : 1); ++which) {
@@ -139,8 +112,8 @@ template <class S> struct workload {
             }
         fill_uniform<T><<<64, 256, 0, s>>>(x0, (size_t)S::B * S::D, o.seed ^ 0x5bd1e995ull, 0,
                                            1.0f);
-        DECODE_CUDA(cudaGetLastError());
-        DECODE_CUDA(cudaStreamSynchronize(s));
+        GS_CUDA_TRY(cudaGetLastError());
+        GS_CUDA_TRY(cudaStreamSynchronize(s));
         md = {w, x0, out, tout, failed, o.layers};
         return GS_SUCCESS;
     }
@@ -160,7 +133,7 @@ template <class S> struct workload {
     /* The task plan of the tasks versions: a task per slab, in step order. */
     gs_status make_plan(int tagged, gs_task_plan_t *plan)
     {
-        DECODE_GS(gs_task_plan_create(plan, (unsigned int)steps));
+        GS_TRY(gs_task_plan_create(plan, (unsigned int)steps));
         for (int st = 0; st < steps; ++st) {
             const int op = G::op(st), slabs = G::slabs(op);
             for (int j = 0; j < slabs; ++j) {
@@ -181,10 +154,10 @@ template <class S> struct workload {
                 } else {
                     d.inputs[d.ninputs++] = {w1, S::SLAB};
                 }
-                DECODE_GS(gs_task_plan_add(*plan, &d, NULL));
+                GS_TRY(gs_task_plan_add(*plan, &d, NULL));
             }
         }
-        DECODE_GS(gs_task_plan_set_stages(*plan, (unsigned int)o.stages, 0));
+        GS_TRY(gs_task_plan_set_stages(*plan, (unsigned int)o.stages, 0));
         return gs_task_plan_build(*plan, grid_for(tagged ? (const void *)tagged_kernel<S>
                                                          : (const void *)tasks_kernel<S>,
                                                   GS_TASK_SMEM_HEADER +
@@ -217,20 +190,20 @@ template <class S> struct workload {
         arg = md;
         stages = o.stages;
         if (v == V_TASKS || v == V_TASKS_TAGGED) {
-            DECODE_GS(make_plan(v == V_TASKS_TAGGED, plan));
-            DECODE_GS(gs_task_plan_device(*plan, &tview));
+            GS_TRY(make_plan(v == V_TASKS_TAGGED, plan));
+            GS_TRY(gs_task_plan_device(*plan, &tview));
             const size_t smem = gs_task_plan_smem_bytes(*plan);
             const void *kernel = v == V_TASKS_TAGGED ? (const void *)tagged_kernel<S>
                                                      : (const void *)tasks_kernel<S>;
-            DECODE_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+            GS_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              (int)smem));
-            DECODE_CUDA(cudaMemsetAsync(tout, 0, out_elems() / 2 * sizeof *tout, s));
-            DECODE_CUDA(cudaMemsetAsync(failed, 0, sizeof *failed, s));
+            GS_CUDA_TRY(cudaMemsetAsync(tout, 0, out_elems() / 2 * sizeof *tout, s));
+            GS_CUDA_TRY(cudaMemsetAsync(failed, 0, sizeof *failed, s));
             void *args[] = {&tview, &arg};
-            DECODE_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+            GS_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
             gs_status st = gs_task_plan_launch(*plan, kernel, dim3(THREADS), smem, s, args);
-            DECODE_CUDA(cudaStreamEndCapture(s, &g));
-            DECODE_GS(st);
+            GS_CUDA_TRY(cudaStreamEndCapture(s, &g));
+            GS_TRY(st);
         } else if (v == V_BARRIER) {
             int fewest = 1 << 30;
             for (int st = 0; st < steps; ++st)
@@ -238,24 +211,24 @@ template <class S> struct workload {
             const unsigned int grid = std::min(grid_for((const void *)barrier_kernel<S>,
                                                         (size_t)o.stages * S::SLAB),
                                                (unsigned int)fewest);
-            DECODE_GS(gs_barrier_create(bar, GS_BARRIER_AUTO));
-            DECODE_GS(gs_barrier_device(*bar, grid, &bview));
+            GS_TRY(gs_barrier_create(bar, GS_BARRIER_AUTO));
+            GS_TRY(gs_barrier_device(*bar, grid, &bview));
             const size_t smem = (size_t)o.stages * S::SLAB;
-            DECODE_CUDA(cudaFuncSetAttribute(barrier_kernel<S>,
+            GS_CUDA_TRY(cudaFuncSetAttribute(barrier_kernel<S>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
             void *args[] = {&bview, &arg, &stages};
-            DECODE_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+            GS_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
             gs_status st = gs_launch((const void *)barrier_kernel<S>, dim3(grid), dim3(THREADS),
                                      smem, s, args, *bar);
-            DECODE_CUDA(cudaStreamEndCapture(s, &g));
-            DECODE_GS(st);
+            GS_CUDA_TRY(cudaStreamEndCapture(s, &g));
+            GS_TRY(st);
         } else if (v == V_GRAPH || v == V_GRAPH_PDL) {
-            DECODE_CUDA(cudaFuncSetAttribute(step_kernel<S>,
+            GS_CUDA_TRY(cudaFuncSetAttribute(step_kernel<S>,
                                              cudaFuncAttributeMaxDynamicSharedMemorySize, S::SLAB));
             cudaLaunchAttribute attr;
             attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
             attr.val.programmaticStreamSerializationAllowed = 1;
-            DECODE_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+            GS_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
             cudaError_t err = cudaSuccess;
             for (int st = 0; st < steps && err == cudaSuccess; ++st) {
                 cudaLaunchConfig_t cfg = {};
@@ -267,12 +240,12 @@ template <class S> struct workload {
                 cfg.numAttrs = v == V_GRAPH_PDL ? 1 : 0;
                 err = cudaLaunchKernelEx(&cfg, step_kernel<S>, md, st);
             }
-            DECODE_CUDA(cudaStreamEndCapture(s, &g));
-            DECODE_CUDA(err);
+            GS_CUDA_TRY(cudaStreamEndCapture(s, &g));
+            GS_CUDA_TRY(err);
         } else {
-            DECODE_GS(capture_cublas(&g, blas));
+            GS_TRY(capture_cublas(&g, blas));
         }
-        DECODE_CUDA(cudaGraphInstantiate(exec, g, 0));
+        GS_CUDA_TRY(cudaGraphInstantiate(exec, g, 0));
         cudaGraphDestroy(g);
         return GS_SUCCESS;
     }
@@ -291,7 +264,7 @@ template <class S> struct workload {
         const float one = 1.0f, zero = 0.0f;
         cublasStatus_t bs = CUBLAS_STATUS_SUCCESS;
         cudaError_t err = cudaSuccess;
-        DECODE_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+        GS_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
         for (int st = 0; st < steps && bs == CUBLAS_STATUS_SUCCESS && err == cudaSuccess; ++st) {
             const int op = G::op(st);
             const T *in = G::input(md, st);
@@ -321,8 +294,8 @@ template <class S> struct workload {
                                       CUBLAS_GEMM_DEFAULT);
             }
         }
-        DECODE_CUDA(cudaStreamEndCapture(s, g));
-        DECODE_CUDA(err);
+        GS_CUDA_TRY(cudaStreamEndCapture(s, g));
+        GS_CUDA_TRY(err);
         if (bs != CUBLAS_STATUS_SUCCESS) {
             fprintf(stderr, "decode: cublasGemmEx failed (%d)\n", (int)bs);
             return GS_ERR_CUDA;
@@ -336,8 +309,8 @@ template <class S> struct workload {
     {
         std::vector<unsigned long long> h(out_elems() / 2);
         unsigned int fail = 0;
-        DECODE_CUDA(cudaMemcpy(h.data(), tout, h.size() * sizeof h[0], cudaMemcpyDeviceToHost));
-        DECODE_CUDA(cudaMemcpy(&fail, failed, sizeof fail, cudaMemcpyDeviceToHost));
+        GS_CUDA_TRY(cudaMemcpy(h.data(), tout, h.size() * sizeof h[0], cudaMemcpyDeviceToHost));
+        GS_CUDA_TRY(cudaMemcpy(&fail, failed, sizeof fail, cudaMemcpyDeviceToHost));
         if (fail) {
             fprintf(stderr, "decode: a tagged wait gave up (2 s)\n");
             return GS_ERR_BARRIER_TIMEOUT;
@@ -437,14 +410,10 @@ template <class S> struct workload {
         gs_barrier_t bar = nullptr;
         cublasHandle_t blas = nullptr;
         gs_status st = capture(v, &exec, &plan, &bar, &blas);
-        unsigned int launches = 0; /* of the graph before the checked one (the tags' launch) */
-        if (st == GS_SUCCESS && o.timer) {
-            st = o.timer(exec, s, o.timer_ctx, &oc->t.median_us, &launches);
-            oc->t.min_us = oc->t.max_us = oc->t.median_us;
-        } else if (st == GS_SUCCESS) {
-            st = time_graph(exec, s, o.samples, &oc->t);
-            launches = 2u + (unsigned int)o.samples;
-        }
+        replay r = {exec, 0}; /* r.launches: of the graph before the checked one (the tags') */
+        if (st == GS_SUCCESS)
+            st = gs_time_work(launch_replay, &r, s, &o.timing, &oc->t);
+        const unsigned int launches = r.launches;
         if (st == GS_SUCCESS && plan)
             st = gs_task_plan_check(plan, s);
         if (st == GS_SUCCESS && bar)
@@ -490,21 +459,23 @@ static gs_status read_ceiling(const void *p, size_t bytes, cudaStream_t s, int s
 {
     unsigned int *sink;
     int dev, sms;
-    DECODE_CUDA(cudaGetDevice(&dev));
-    DECODE_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    DECODE_CUDA(cudaMalloc(&sink, sizeof *sink));
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    GS_CUDA_TRY(cudaMalloc(&sink, sizeof *sink));
     cudaGraph_t g;
     cudaGraphExec_t exec;
-    DECODE_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+    GS_CUDA_TRY(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
     read_all<<<sms * 4, 512, 0, s>>>((const uint4 *)p, bytes / 16, sink);
-    DECODE_CUDA(cudaStreamEndCapture(s, &g));
-    DECODE_CUDA(cudaGraphInstantiate(&exec, g, 0));
-    timing t;
-    gs_status st = time_graph(exec, s, samples, &t);
+    GS_CUDA_TRY(cudaStreamEndCapture(s, &g));
+    GS_CUDA_TRY(cudaGraphInstantiate(&exec, g, 0));
+    replay r = {exec, 0};
+    const gs_timing_plan plan = {2, samples, 0, NULL}; /* exactly `samples`, hot */
+    gs_stats t = {};
+    gs_status st = gs_time_work(launch_replay, &r, s, &plan, &t);
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(g);
     cudaFree(sink);
-    *gbs = (double)bytes / (t.median_us * 1e3);
+    *gbs = (double)bytes / (t.median * 1e3);
     return st;
 }
 
