@@ -6,7 +6,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "gridsync_internal.h"
 #include "harness/l2flush.h"

@@ -22,11 +22,6 @@
 #include "report/outputs.h"
 #include "report/rows.h"
 
-static const char *method_column(const gs_bench_suite *s)
-{
-    return s->reading && s->reading->method ? s->reading->method : "method";
-}
-
 /* The row's metric, or NAN when it has none worth dividing. */
 static double metric_of(const gs_bench_suite *s, const cJSON *row)
 {
@@ -35,12 +30,6 @@ static double metric_of(const gs_bench_suite *s, const cJSON *row)
                    isfinite(v->valuedouble)
                ? v->valuedouble
                : NAN;
-}
-
-static double noise_of(const cJSON *row)
-{
-    const cJSON *v = gs_row_field(row, GS_ROW_NOISE);
-    return cJSON_IsNumber(v) && v->valuedouble >= 0 ? v->valuedouble : NAN;
 }
 
 /* The rows of `table` that have the suite's metric, grouped by its key;
@@ -103,7 +92,7 @@ int gs_compare_suite(const gs_bench_suite *s, const cJSON *old_table, const cJSO
         x->new_value = metric_of(s, n);
         x->ratio = s->reading->higher_is_better ? x->new_value / x->old_value
                                                 : x->old_value / x->new_value;
-        double a = noise_of(match), b = noise_of(n);
+        double a = gs_row_noise(match), b = gs_row_noise(n);
         x->noise_known = !isnan(a) && !isnan(b);
         x->threshold = x->noise_known ? (a > b ? a : b) : GS_COMPARE_NOISE;
         x->verdict = fabs(x->ratio - 1.0) <= x->threshold ? GS_SAME
@@ -211,7 +200,7 @@ static void write_suite_table(FILE *md, const compared *c)
         for (const char *const *k = s->reading->key; *k; ++k) {
             const cJSON *v = gs_row_field(x->new_row, *k);
             gs_column_view_of(s, *k, &view);
-            if (!strcmp(*k, method_column(s)) && cJSON_IsString(v))
+            if (!strcmp(*k, gs_bench_method_column(s)) && cJSON_IsString(v))
                 snprintf(buf, sizeof buf, "%s", gs_bench_method_name(s, v->valuestring));
             else
                 gs_format_value(v, &view, buf, sizeof buf);
@@ -224,8 +213,8 @@ static void write_suite_table(FILE *md, const compared *c)
         snprintf(buf, sizeof buf, "%.3fx", x->ratio);
         gs_md_cell(md, buf);
         if (x->noise_known)
-            snprintf(buf, sizeof buf, "%.2f%% / %.2f%%", 100.0 * noise_of(x->old_row),
-                     100.0 * noise_of(x->new_row));
+            snprintf(buf, sizeof buf, "%.2f%% / %.2f%%", 100.0 * gs_row_noise(x->old_row),
+                     100.0 * gs_row_noise(x->new_row));
         else
             snprintf(buf, sizeof buf, "not recorded");
         gs_md_cell(md, buf);
@@ -295,7 +284,7 @@ static int plot_suite(compared *c, const cJSON *new_doc, const char *dir, FILE *
     size_t w = 0;
     xlabel[0] = '\0';
     for (const char *const *k = c->suite->reading->key; *k && nc < 15; ++k) {
-        if (strcmp(*k, method_column(c->suite)) == 0)
+        if (strcmp(*k, gs_bench_method_column(c->suite)) == 0)
             continue;
         gs_column_view view; /* the registry's labels: "threads (blocks)" */
         gs_column_view_of(c->suite, *k, &view);
@@ -307,7 +296,7 @@ static int plot_suite(compared *c, const cJSON *new_doc, const char *dir, FILE *
     if (nc > 1 && w + 1 < sizeof xlabel)
         strcat(xlabel, ")");
     categories[nc] = NULL;
-    const gs_plot_spec spec = {NULL, NULL, "ratio", nc ? method_column(c->suite) : NULL,
+    const gs_plot_spec spec = {NULL, NULL, "ratio", nc ? gs_bench_method_column(c->suite) : NULL,
                                nc ? xlabel : "method", "speedup of the new run (log scale)", 0, 2,
                                "%g", NULL, NULL, "compare", "", GS_PLOT_VALUE, NULL, 0,
                                GS_STYLE_BARS,

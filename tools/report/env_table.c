@@ -6,6 +6,12 @@
 #include "report/markdown.h"
 #include "report/rows.h"
 
+void gs_env_text(const cJSON *env, const char *key, size_t at_most, char *buf, size_t len)
+{
+    const cJSON *v = gs_row_field(env, key);
+    snprintf(buf, len, "%.*s", (int)at_most, cJSON_IsString(v) ? v->valuestring : "?");
+}
+
 /* The GPU's state as one line: "1980 MHz SM, 2619 MHz memory, 45 C, 120 W;
  * throttle reasons: none". */
 static void state_text(const cJSON *s, char *buf, size_t len)

@@ -14,6 +14,9 @@
 extern "C" {
 #endif
 
+/* The text of `env`'s `key` (at most `at_most` bytes of it), or "?". */
+void gs_env_text(const cJSON *env, const char *key, size_t at_most, char *buf, size_t len);
+
 /* "| property | value |" and a row per property of `env`. */
 void gs_env_table(FILE *md, const cJSON *env);
 

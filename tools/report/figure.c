@@ -97,7 +97,7 @@ static int series_index(const plot *p, const char *name)
 static int method_colour(plot *p, const cJSON *row, int ours)
 {
     char m[GS_FIG_TEXT];
-    const char *method = p->suite->reading ? p->suite->reading->method : "method";
+    const char *method = gs_bench_method_column(p->suite);
     gs_fig_value_label(p->suite, method, gs_row_field(row, method), m, sizeof m);
     for (int i = 0; i < p->nmethods[ours]; ++i)
         if (strcmp(p->methods[ours][i], m) == 0)

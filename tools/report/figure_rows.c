@@ -56,7 +56,7 @@ void gs_fig_series_of(const gs_bench_suite *suite, const gs_plot_spec *spec, con
 /* The method of a row, for its colour family. */
 int gs_fig_row_is_ours(const gs_bench_suite *suite, const cJSON *row)
 {
-    const char *method = suite->reading ? suite->reading->method : "method";
+    const char *method = gs_bench_method_column(suite);
     const cJSON *m = gs_row_field(row, method);
     return cJSON_IsString(m) && gs_method_is_ours(suite, m->valuestring);
 }
@@ -80,7 +80,7 @@ int gs_fig_kept(const gs_plot_spec *spec, const cJSON *row)
  * (the values joined by the spec's separator, else the first and the others
  * in parentheses; missing ones left out). 0, or -1 when the first is
  * missing. */
-int gs_fig_category_of(const gs_bench_suite *suite, const gs_plot_spec *spec, const cJSON *row,
+static int category_of(const gs_bench_suite *suite, const gs_plot_spec *spec, const cJSON *row,
                        char *key, char *label)
 {
     size_t k = 0, l = 0;
@@ -148,7 +148,7 @@ int gs_fig_place_of(const gs_bench_suite *suite, const gs_plot_spec *spec, const
                     gs_fig_raw_point *out)
 {
     if (spec->categories) {
-        if (gs_fig_category_of(suite, spec, row, out->cat, out->cat_label) != 0)
+        if (category_of(suite, spec, row, out->cat, out->cat_label) != 0)
             return -1;
         const cJSON *first = gs_row_field(row, spec->categories[0]);
         out->catnum = cJSON_IsNumber(first) ? first->valuedouble : NAN;

@@ -58,11 +58,6 @@ int gs_fig_row_is_ours(const gs_bench_suite *suite, const cJSON *row);
 /* A row the plot reads: an object that passes the filter and `same`. */
 int gs_fig_kept(const gs_plot_spec *spec, const cJSON *row);
 
-/* The row's category: a key (GS_FIG_KEY bytes) and a label (GS_FIG_TEXT);
- * 0, or -1 when its first category column is missing. */
-int gs_fig_category_of(const gs_bench_suite *suite, const gs_plot_spec *spec, const cJSON *row,
-                       char *key, char *label);
-
 /* The y of a row as a number the axes can show, else NAN. */
 double gs_fig_y_of(const gs_plot_spec *spec, const cJSON *row);
 

@@ -8,15 +8,10 @@
 #include "results/registry.h"
 #include "report/rows.h"
 
-static const char *method_column(const gs_bench_suite *suite)
-{
-    return suite && suite->reading && suite->reading->method ? suite->reading->method : "method";
-}
-
 /* The value of `column` as it compares: a renamed method as now named. */
 static const char *text_of(const gs_groups *g, const char *column, const cJSON *v)
 {
-    return g->suite && strcmp(column, method_column(g->suite)) == 0
+    return g->suite && strcmp(column, gs_bench_method_column(g->suite)) == 0
                ? gs_bench_method_name(g->suite, v->valuestring)
                : v->valuestring;
 }

@@ -14,16 +14,10 @@
 #include "report/markdown.h"
 #include "report/rows.h"
 
-
-static const char *method_column(const gs_bench_suite *suite)
-{
-    return suite->reading && suite->reading->method ? suite->reading->method : "method";
-}
-
 /* The row's method as the suite names it now, or NULL. */
 static const char *method_of(const gs_bench_suite *suite, const cJSON *row)
 {
-    const cJSON *m = gs_row_field(row, method_column(suite));
+    const cJSON *m = gs_row_field(row, gs_bench_method_column(suite));
     return cJSON_IsString(m) ? gs_bench_method_name(suite, m->valuestring) : NULL;
 }
 
@@ -44,12 +38,6 @@ static double metric_of(const gs_headline *h, const cJSON *row)
     const cJSON *v = gs_row_field(row, h->metric);
     return cJSON_IsNumber(v) && v->valuedouble > 0 && isfinite(v->valuedouble) ? v->valuedouble
                                                                                : NAN;
-}
-
-static double noise_of(const cJSON *row)
-{
-    const cJSON *v = gs_row_field(row, GS_ROW_NOISE);
-    return cJSON_IsNumber(v) && v->valuedouble >= 0 ? v->valuedouble : 0.0;
 }
 
 /* "threads = 256, blocks = 1": the describe columns of `row`. */
@@ -79,7 +67,7 @@ static void tally(const gs_bench_suite *suite, const gs_headline *h, const cJSON
 {
     double v = metric_of(h, ours), p = metric_of(h, peer);
     double ratio = h->higher_is_better ? v / p : p / v;
-    double noise = noise_of(ours) > noise_of(peer) ? noise_of(ours) : noise_of(peer);
+    double noise = fmax(fmax(gs_row_noise(ours), gs_row_noise(peer)), 0.0); /* none: 0 */
     if (!isfinite(ratio))
         return;
     if (r->compared == 0 || ratio > r->best) {

@@ -74,9 +74,6 @@ static int finish(const char *target, FILE *f, int rc, int said, char *err, size
 int gs_output_markdown(const gs_results_source *files, int n, const char *target, char *err,
                        size_t errlen)
 {
-    for (int i = 0; i < n; ++i) /* before the target is emptied */
-        if (gs_results_check(files[i].doc, files[i].path, err, errlen) != 0)
-            return -1;
     FILE *f = gs_output_open(target, err, errlen);
     if (!f)
         return -1;
@@ -88,6 +85,8 @@ int gs_output_results(const cJSON *results, const char *target, const char *form
 {
     if (strcmp(format, "md") == 0) {
         const gs_results_source one = {NULL, results};
+        if (gs_results_check(results, NULL, err, errlen) != 0) /* before the target is emptied */
+            return -1;
         return gs_output_markdown(&one, 1, target, err, errlen);
     }
     FILE *f = gs_output_open(target, err, errlen);

@@ -42,9 +42,8 @@ int gs_results_csv(FILE *out, const cJSON *results);
 int gs_output_results(const cJSON *results, const char *target, const char *format, char *err,
                       size_t errlen);
 
-/* The report's markdown of several results files (report/sources.h) to
- * `target`, which is not touched when a file is not a results document. 0,
- * or -1 with a sentence in `err`. */
+/* The report's markdown of several results files (report/sources.h:
+ * checked documents) to `target`. 0, or -1 with a sentence in `err`. */
 int gs_output_markdown(const gs_results_source *files, int n, const char *target, char *err,
                        size_t errlen);
 

@@ -40,13 +40,6 @@ static const cJSON *field(const cJSON *o, const char *key)
     return cJSON_GetObjectItemCaseSensitive(o, key);
 }
 
-/* A text of the environment (at most `at_most` bytes), or "?". */
-static void env_text(const cJSON *env, const char *key, size_t at_most, char *buf, size_t len)
-{
-    const cJSON *v = field(env, key);
-    snprintf(buf, len, "%.*s", (int)at_most, cJSON_IsString(v) ? v->valuestring : "?");
-}
-
 /* ------------------------------------------------------------ the plots */
 
 /* A picture of the report, as report.md names it. */
@@ -76,8 +69,6 @@ typedef struct plan {
     section *sections;
     int n;
     unsigned char *gave; /* per file: whether it gave a section */
-    int *first, *next;   /* per file its first section, per section the next of its
-                          * file (-1: none), in the sections' order */
     int used;            /* how many did */
     int main;            /* the last of them (none: the last file) */
 } plan;
@@ -93,8 +84,8 @@ static void subtitle_of(const cJSON *env, const gs_figure *f, char *buf, size_t 
 {
     char gpu[128], cuda[24], day[16];
     const cJSON *sms = field(env, "sms");
-    env_text(env, "gpu", 100, gpu, sizeof gpu);
-    env_text(env, "cuda_runtime", 16, cuda, sizeof cuda);
+    gs_env_text(env, "gpu", 100, gpu, sizeof gpu);
+    gs_env_text(env, "cuda_runtime", 16, cuda, sizeof cuda);
     gs_format_day(field(env, "date"), day, sizeof day);
     size_t n = (size_t)snprintf(buf, len, "%s", gpu);
     if (cJSON_IsNumber(sms) && n < len)
@@ -155,23 +146,12 @@ static const char *skip_reason(const cJSON *table)
     return NULL;
 }
 
-/* The registry's index of the suite `name`, or -1. */
-static int suite_index(const char *name)
-{
-    for (int r = 0; r < gs_bench_suite_count(); ++r)
-        if (strcmp(gs_bench_suite_at(r)->name, name) == 0)
-            return r;
-    return -1;
-}
-
 static void plan_free(plan *p)
 {
     for (int i = 0; p->sections && i < p->n; ++i)
         free(p->sections[i].pictures);
     free(p->sections);
     free(p->gave);
-    free(p->first);
-    free(p->next);
 }
 
 static void plan_add(plan *p, const cJSON *table, const gs_bench_suite *known,
@@ -196,11 +176,9 @@ static int plan_build(plan *p, const gs_results_source *files, int nfiles)
         total += cJSON_GetArraySize(field(files[f].doc, "suites"));
     p->sections = calloc((size_t)total + 1, sizeof *p->sections);
     p->gave = calloc((size_t)nfiles + 1, 1);
-    p->first = calloc((size_t)nfiles + 1, sizeof *p->first);
-    p->next = calloc((size_t)total + 1, sizeof *p->next);
     int *from = calloc((size_t)nknown + 1, sizeof *from);
     unsigned char *placed = calloc((size_t)nknown + 1, 1);
-    if (!p->sections || !p->gave || !p->first || !p->next || !from || !placed) {
+    if (!p->sections || !p->gave || !from || !placed) {
         free(from);
         free(placed);
         return -1;
@@ -211,7 +189,7 @@ static int plan_build(plan *p, const gs_results_source *files, int nfiles)
         const cJSON *entry;
         cJSON_ArrayForEach(entry, field(files[f].doc, "suites"))
         {
-            int r = suite_index(entry->string ? entry->string : "");
+            int r = gs_bench_suite_index(entry->string ? entry->string : "");
             p->gave[f] |= r < 0 || from[r] == f;
         }
     }
@@ -221,7 +199,7 @@ static int plan_build(plan *p, const gs_results_source *files, int nfiles)
             continue;
         cJSON_ArrayForEach(entry, field(files[f].doc, "suites"))
         {
-            int r = suite_index(entry->string ? entry->string : "");
+            int r = gs_bench_suite_index(entry->string ? entry->string : "");
             if (r < 0) {
                 plan_add(p, entry, NULL, "not a suite this gridsync knows", f);
                 continue;
@@ -238,15 +216,10 @@ static int plan_build(plan *p, const gs_results_source *files, int nfiles)
     }
     p->main = nfiles - 1;
     for (int f = 0; f < nfiles; ++f) {
-        p->first[f] = -1;
         if (p->gave[f]) {
             p->used++;
             p->main = f;
         }
-    }
-    for (int i = p->n - 1; i >= 0; --i) { /* each file's sections, in order */
-        p->next[i] = p->first[p->sections[i].file];
-        p->first[p->sections[i].file] = i;
     }
     free(from);
     free(placed);
@@ -296,12 +269,12 @@ static void write_header(FILE *md, const plan *p)
     fputs("\n\n", md);
     if (!cJSON_IsObject(env))
         return;
-    env_text(env, "gpu", 200, gpu, sizeof gpu);
-    env_text(env, "compute_capability", 16, cc, sizeof cc);
-    env_text(env, "cuda_runtime", 16, cuda, sizeof cuda);
-    env_text(env, "driver_cuda_version", 16, driver, sizeof driver);
-    env_text(env, "gridsync_version", 32, version, sizeof version);
-    env_text(env, "git_commit", 40, commit, sizeof commit);
+    gs_env_text(env, "gpu", 200, gpu, sizeof gpu);
+    gs_env_text(env, "compute_capability", 16, cc, sizeof cc);
+    gs_env_text(env, "cuda_runtime", 16, cuda, sizeof cuda);
+    gs_env_text(env, "driver_cuda_version", 16, driver, sizeof driver);
+    gs_env_text(env, "gridsync_version", 32, version, sizeof version);
+    gs_env_text(env, "git_commit", 40, commit, sizeof commit);
     gs_format_day(field(env, "date"), day, sizeof day);
     const cJSON *sms = field(env, "sms");
     char line[1024], esc[1200];
@@ -321,7 +294,7 @@ static void write_summary(FILE *md, const plan *p)
 {
     char gpu[256], esc[300], sentence[2048];
     int any = 0;
-    env_text(env_of(p, p->main), "gpu", 200, gpu, sizeof gpu);
+    gs_env_text(env_of(p, p->main), "gpu", 200, gpu, sizeof gpu);
     gs_md_inline_escape(gpu, esc, sizeof esc);
     for (int i = 0; i < p->n; ++i) {
         const gs_bench_suite *s = p->sections[i].known;
@@ -458,9 +431,12 @@ static void write_environments(FILE *md, const plan *p)
         fputs("### ", md);
         gs_md_code(md, p->files[f].path);
         fputs("\n\nSuites from this file:", md);
-        for (int i = p->first[f]; i >= 0; i = p->next[i]) {
-            const section *s = &p->sections[i];
-            fputs(i != p->first[f] ? ", " : " ", md);
+        const char *separator = " ";
+        for (const section *s = p->sections; s < p->sections + p->n; ++s) {
+            if (s->file != f)
+                continue;
+            fputs(separator, md);
+            separator = ", ";
             gs_md_text(md, s->table->string ? s->table->string : "");
             if (s->skipped)
                 fputs(" (skipped)", md);
@@ -491,21 +467,10 @@ static void write_body(FILE *md, const plan *p, int rendered, int plots)
     }
 }
 
-/* Whether every file holds a results document; else a sentence in err. */
-static int check_documents(const gs_results_source *files, int n, char *err, size_t errlen)
-{
-    for (int f = 0; f < n; ++f)
-        if (gs_results_check(files[f].doc, files[f].path, err, errlen) != 0)
-            return -1;
-    return 0;
-}
-
 int gs_report_markdown_files(FILE *md, const gs_results_source *files, int n, char *err,
                              size_t errlen)
 {
     plan p;
-    if (check_documents(files, n, err, errlen) != 0)
-        return -1;
     if (plan_build(&p, files, n) != 0) {
         plan_free(&p);
         gs_errorf(err, errlen, "out of memory");
@@ -523,6 +488,8 @@ int gs_report_markdown_files(FILE *md, const gs_results_source *files, int n, ch
 int gs_report_markdown(FILE *md, const cJSON *results, char *err, size_t errlen)
 {
     const gs_results_source one = {NULL, results};
+    if (gs_results_check(results, NULL, err, errlen) != 0)
+        return -1;
     return gs_report_markdown_files(md, &one, 1, err, errlen);
 }
 
@@ -531,13 +498,14 @@ static int plan_outputs(plan *p, const char *dir, FILE *gp, int *npictures, char
                         size_t errlen)
 {
     int rc = 0;
+    char shown[GS_SHOWN_SIZE];
+    gs_shown(dir, shown, sizeof shown);
     for (int i = 0; i < p->n; ++i) {
         section *s = &p->sections[i];
         if (s->skipped)
             continue;
-        char path[1024], shown[GS_SHOWN_SIZE];
+        char path[1024];
         FILE *csv = NULL;
-        gs_shown(dir, shown, sizeof shown);
         if (gs_path_of(path, sizeof path, "%s/%s.csv", dir, s->known->name) != 0) {
             gs_errorf(err, errlen, "cannot write in %s: path too long", shown);
             rc = -1;
@@ -560,8 +528,6 @@ int gs_report_write_files(const gs_results_source *files, int nfiles, const char
                           int plots, char *err, size_t errlen)
 {
     char path[1024], shown[GS_SHOWN_SIZE];
-    if (check_documents(files, nfiles, err, errlen) != 0)
-        return -1;
     gs_shown(dir, shown, sizeof shown);
     if (gs_make_dirs(dir) != 0) {
         gs_errorf(err, errlen, "cannot create %s: %s", shown, strerror(errno));
@@ -608,5 +574,7 @@ int gs_report_write_files(const gs_results_source *files, int nfiles, const char
 int gs_report_write(const cJSON *results, const char *dir, int plots, char *err, size_t errlen)
 {
     const gs_results_source one = {NULL, results};
+    if (gs_results_check(results, NULL, err, errlen) != 0)
+        return -1;
     return gs_report_write_files(&one, 1, dir, plots, err, errlen);
 }

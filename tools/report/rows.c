@@ -1,11 +1,20 @@
 /* rows.c - reading rows of results tables (rows.h). */
 #include "report/rows.h"
 
+#include <math.h>
 #include <string.h>
+
+#include "results/table.h"
 
 const cJSON *gs_row_field(const cJSON *row, const char *column)
 {
     return column ? cJSON_GetObjectItemCaseSensitive(row, column) : NULL;
+}
+
+double gs_row_noise(const cJSON *row)
+{
+    const cJSON *v = gs_row_field(row, GS_ROW_NOISE);
+    return cJSON_IsNumber(v) && v->valuedouble >= 0 ? v->valuedouble : NAN;
 }
 
 int gs_listed(const char *const *list, const char *s)

@@ -14,6 +14,9 @@ extern "C" {
 /* The row's value of `column` (NULL when the column is NULL or absent). */
 const cJSON *gs_row_field(const cJSON *row, const char *column);
 
+/* The row's relative noise (GS_ROW_NOISE), or NAN without one. */
+double gs_row_noise(const cJSON *row);
+
 /* Whether `s` is in the NULL-ended `list` (NULL: an empty list). */
 int gs_listed(const char *const *list, const char *s);
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 
 #include "results/results.h"
+#include "report/env_table.h"
 #include "report/markdown.h"
-#include "report/rows.h"
 
 gs_results_source *gs_sources_load(char *const *paths, int n, gs_sources_failure *failure,
                                    char *err, size_t errlen)
@@ -51,9 +51,8 @@ int gs_source_of(const gs_results_source *files, int n, const char *name)
 /* The environment's `key` (text), escaped, or "?". */
 static void env_text(FILE *out, const cJSON *env, const char *key, size_t at_most)
 {
-    const cJSON *v = gs_row_field(env, key);
     char buf[256];
-    snprintf(buf, sizeof buf, "%.*s", (int)at_most, cJSON_IsString(v) ? v->valuestring : "?");
+    gs_env_text(env, key, at_most, buf, sizeof buf);
     gs_md_text(out, buf);
 }
 

@@ -17,7 +17,9 @@ extern "C" {
 #endif
 
 /* One results file: its path as given (shown escaped, never opened again)
- * and its document. */
+ * and its document, already checked to be a results document
+ * (gs_results_check: gs_sources_load checks; so does every entry point
+ * that takes a lone document and makes a source of it). */
 typedef struct gs_results_source {
     const char *path;
     const cJSON *doc;

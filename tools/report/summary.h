@@ -19,8 +19,8 @@ extern "C" {
  * suite from the last file that has it) to `out` as markdown. A table's
  * sentence names the run it comes from ("{run}": GPU, CUDA version, date
  * and file) where its description asks, and wherever its file is not the
- * run the sentence before it named. 0, or -1 with a sentence in `err` (a
- * file not a results document; no suite with a summary). */
+ * run the sentence before it named. 0, or -1 with a sentence in `err` (no
+ * suite with a summary). */
 int gs_summary_write(FILE *out, const gs_results_source *files, int n, char *err,
                      size_t errlen);
 

@@ -18,12 +18,22 @@ const gs_bench_suite *gs_bench_suite_at(int i)
     return i >= 0 && i < GS_COUNT(suites) ? suites[i] : NULL;
 }
 
-const gs_bench_suite *gs_bench_suite_find(const char *name)
+int gs_bench_suite_index(const char *name)
 {
     for (int i = 0; i < GS_COUNT(suites); ++i)
         if (strcmp(suites[i]->name, name) == 0)
-            return suites[i];
-    return NULL;
+            return i;
+    return -1;
+}
+
+const gs_bench_suite *gs_bench_suite_find(const char *name)
+{
+    return gs_bench_suite_at(gs_bench_suite_index(name));
+}
+
+const char *gs_bench_method_column(const gs_bench_suite *suite)
+{
+    return suite && suite->reading && suite->reading->method ? suite->reading->method : "method";
 }
 
 int gs_bench_suite_column(const gs_bench_suite *suite, const char *name)
