@@ -30,6 +30,8 @@
 
 #include <gridsync/detail/memory_order.cuh>
 
+#include "../runtime/workspace.h"
+
 /* Vectors of 4 floats in a thread's 8 x 8 register tile. */
 #define GS_SGEMM_PARTIAL_VECTORS 16
 
@@ -75,6 +77,22 @@ static __device__ __forceinline__ void sgemm_add_partial(const float4 *slot, flo
         r[2] = first ? v.z : r[2] + v.z;
         r[3] = first ? v.w : r[3] + v.w;
     }
+}
+
+/* The workspace of a call with partial tiles (host): a counter per tile
+ * (`tiles` of them, zero: every complete call leaves them at zero, so they
+ * are zeroed only when the area is new), `partial_bytes` of partial tiles,
+ * and `blocks` launched blocks that count themselves out. */
+static inline gs_status gs__sgemm_partials_acquire(cudaStream_t stream, int device, int capturing,
+                                                   const char *what, size_t tiles,
+                                                   unsigned int blocks, size_t partial_bytes,
+                                                   gs__ws_lease *ws)
+{
+    gs__ws_request request = gs__ws_request_for(stream, device, capturing, what);
+    request.counted = blocks;
+    request.zeroed_bytes = (tiles * sizeof(unsigned int) + 255) & ~(size_t)255;
+    request.scratch_bytes = partial_bytes;
+    return gs__ws_acquire(&request, ws);
 }
 
 #endif /* GS_GEMM_SGEMM_PARTIAL_CUH */

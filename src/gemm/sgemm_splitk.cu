@@ -120,16 +120,12 @@ extern "C" gs_status gs__sgemm_splitk(const gs__sgemm_args *p, int tile, int spl
         tiles * slices > SIZE_MAX / 2 / tile_bytes)
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "split-k gemm: %dx%d has too many tiles for partial tiles", p->m, p->n);
-    const size_t counter_bytes = ((size_t)tiles * sizeof(unsigned int) + 255) & ~(size_t)255;
-    const size_t partial_bytes = (size_t)tiles * slices * tile_bytes;
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_TRY(gs__is_capturing(stream, &capturing));
     gs__ws_lease ws;
-    gs__ws_request request = gs__ws_request_for(stream, dev, capturing, "split-k gemm");
-    request.counted = (unsigned int)(tiles * slices);
-    request.zeroed_bytes = counter_bytes;
-    request.scratch_bytes = partial_bytes;
-    GS_TRY(gs__ws_acquire(&request, &ws));
+    GS_TRY(gs__sgemm_partials_acquire(stream, dev, capturing, "split-k gemm", tiles,
+                                      (unsigned int)(tiles * slices),
+                                      (size_t)tiles * slices * tile_bytes, &ws));
     splitk_state state;
     state.counters = (unsigned int *)ws.zeroed;
     state.partials = (float4 *)ws.scratch;

@@ -169,15 +169,11 @@ extern "C" gs_status gs__sgemm_streamk(const gs__sgemm_args *p, int tile, cudaSt
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "stream-k gemm: %dx%dx%d is too large to divide among %llu blocks", p->m,
                         p->n, p->k, workers);
-    const size_t counter_bytes = ((size_t)tiles * sizeof(unsigned int) + 255) & ~(size_t)255;
-    const size_t partial_bytes = 2 * (size_t)workers * tile_bytes;
     GS_TRY(gs__is_capturing(stream, &capturing));
     gs__ws_lease ws;
-    gs__ws_request request = gs__ws_request_for(stream, dev, capturing, "stream-k gemm");
-    request.counted = (unsigned int)workers;
-    request.zeroed_bytes = counter_bytes;
-    request.scratch_bytes = partial_bytes;
-    GS_TRY(gs__ws_acquire(&request, &ws));
+    GS_TRY(gs__sgemm_partials_acquire(stream, dev, capturing, "stream-k gemm", tiles,
+                                      (unsigned int)workers, 2 * (size_t)workers * tile_bytes,
+                                      &ws));
     streamk_state state;
     state.counters = (unsigned int *)ws.zeroed;
     state.partials = (float4 *)ws.scratch;

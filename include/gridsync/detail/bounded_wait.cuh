@@ -1,56 +1,26 @@
 /*
- * gridsync/detail/bounded_wait.cuh - the one bounded wait of gridsync
- * (internal): every wait of a thread for another agent's progress (a block,
- * another GPU, the host) polls through it, so that no wait can hang a GPU.
- * It comes as a whole loop (bounded_wait, bounded_wait_warp: for new waits,
- * the task runtime's among them) and as its parts, which the library's
- * older waits, each tuned and its callers' SASS compared, use inside loops
- * of their own, written out because the loop form changed their callers'
- * code (ptxas allocates a __noinline__ function's registers with its
- * callers', and the look's extra values spilled a loop counter of the
- * tagged exchange; inline, the scan's look-back grew ~40 instructions):
+ * gridsync/detail/bounded_wait.cuh - the parts of gridsync's one bounded
+ * wait (internal): every wait of a thread for another agent's progress (a
+ * block, another GPU, the host) bounds itself with them, so that no wait
+ * can hang a GPU. Each wait writes its own poll loop around them, tuned
+ * and its callers' SASS compared (ptxas allocates a __noinline__
+ * function's registers with its callers', and a generic loop's extra
+ * values spilled a loop counter of the tagged exchange; inline, the scan's
+ * look-back grew ~40 instructions):
  *   - the barriers' and the scoped primitives' watched slow path
- *     (barrier_wait.cuh) and tagged words (tagged_word.cuh): a deadline
- *     started on entry (wait_deadline_from_now, wait_deadline_reached);
- *   - the scan's look-back and its resident kernel's waits
- *     (scan_tile_state.cuh, resident_scan.cuh): the look (wait_look, the
- *     abort word then the deadline), and wait_polling for the wait for a
- *     bulk copy in flight, which goes on after its time-out;
- *   - the cross-GPU meetings (multi_exchange.cuh, multi_allreduce.cuh): the
- *     deadline started at the first look (wait_deadline_at).
- * Either way: the same polls, the same looks (every 32 or 64 polls), one
- * 64-bit deadline word, one meaning of a time-out of 0.
- *
- * How it works. A wait polls a condition until it holds. Every `Every`
- * polls (a power of two) it takes a look: first at an abort test (another
- * waiter already gave up and raised a flag, or the host called the work
- * off), then at a deadline on %globaltimer. The deadline starts at the
- * first look, `timeout_ns` later (a time-out of 0 is "no bound": the
- * deadline never comes). The wait ends with what ended it:
- *
- *     gs::detail::wait_deadline d = gs::detail::wait_deadline_after(timeout_ns);
- *     int r = gs::detail::bounded_wait<32>(
- *         d, [&] { return gs_ld_relaxed_gpu(word) == expected; },  // poll
- *         [&] { return gs_ld_relaxed_gpu(flag) != 0u; });          // abort test
- *     // r: WAIT_MET, WAIT_ABORTED or WAIT_TIMED_OUT
- *
- * and the caller acts on it: on WAIT_MET it completes its acquire (below),
- * on WAIT_TIMED_OUT it records the time-out (it is the first to see it: a
- * waiter that finds the abort flag up gets WAIT_ABORTED instead and records
- * nothing), then raises the abort flag for the others, and on either of
- * those it leaves. bounded_wait_warp is the same wait for a whole warp
- * whose poll is warp-collective (a window of descriptors read by 32 lanes,
- * an __all_sync): lane 0 takes the looks and every lane gets its answer,
- * so the warp stays converged. One deadline may serve several waits in
- * turn (a look-back over several windows, a meeting polled peer by peer).
- * A wait that has already polled a while inline may start its deadline on
- * entry instead (wait_deadline_from_now), as the barriers' slow paths do.
- * Building blocks for a wait that does not fit (one that goes on after its
- * time-out, as the scan's wait for a bulk copy in flight; a loop whose
- * exact shape matters to its callers' registers): wait_polling (the loop,
- * with a look of the caller's), wait_look, wait_deadline_passed and, for a
- * deadline started on entry (wait_deadline_from_now, or wait_deadline_at
- * from a clock reading the caller took), wait_deadline_reached.
+ *     (barrier_wait.cuh), tagged words (tagged_word.cuh) and the task
+ *     runtime's wait for its copies (tasks/runner.cuh): a deadline started
+ *     on entry (wait_deadline_from_now, wait_deadline_reached);
+ *   - the scan's look-back and the cross-GPU meetings (scan_tile_state.cuh,
+ *     multi_exchange.cuh, multi_allreduce.cuh): the deadline started at the
+ *     first look, from a clock reading the caller took (wait_deadline_at);
+ *   - the scan's resident kernel's wait for a bulk copy in flight, which
+ *     goes on after its time-out (resident_scan.cuh): wait_polling with a
+ *     look of its own (wait_deadline_after, wait_deadline_passed).
+ * Everywhere: the same polls, a look every 32 or 64 polls (an abort test
+ * first, another waiter already gave up or the host called the work off,
+ * then the clock), one 64-bit deadline word, one meaning of a time-out of
+ * 0 (no bound: the deadline never comes).
  *
  * Why it is correct.
  *   - Bounded: with timeout_ns > 0, a wait whose condition never holds
@@ -58,9 +28,9 @@
  *     nanosecond clock, monotonic, 64 bits: no wrap in 292 years, and
  *     below the 2^63 that marks a deadline not started) passes the
  *     deadline after timeout_ns, so the wait ends within the time-out plus
- *     `Every` polls (plus the polls before the first look: the deadline
- *     starts there, so a wait met within its first `Every` polls never
- *     reads the clock, and a look costs nothing on a prompt wait).
+ *     `Every` polls (plus the polls before the first look, where the
+ *     deadline starts there: a wait met within its first `Every` polls
+ *     never reads the clock).
  *   - Polls and looks are loads the compiler may not merge or hoist: the
  *     caller's poll uses the ld.relaxed/ld.acquire or volatile loads of
  *     memory_order.cuh, and %globaltimer is read by an asm volatile.
@@ -84,12 +54,10 @@
  * wait in a __noinline__ slow path, which the fast path pays nothing for).
  * `Every`: 32 where the abort flag is in device memory next to the polled
  * word, 64 where a look is expensive (host-mapped memory over PCIe, a
- * window of 32 descriptors per poll). A deadline is one 64-bit word across
- * the loop. In a __noinline__ function that many kernels call, compare the
- * callers' SASS before and after (cuobjdump -sass): ptxas allocates the
- * registers of a function and its callers together, and a wait that holds
- * more values than the one it replaces can make the callers spill across
- * the call.
+ * window of 32 descriptors per poll). In a __noinline__ function that many
+ * kernels call, compare the callers' SASS before and after (cuobjdump
+ * -sass): a wait that holds more values than the one it replaces can make
+ * the callers spill across the call.
  */
 #ifndef GRIDSYNC_DETAIL_BOUNDED_WAIT_CUH
 #define GRIDSYNC_DETAIL_BOUNDED_WAIT_CUH
@@ -100,12 +68,10 @@
 namespace gs {
 namespace detail {
 
-/* How a bounded wait ended (WAIT_PENDING: a look's answer "go on"). */
+/* What wait_polling's loop and its look answer. */
 enum wait_result {
-    WAIT_PENDING = 0,  /* (wait_look only) neither aborted nor past the deadline */
-    WAIT_MET = 1,      /* the polled condition held */
-    WAIT_ABORTED = 2,  /* the abort test said so: somebody else gave up first */
-    WAIT_TIMED_OUT = 3 /* past the deadline: the caller records the time-out */
+    WAIT_PENDING = 0, /* (a look) go on polling */
+    WAIT_MET = 1      /* the polled condition held */
 };
 
 /* A wait's deadline on %globaltimer: one 64-bit word (one register across
@@ -165,23 +131,9 @@ GS_DEVICE bool wait_deadline_passed(wait_deadline &d)
     return now >= d.word;
 }
 
-/* One look: the abort test first, then the clock. WAIT_ABORTED,
- * WAIT_TIMED_OUT or WAIT_PENDING. */
-template <class Aborted>
-GS_DEVICE int wait_look(wait_deadline &d, Aborted aborted)
-{
-    if (aborted())
-        return WAIT_ABORTED;
-    return wait_deadline_passed(d) ? WAIT_TIMED_OUT : WAIT_PENDING;
-}
-
-/* An abort test for waits nobody calls off (only the clock ends them). */
-struct wait_never_aborted {
-    __device__ __forceinline__ bool operator()() const { return false; }
-};
-
-/* The loop both waits below share: poll until `poll()` is true
- * (WAIT_MET); every `Every` polls `look()` (WAIT_PENDING: go on). */
+/* A poll loop with a look of the caller's: poll until `poll()` is true
+ * (WAIT_MET); every `Every` polls `look()` (WAIT_PENDING: go on; any other
+ * answer ends the loop with it). */
 template <unsigned int Every, class Poll, class Look>
 GS_DEVICE int wait_polling(Poll poll, Look look)
 {
@@ -195,43 +147,6 @@ GS_DEVICE int wait_polling(Poll poll, Look look)
         if (r != WAIT_PENDING)
             return r;
     }
-}
-
-/* Poll until `poll()` is true (WAIT_MET), taking a look every `Every`
- * polls: WAIT_ABORTED or WAIT_TIMED_OUT end it. One thread. */
-template <unsigned int Every, class Poll, class Aborted>
-GS_DEVICE int bounded_wait(wait_deadline &d, Poll poll, Aborted aborted)
-{
-    return wait_polling<Every>(poll, [&] { return wait_look(d, aborted); });
-}
-
-/* This thread's lane in its warp, right for blocks of any shape: %laneid
- * (the host emulation of tests/host/cuda_emulation.h: the linear thread
- * rank's low bits, which is what the hardware's lane is). */
-GS_DEVICE unsigned int wait_lane(void)
-{
-#if defined(__CUDA_ARCH__)
-    unsigned int lane;
-    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-    return lane;
-#else
-    return gs__thread_rank() & 31u;
-#endif
-}
-
-/* The same for the 32 lanes of a warp, all calling, whose `poll()` gives
- * every lane the same answer (it is warp-collective: a ballot, an
- * __all_sync): lane 0 takes the looks (only its deadline is started) and
- * every lane returns its answer. */
-template <unsigned int Every, class Poll, class Aborted>
-GS_DEVICE int bounded_wait_warp(wait_deadline &d, Poll poll, Aborted aborted)
-{
-    return wait_polling<Every>(poll, [&] {
-        int r = WAIT_PENDING;
-        if (wait_lane() == 0u)
-            r = wait_look(d, aborted);
-        return __shfl_sync(0xffffffffu, r, 0);
-    });
 }
 
 } // namespace detail

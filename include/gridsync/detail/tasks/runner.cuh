@@ -44,6 +44,7 @@
 
 #include <gridsync/task_view.h>
 #include <gridsync/detail/barrier_wait.cuh>
+#include <gridsync/detail/bounded_wait.cuh>
 #include <gridsync/detail/bulk_copy.cuh>
 
 /* What a block knows while it walks its list (every thread holds a copy). */
@@ -181,15 +182,14 @@ static __device__ __noinline__ void gs__task_left(const gs_task_runner *r, unsig
 static __device__ __noinline__ int gs__task_stage_wait_slow(const gs_task_runner *r,
                                                             unsigned long long *bar)
 {
-    const unsigned long long deadline =
-        r->v.timeout_ns ? gs_globaltimer_ns() + r->v.timeout_ns : ~0ull;
+    const gs::detail::wait_deadline deadline = gs::detail::wait_deadline_from_now(r->v.timeout_ns);
     /* the clock every try (a register read); the record's flag, an L2 round
      * trip, only every 1024 tries: a copy waited for here normally lands
      * within microseconds, and the answer must not lag it */
     for (unsigned int tries = 1;; ++tries) {
         if (gs::detail::bulk_barrier_try_wait(bar, r->parity))
             return 1;
-        if (gs_globaltimer_ns() >= deadline ||
+        if (gs::detail::wait_deadline_reached(deadline) ||
             ((tries & 1023u) == 0u && gs_ld_relaxed_gpu(r->v.record + GS_REC_FLAG) != 0u)) {
             gs__task_left(r, GS_TASK_EXIT_COPY, 0u, 0u, 0u);
             return 0;
