@@ -67,9 +67,9 @@ static inline direct_workspace direct_workspace_make(long long tiles, unsigned i
     const unsigned int start[4] = {ticket, 0u, 0u, 0u};
     CUDA_OK(cudaMalloc((void **)&w.desc, desc_bytes));
     CUDA_OK(cudaMalloc((void **)&w.counters, sizeof start));
-    CUDA_OK(cudaHostAlloc((void **)&w.fault, 16, cudaHostAllocMapped));
+    CUDA_OK(cudaHostAlloc((void **)&w.fault, GS_FAULT_WORDS * 4, cudaHostAllocMapped));
     CUDA_OK(cudaHostGetDevicePointer((void **)&w.d_fault, w.fault, 0));
-    memset(w.fault, 0, 16);
+    memset(w.fault, 0, GS_FAULT_WORDS * 4);
     CUDA_OK(cudaMemset(w.desc, 0, desc_bytes));
     CUDA_OK(cudaMemcpy(w.counters, start, sizeof start, cudaMemcpyHostToDevice));
     return w;

@@ -128,12 +128,6 @@ template <class T, bool F16> struct elem16 {
 template <> struct elem<__half> : elem16<__half, true> {};
 template <> struct elem<__nv_bfloat16> : elem16<__nv_bfloat16, false> {};
 
-template <class T> static bool is_floating() { return elem<T>::floating; }
-
-/* The identities of min and max. */
-template <class T> static T highest_of() { return elem<T>::highest(); }
-template <class T> static T lowest_of() { return elem<T>::lowest(); }
-
 /* Elements per tile of the library's kernel for n elements of T (the
  * short, latency or bandwidth tile, by the length). */
 template <class T> static long long tile_of(long long n)

@@ -179,7 +179,7 @@ static int give_up_stress_of(stress_kernel kind, long long tiles, unsigned int b
         CUDA_OK(cudaMemcpy(w.counters, &start, 4, cudaMemcpyHostToDevice));
         unsigned int before[4];
         CUDA_OK(cudaMemcpy(before, w.counters, 16, cudaMemcpyDeviceToHost));
-        memset(w.fault, 0, 16);
+        memset(w.fault, 0, GS_FAULT_WORDS * 4);
         ++*seq;
         const unsigned long long timeout = last ? 2000000000ull : timeouts[(l / 3 + l) % 6];
         gs::detail::scan_args a = {d_in, d_out, n, w.desc, w.counters, w.d_fault, timeout,

@@ -56,7 +56,7 @@ static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static struct CUstream_st legacy = {1, {NULL, NULL}, 0, NULL};
 static struct CUstream_st per_thread = {2, {NULL, NULL}, 0, NULL};
 static unsigned long long next_id = 100;
-static int hold_count, held_n, live_allocs, coop_launches;
+static int hold_count, held_n, live_allocs;
 static stub_op *held_ops[256];
 static void (*launch_hook)(void *);
 static void *launch_hook_arg;
@@ -222,16 +222,12 @@ static int read_locked(const int *counter)
     return n;
 }
 
-int stub_cooperative_launches(void) { return read_locked(&coop_launches); }
-
 int stub_live_allocations(void) { return read_locked(&live_allocs); }
-
-int stub_stream_idle(cudaStream_t stream) { return cudaStreamQuery(stream) == cudaSuccess; }
 
 void stub_reset(void)
 {
     pthread_mutex_lock(&mu);
-    hold_count = held_n = coop_launches = 0;
+    hold_count = held_n = 0;
     launch_hook = NULL;
     pthread_mutex_unlock(&mu);
 }
@@ -643,7 +639,6 @@ static CUresult stub_launch_cooperative(CUfunction f, unsigned int gx, unsigned 
     if (hook)
         hook(arg);
     pthread_mutex_lock(&mu);
-    ++coop_launches;
     enqueue(stream_of((cudaStream_t)stream), new_op(OP_KERNEL));
     pthread_mutex_unlock(&mu);
     return CUDA_SUCCESS;

@@ -54,14 +54,8 @@ stub_op *stub_held(int i);
  * launching thread, before the kernel is enqueued: NULL for none. */
 void stub_set_launch_hook(void (*hook)(void *arg), void *arg);
 
-/* Kernels enqueued through cuLaunchCooperativeKernel so far. */
-int stub_cooperative_launches(void);
-
 /* Device allocations (cudaMalloc, cudaMallocAsync) not freed yet. */
 int stub_live_allocations(void);
-
-/* Whether `stream` has nothing left to run. */
-int stub_stream_idle(cudaStream_t stream);
 
 /* Forget every stream's queue, held kernels and counters (between tests;
  * nothing may be running). */

@@ -17,6 +17,7 @@
 #include "args.h"
 #include "commands.h"
 #include "paths.h"
+#include "report_support.h" /* RESULTS, COMMITTED */
 
 static void test_parse_long_accepts(void **state)
 {
@@ -390,8 +391,8 @@ static void test_bench_compare(void **state)
     char dir[] = "/tmp/gs_args_XXXXXX", md[64];
     assert_non_null(mkdtemp(dir));
     snprintf(md, sizeof md, "%s/r.md", dir);
-    const char *old = GS_SOURCE_DIR "/tests/host/fixtures/results-h200-85451d5.json";
-    const char *new = GS_SOURCE_DIR "/bench/results/h200-2026-11-22.json";
+    const char *old = RESULTS;
+    const char *new = COMMITTED;
     const char *q[] = {"bench", "--compare", old, new, "--md", md};
     assert_int_equal(gs_cmd_bench(6, (char **)q), GS_EXIT_OK);
     const char *r[] = {"bench", "--compare", old, new, "--threads", "256"};

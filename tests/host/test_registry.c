@@ -20,6 +20,7 @@
 #include "check/check.h"
 #include "demo/demo.h"
 #include "commands.h"
+#include "report_support.h" /* slurp */
 
 /* A name that may stand in a file name and a command line. */
 static int plain(const char *s)
@@ -73,12 +74,8 @@ static int row_columns_checked;
 
 static void check_row_columns(const char *path, const gs_bench_suite *suite)
 {
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    static char text[1 << 16];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = '\0';
+    const char *text = slurp(path);
+    assert_non_null(text);
     for (const char *p = strstr(text, "gs_row_"); p; p = strstr(p + 1, "gs_row_")) {
         const char *open = strchr(p, '(');
         const char *comma = open ? strchr(open, ',') : NULL;
