@@ -25,12 +25,12 @@ NP_OF = {F32: np.dtype(np.float32), F64: np.dtype(np.float64), I32: np.dtype(np.
          I64: np.dtype(np.int64), U32: np.dtype(np.uint32), U64: np.dtype(np.uint64),
          F16: np.dtype(np.float16)}
 _GS_OF_NP = {v: k for k, v in NP_OF.items()}
-_GS_OF_TYPESTR = {"<f4": F32, "<f8": F64, "<i4": I32, "<i8": I64, "<u4": U32, "<u8": U64,
-                  "<f2": F16}
+# __cuda_array_interface__ typestrs, little-endian: "<f4", ... (no bfloat16)
+_GS_OF_TYPESTR = {dt.newbyteorder("<").str: gs for gs, dt in NP_OF.items()}
 # (code, bits): kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBfloat 4
 _GS_OF_DLPACK = {(2, 32): F32, (2, 64): F64, (0, 32): I32, (0, 64): I64, (1, 32): U32,
                  (1, 64): U64, (2, 16): F16, (4, 16): BF16}
-_SUPPORTED = "float32, float64, int32, int64, uint32, uint64, float16 or bfloat16"
+_SUPPORTED = ", ".join(list(NAMES.values())[:-1]) + " or " + list(NAMES.values())[-1]
 
 _TT = None  # torch.Tensor, once a tensor has been seen
 _CT = None  # cupy.ndarray, once a CuPy array has been seen
@@ -99,24 +99,10 @@ def flat(x, who, name, stream=None):
     their pending work before it)."""
     t = type(x)
     if t is _TT:
-        dev = x.get_device()
-        gs = _TORCH_GS.get(x.dtype)
-        if dev < 0 or gs is None or not x.is_contiguous():
-            _torch_refuse(x, who, name, dev, gs)
-        cur = _torch_device()
-        if dev != cur:
-            raise _wrong_device(who, name, dev, cur)
+        dev, gs = _torch_checked(x, who, name, True)
         return x.data_ptr(), gs, x.numel(), dev, TORCH, None
     if t is _CT:
-        gs = _GS_OF_NP.get(x.dtype)
-        if gs is None:
-            raise _bad_dtype(who, name, x.dtype)
-        if not x.flags.c_contiguous:
-            raise _not_contiguous(who, name)
-        dev = x.data.device_id
-        cur = _cupy_device()
-        if dev != cur:
-            raise _wrong_device(who, name, dev, cur)
+        dev, gs = _cupy_checked(x, who, name, True)
         return x.data.ptr, gs, x.size, dev, CUPY, None
     if _bind_for(x):
         return flat(x, who, name, stream)
@@ -129,13 +115,38 @@ def flat(x, who, name, stream=None):
     return ptr, gs, n, dev, kind, hint
 
 
-def _torch_refuse(x, who, name, dev, gs):
+def _torch_checked(x, who, name, contiguous):
+    """(device, gs dtype) of a torch tensor that is on CUDA, of a dtype
+    gridsync takes, on the current device and, if `contiguous`, C-contiguous;
+    else the error saying which it is not."""
+    dev = x.get_device()
+    gs = _TORCH_GS.get(x.dtype)
     if dev < 0:
         raise InvalidArgumentError(
             "%s: %s is on %s; gridsync works on CUDA tensors (x.cuda())" % (who, name, x.device))
     if gs is None:
         raise _bad_dtype(who, name, x.dtype)
-    raise _not_contiguous(who, name)
+    if contiguous and not x.is_contiguous():
+        raise _not_contiguous(who, name)
+    cur = _torch_device()
+    if dev != cur:
+        raise _wrong_device(who, name, dev, cur)
+    return dev, gs
+
+
+def _cupy_checked(x, who, name, contiguous):
+    """(device, gs dtype) of a CuPy array of a dtype gridsync takes, on the
+    current device and, if `contiguous`, C-contiguous; else the error."""
+    gs = _GS_OF_NP.get(x.dtype)
+    if gs is None:
+        raise _bad_dtype(who, name, x.dtype)
+    if contiguous and not x.flags.c_contiguous:
+        raise _not_contiguous(who, name)
+    dev = x.data.device_id
+    cur = _cupy_device()
+    if dev != cur:
+        raise _wrong_device(who, name, dev, cur)
+    return dev, gs
 
 
 def _is_c_contiguous(shape, strides):
@@ -155,20 +166,10 @@ def layout(x, who, name, stream=None):
     if t is not _TT and t is not _CT:
         _bind_for(x)
     if isinstance(x, _TT) if _TT is not None else False:
-        if x.get_device() < 0 or _TORCH_GS.get(x.dtype) is None:
-            _torch_refuse(x, who, name, x.get_device(), _TORCH_GS.get(x.dtype))
-        dev, cur = x.get_device(), _torch_device()
-        if dev != cur:
-            raise _wrong_device(who, name, dev, cur)
-        return (x.data_ptr(), _TORCH_GS[x.dtype], tuple(x.shape), tuple(x.stride()), dev, TORCH,
-                None)
+        dev, gs = _torch_checked(x, who, name, False)
+        return x.data_ptr(), gs, tuple(x.shape), tuple(x.stride()), dev, TORCH, None
     if isinstance(x, _CT) if _CT is not None else False:
-        gs = _GS_OF_NP.get(x.dtype)
-        if gs is None:
-            raise _bad_dtype(who, name, x.dtype)
-        dev, cur = x.data.device_id, _cupy_device()
-        if dev != cur:
-            raise _wrong_device(who, name, dev, cur)
+        dev, gs = _cupy_checked(x, who, name, False)
         item = x.dtype.itemsize
         strides = tuple(s // item for s in x.strides)
         if any(s % item for s in x.strides):
@@ -195,7 +196,7 @@ def _from_cai(x, cai, who, name):
         raise _bad_dtype(who, name, np.dtype(cai.get("typestr", "V")))
     ptr = cai["data"][0] or 0
     shape = tuple(cai["shape"])
-    item = 2 if gs == BF16 else NP_OF[gs].itemsize
+    item = NP_OF[gs].itemsize
     strides = cai.get("strides")
     if strides is not None:
         if any(s % item for s in strides):
@@ -226,17 +227,24 @@ _capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
 _DL_CUDA, _DL_CUDA_MANAGED = 2, 13
 
 
+def _dltensor(x, stream):
+    """(capsule, its DLTensor) of x.__dlpack__(stream=stream): the capsule is
+    only read, never consumed, so its own destructor frees it; the DLTensor
+    lives in its memory, so hold the capsule while reading it."""
+    capsule = x.__dlpack__(stream=stream)
+    return capsule, _DLTensor.from_address(_capsule_pointer(capsule, b"dltensor"))
+
+
 def _from_dlpack(x, who, name, stream):
-    """DLPack (the unversioned capsule, which every producer offers): the
-    capsule is only read, never consumed, so its own destructor frees it."""
+    """DLPack (the unversioned capsule, which every producer offers; see
+    _dltensor)."""
     dev_type, dev_id = x.__dlpack_device__()
     if int(dev_type) not in (_DL_CUDA, _DL_CUDA_MANAGED):
         raise InvalidArgumentError(
             "%s: %s is not in CUDA memory (DLPack device type %d); gridsync works on GPU arrays"
             % (who, name, int(dev_type)))
     # the consumer's stream (1: the legacy default one, where gridsync runs by default)
-    capsule = x.__dlpack__(stream=stream or 1)
-    t = _DLTensor.from_address(_capsule_pointer(capsule, b"dltensor"))
+    capsule, t = _dltensor(x, stream or 1)
     gs = _GS_OF_DLPACK.get((t.dtype.code, t.dtype.bits)) if t.dtype.lanes == 1 else None
     if gs is None:
         raise _bad_dtype(who, name, "DLPack (code %d, %d bits, %d lanes)" %
@@ -333,8 +341,7 @@ def data_pointer(x, who):
         if int(dev_type) not in (_DL_CUDA, _DL_CUDA_MANAGED):
             raise InvalidArgumentError("%s: an argument not in CUDA memory (DLPack device type "
                                        "%d)" % (who, int(dev_type)))
-        capsule = x.__dlpack__(stream=1)
-        t = _DLTensor.from_address(_capsule_pointer(capsule, b"dltensor"))
+        capsule, t = _dltensor(x, 1)
         return (t.data or 0) + t.byte_offset
     raise InvalidArgumentError(
         "%s: an argument of type %s: gridsync passes GPU arrays, Barrier, Signals, NumPy "
@@ -348,5 +355,6 @@ def framework_stream(x):
         if not _bind_for(x):
             return None
     if _TT is not None and isinstance(x, _TT):
-        return _torch_stream(x.get_device()) if x.get_device() >= 0 else None
-    return _cupy_stream().ptr
+        dev = x.get_device()
+        return default_stream(TORCH, dev, None) if dev >= 0 else None
+    return default_stream(CUPY, None, None)

@@ -57,7 +57,41 @@ def _parse_method(name):
     return code.value
 
 
-class Barrier:
+class _Handle:
+    """A library object's handle and lifecycle: `handle` (refused once
+    closed), close(), a context manager, closed when collected. A subclass
+    sets _handle in __init__ and names its destroy function (a name in _lib:
+    the library loads on first use) and what it is, for the error."""
+    _destroy = None  # "gs_barrier_destroy"
+    _who = None      # "gridsync.Barrier"
+    _noun = None     # "barrier"
+
+    @property
+    def handle(self):
+        """The library's handle (gs_barrier_t, gs_signals_t), as an int."""
+        if not self._handle:
+            raise InvalidArgumentError("%s: this %s has been closed" % (self._who, self._noun))
+        return self._handle
+
+    def close(self):
+        if self._handle:
+            h, self._handle = self._handle, None
+            _lib.check(getattr(_lib, self._destroy)(h))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class Barrier(_Handle):
     """A grid barrier (gs_barrier_create) on the current device.
 
     Pass it in a kernel's arguments to gridsync.launch (it becomes its view,
@@ -66,6 +100,7 @@ class Barrier:
     The state serves any number of launches and barriers with no reset.
     timeout: seconds any wait may take (default 2; GRIDSYNC_BARRIER_TIMEOUT
     overrides it)."""
+    _destroy, _who, _noun = "gs_barrier_destroy", "gridsync.Barrier", "barrier"
 
     def __init__(self, method="auto", *, timeout=None):
         handle = ctypes.c_void_p()
@@ -74,13 +109,6 @@ class Barrier:
         self._views = {}
         if timeout is not None:
             self.set_timeout(timeout)
-
-    @property
-    def handle(self):
-        """The gs_barrier_t, as an int."""
-        if not self._handle:
-            raise InvalidArgumentError("gridsync.Barrier: this barrier has been closed")
-        return self._handle
 
     def set_timeout(self, seconds):
         _lib.check(_lib.gs_barrier_set_timeout(self.handle, float(seconds)))
@@ -109,28 +137,12 @@ class Barrier:
         s = 0 if stream is None else stream_handle(stream)
         _lib.check(_lib.gs_barrier_check(self.handle, s))
 
-    def close(self):
-        if self._handle:
-            h, self._handle = self._handle, None
-            _lib.check(_lib.gs_barrier_destroy(h))
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
-
-
-class Signals:
+class Signals(_Handle):
     """A set of `count` 64-bit counters that blocks publish and wait on
     (gs_signals_create; device API gridsync/signal.cuh). Pass it to
     gridsync.launch (it becomes its gs_signal_set view) or pass view()."""
+    _destroy, _who, _noun = "gs_signals_destroy", "gridsync.Signals", "signal set"
 
     def __init__(self, count, *, timeout=None):
         handle = ctypes.c_void_p()
@@ -139,12 +151,6 @@ class Signals:
         self._view = None
         if timeout is not None:
             _lib.check(_lib.gs_signals_set_timeout(self._handle, float(timeout)))
-
-    @property
-    def handle(self):
-        if not self._handle:
-            raise InvalidArgumentError("gridsync.Signals: this signal set has been closed")
-        return self._handle
 
     def view(self):
         """A read-only 0-d NumPy array of dtype gridsync.SIGNAL_SET_DTYPE."""
@@ -164,23 +170,6 @@ class Signals:
         waiting block and the values, or MisuseError. Either re-arms the set."""
         _lib.check(_lib.gs_signals_check(self.handle, 0 if stream is None else
                                          stream_handle(stream)))
-
-    def close(self):
-        if self._handle:
-            h, self._handle = self._handle, None
-            _lib.check(_lib.gs_signals_destroy(h))
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
 
 # --------------------------------------------------------------- kernels

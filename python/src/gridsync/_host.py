@@ -12,7 +12,7 @@ from . import _arrays, _lib
 from ._arrays import (CUPY, TORCH, NAMES, NP_OF, default_stream, empty, empty_like, flat,
                       layout, pointer, stream_handle)
 from ._errors import InvalidArgumentError
-from ._lib import F32, I64, SCAN_OPS, REDUCE_OPS, SUM_TYPE
+from ._lib import EXCLUSIVE, F32, I64, INCLUSIVE, SCAN_OPS, REDUCE_OPS, SUM_TYPE
 
 ArgResult = namedtuple("ArgResult", ["value", "index"])
 _INT_MAX = 2**31 - 1
@@ -57,7 +57,7 @@ def scan(x, op="sum", *, exclusive=False, out=None, stream=None):
         optr = pointer(kind, out)
     else:
         optr = _output(out, "gridsync.scan", gs, n, s, dev)
-    st = _lib.gs_scan(code, 1 if exclusive else 0, gs, ptr, optr, n, s)
+    st = _lib.gs_scan(code, EXCLUSIVE if exclusive else INCLUSIVE, gs, ptr, optr, n, s)
     if st:
         raise _lib.error(st)
     return out
@@ -186,10 +186,12 @@ def sgemm(a, b, c=None, *, alpha=1.0, beta=0.0, kernel="auto", stream=None):
             raise InvalidArgumentError("gridsync.sgemm: beta=%r needs c= (the matrix it scales)"
                                        % (beta,))
         c = empty(kind, a, (m, n), F32, "gridsync.sgemm")
-    cptr, cm, cn, ldc, _, _, _ = _matrix(c, "c", s)
-    if (cm, cn) != (m, n):
-        raise InvalidArgumentError("gridsync.sgemm: c is %d x %d, a @ b is %d x %d" %
-                                   (cm, cn, m, n))
+        cptr, ldc = pointer(kind, c), max(n, 1)  # new and C-contiguous: what _matrix gives
+    else:
+        cptr, cm, cn, ldc, _, _, _ = _matrix(c, "c", s)
+        if (cm, cn) != (m, n):
+            raise InvalidArgumentError("gridsync.sgemm: c is %d x %d, a @ b is %d x %d" %
+                                       (cm, cn, m, n))
     kc = _GEMM_KERNELS.get(kernel)
     if kc is None:
         kc = _gemm_kernel(kernel)

@@ -100,7 +100,7 @@ def _environment(torch, argv):
     return env
 
 
-def _rows_for(torch, cupy, n, args):
+def _rows_for(torch, cupy, n):
     """Every method at one length: (op, method, callable, checker)."""
     gen = torch.Generator(device="cuda").manual_seed(n)
     x = torch.rand(n, device="cuda", generator=gen)
@@ -160,7 +160,7 @@ def run(argv=None):
     rows = []
     for log2n in args.sizes:
         n = 1 << log2n
-        methods, check = _rows_for(torch, cupy, n, args)
+        methods, check = _rows_for(torch, cupy, n)
         peer = {}
         for op, method, fn in methods:
             us, host, samples, noise, rel_min, rel_max = _time(torch, fn, args.samples,
