@@ -27,7 +27,7 @@ def _op(table, op, who):
 
 def _output(out, who, gs, n, stream, dev):
     """The pointer of a caller's out=: contiguous, x's dtype, n elements, on x's device."""
-    if type(out) is _arrays._TT and _arrays._TORCH_GS.get(out.dtype) == gs and \
+    if dev >= 0 and type(out) is _arrays._TT and _arrays._TORCH_GS.get(out.dtype) == gs and \
             out.get_device() == dev and out.numel() == n and out.is_contiguous():
         return out.data_ptr()  # the common case, checked in five calls
     ptr, ogs, on, _, _, _ = flat(out, who, "out", stream)
