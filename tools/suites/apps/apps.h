@@ -15,7 +15,9 @@
  * same call: the CUDA-graph relaunch version, and the full-barrier version:
  * CG's grid.sync sample design, the stencil's grid.sync, the wavefront's
  * full barrier per diagonal) and "error" (the answer's difference to the
- * CPU's FP64 reference) - a row whose answer is outside the application's
+ * CPU's FP64 reference), and "vs_pdl" (the speedup over the version with a
+ * kernel per step in a CUDA graph with programmatic dependent launch, where
+ * the application has one) - a row whose answer is outside the application's
  * stated bound is reported as an error by the run function, never printed
  * as a timing.
  */

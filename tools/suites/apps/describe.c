@@ -30,6 +30,10 @@ static const gs_column columns[] = {
      .meaning = "time of the whole solve: time per step x steps"},
     {.name = "vs_graph", .unit = "", .decimals = 2,
      .meaning = "the CUDA-graph relaunch version's time / this time"},
+    {.name = "vs_pdl", .unit = "", .decimals = 2,
+     .meaning = "the version with a kernel per step in a CUDA graph with programmatic dependent "
+                "launch (cg: a kernel per operation; stencil: a kernel per step; wavefront: a "
+                "kernel per diagonal): its time / this time"},
     {.name = "vs_full", .unit = "", .decimals = 2,
      .meaning = "the full-barrier version's time / this time (cg: the grid.sync sample design; "
                 "stencil: cg grid.sync; wavefront: a full barrier per diagonal)"},
