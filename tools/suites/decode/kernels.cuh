@@ -71,7 +71,8 @@ template <typename T_, int D_, int F_, int B_, bool MLP_, int SLAB_ = 32768> str
 
 /* A workload's buffers. Step s's output: out + s B M (M = its length, the
  * longest of D and F apart); its input: x0 for step 0, else step s - 1's
- * output. Tagged versions: tout + s B (M / 2) words. */
+ * output. Tagged versions: tout + s B (M / 2) words, vector b's m / 2
+ * words at b (m / 2) (m: the step's output length, D for the MLP's down). */
 template <typename T> struct model {
     const T *w;
     const T *x0;

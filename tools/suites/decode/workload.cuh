@@ -320,7 +320,9 @@ template <class S> struct workload {
             const int m = G::m(G::op(st));
             for (int b = 0; b < S::B; ++b)
                 for (int i = 0; i < m / 2; ++i) {
-                    const unsigned long long word = h[((size_t)st * S::B + b) * (G::MAXLEN / 2) + i];
+                    /* as the kernels lay it out: vector b at b (m / 2) of the step's words */
+                    const unsigned long long word =
+                        h[(size_t)st * S::B * (G::MAXLEN / 2) + (size_t)b * (m / 2) + i];
                     if ((unsigned int)(word >> 32) != act_tag(launch, steps, st))
                         ++*untagged;
                     unsigned short lo = (unsigned short)word, hi = (unsigned short)(word >> 16);
