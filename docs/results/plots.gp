@@ -1369,6 +1369,127 @@ plot 'apps-vs-full-3.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
      'apps-vs-full-3.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
+# multi-barrier-scaling-1
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'multi-barrier-scaling-1.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'GPUs'
+set ylabel 'microseconds per barrier (log scale)'
+set xrange [1.8999999999999999:4.0999999999999996]
+set yrange [0.89461437500659713:3.877902399972299]
+set xtics ('2' 2, '3' 3, '4' 4)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set logscale y 10
+set ytics ('1' 1, '2' 2)
+plot 'multi-barrier-scaling-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'multi-barrier-scaling-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'multi-barrier-scaling-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'multi-barrier-scaling-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'multi-barrier-scaling-1.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'multi-barrier-scaling-1.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# multi-barrier-scaling-132
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'multi-barrier-scaling-132.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'GPUs'
+set ylabel 'microseconds per barrier (log scale)'
+set xrange [1.8999999999999999:4.0999999999999996]
+set yrange [1.8824212500057058:5.9210223999798473]
+set xtics ('2' 2, '3' 3, '4' 4)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set logscale y 10
+set ytics ('2' 2, '5' 5)
+plot 'multi-barrier-scaling-132.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'multi-barrier-scaling-132.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'multi-barrier-scaling-132.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'multi-barrier-scaling-132.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'multi-barrier-scaling-132.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'multi-barrier-scaling-132.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# multi-reduce-scaling
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'multi-reduce-scaling.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'GPUs'
+set ylabel 'GB/s read, all GPUs'
+set xrange [1.8999999999999999:4.0999999999999996]
+set yrange [0:16868.206074692062]
+set xtics ('2' 2, '3' 3, '4' 4)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'multi-reduce-scaling.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'multi-reduce-scaling.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'multi-reduce-scaling.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'multi-reduce-scaling.dat' index 3 using 1:2:3 with labels font ',15' notitle, \
+     'multi-reduce-scaling.dat' index 4 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
 # multi-barrier-2
 reset
 set terminal pngcairo size 960,600 noenhanced font 'sans,11'
@@ -1383,7 +1504,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'method (blocks per GPU)'
 set ylabel 'microseconds per barrier'
 set xrange [-0.59999999999999998:10.6]
-set yrange [0:70.538901399987708]
+set yrange [0:85.413760299985597]
 set xtics scale 0
 set xtics rotate by 25 right
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
@@ -1411,6 +1532,90 @@ plot 'multi-barrier-2.dat' index 2 using 1:2:3 with labels font ',15' notitle, \
      'multi-barrier-2.dat' index 3 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
+# multi-barrier-3
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'multi-barrier-3.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'method (blocks per GPU)'
+set ylabel 'microseconds per barrier'
+set xrange [-0.59999999999999998:5.5999999999999996]
+set yrange [0:28.141930299990751]
+set xtics scale 0
+set xtics rotate by 25 right
+set grid ytics lc rgb '#dddddd' lw 1 dt 1
+set format y '%g'
+plot 'multi-barrier-3.dat' index 0 using 1:2:3:4:5:6:10 with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, \
+     'multi-barrier-3.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     keyentry with boxes fs solid 0.9 noborder lc rgb '#08519c' title 'gridsync', \
+     keyentry with boxes fs solid 0.9 noborder lc rgb '#e6550d' title 'peers', \
+     'multi-barrier-3.dat' index 1 using 1:(NaN):xtic(2) notitle
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'multi-barrier-3.dat' index 2 using 1:2:3 with labels font ',15' notitle, \
+     'multi-barrier-3.dat' index 3 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# multi-barrier-4
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'multi-barrier-4.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'method (blocks per GPU)'
+set ylabel 'microseconds per barrier'
+set xrange [-0.59999999999999998:5.5999999999999996]
+set yrange [0:41.490069500008524]
+set xtics scale 0
+set xtics rotate by 25 right
+set grid ytics lc rgb '#dddddd' lw 1 dt 1
+set format y '%g'
+plot 'multi-barrier-4.dat' index 0 using 1:2:3:4:5:6:10 with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, \
+     'multi-barrier-4.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     keyentry with boxes fs solid 0.9 noborder lc rgb '#08519c' title 'gridsync', \
+     keyentry with boxes fs solid 0.9 noborder lc rgb '#e6550d' title 'peers', \
+     'multi-barrier-4.dat' index 1 using 1:(NaN):xtic(2) notitle
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'multi-barrier-4.dat' index 2 using 1:2:3 with labels font ',15' notitle, \
+     'multi-barrier-4.dat' index 3 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
 # multi-reduce-2
 reset
 set terminal pngcairo size 960,600 noenhanced font 'sans,11'
@@ -1425,7 +1630,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'method'
 set ylabel 'GB/s read, all GPUs'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0:8803.9178175996603]
+set yrange [0:8881.0389001903532]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
@@ -1449,6 +1654,86 @@ set tmargin at screen 1
 set bmargin at screen 0.8700
 plot 'multi-reduce-2.dat' index 2 using 1:2:3 with labels font ',15' notitle, \
      'multi-reduce-2.dat' index 3 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# multi-reduce-3
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'multi-reduce-3.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'method'
+set ylabel 'GB/s read, all GPUs'
+set xrange [-0.59999999999999998:1.6000000000000001]
+set yrange [0:12792.886146809849]
+set xtics scale 0
+set grid ytics lc rgb '#dddddd' lw 1 dt 1
+set format y '%g'
+plot 'multi-reduce-3.dat' index 0 using 1:2:3:4:5:6:10 with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, \
+     'multi-reduce-3.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     keyentry with boxes fs solid 0.9 noborder lc rgb '#08519c' title 'gridsync', \
+     'multi-reduce-3.dat' index 1 using 1:(NaN):xtic(2) notitle
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'multi-reduce-3.dat' index 2 using 1:2:3 with labels font ',15' notitle, \
+     'multi-reduce-3.dat' index 3 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# multi-reduce-4
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'multi-reduce-4.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'method'
+set ylabel 'GB/s read, all GPUs'
+set xrange [-0.59999999999999998:1.6000000000000001]
+set yrange [0:16868.206074692062]
+set xtics scale 0
+set grid ytics lc rgb '#dddddd' lw 1 dt 1
+set format y '%g'
+plot 'multi-reduce-4.dat' index 0 using 1:2:3:4:5:6:10 with boxxyerror fs solid 0.9 noborder lc rgb variable notitle, \
+     'multi-reduce-4.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     keyentry with boxes fs solid 0.9 noborder lc rgb '#08519c' title 'gridsync', \
+     'multi-reduce-4.dat' index 1 using 1:(NaN):xtic(2) notitle
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'multi-reduce-4.dat' index 2 using 1:2:3 with labels font ',15' notitle, \
+     'multi-reduce-4.dat' index 3 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # handoff-latency

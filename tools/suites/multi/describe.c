@@ -130,6 +130,40 @@ static const gs_reading reading = {
 };
 
 static const gs_plot_spec plots[] = {
+    /* how each method grows with the GPU count, a picture per grid (the
+     * methods without a grid, NCCL's all-reduce and the host's sync, are in
+     * the table and the per-GPU-count pictures) */
+    {
+        .facet = "blocks_per_gpu",
+        .x = "gpus",
+        .y = "us",
+        .series = "method",
+        .xlabel = "GPUs",
+        .ylabel = "microseconds per barrier (log scale)",
+        .logy = 10,
+        .xformat = "%g",
+        .name = "barrier-scaling",
+        .title = "multi: time for all GPUs to meet, by GPU count",
+        .kind = GS_PLOT_VALUE,
+        .style = GS_STYLE_LINES,
+        .filter = "what",
+        .filter_values = barrier_what,
+    },
+    {
+        .x = "gpus",
+        .y = "gb_per_s",
+        .series = "method",
+        .xlabel = "GPUs",
+        .ylabel = "GB/s read, all GPUs",
+        .xformat = "%g",
+        .name = "reduce-scaling",
+        .title = "multi: sum of 2^28 floats per GPU, by GPU count",
+        .kind = GS_PLOT_VALUE,
+        .y_rate = 1,
+        .style = GS_STYLE_LINES,
+        .filter = "what",
+        .filter_values = reduce_what,
+    },
     {
         .facet = "gpus",
         .y = "us",
