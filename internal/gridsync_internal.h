@@ -9,7 +9,7 @@
 #define GRIDSYNC_INTERNAL_H
 
 #include "gridsync.h"
-#include <gridsync/detail/tuning.h>
+#include <gridsync/detail/core/tuning.h>
 
 #if defined(__GNUC__)
 #define GS_PRINTF(a, b) __attribute__((format(printf, a, b)))

@@ -25,7 +25,7 @@
  * bits on every run and in every thread (the order of the operations is
  * fixed by the shapes, never by timing).
  * How, why correct and what it costs: gs::grid_allreduce in
- * gridsync/detail/grid_allreduce.cuh.
+ * gridsync/detail/scoped/grid_allreduce.cuh.
  *
  * NVRTC: no #include of the C library or the CUDA runtime here or below.
  */
@@ -33,7 +33,7 @@
 #define GRIDSYNC_ALLREDUCE_CUH
 
 #include <gridsync/barrier_view.h>
-#include <gridsync/detail/grid_allreduce.cuh>
+#include <gridsync/detail/scoped/grid_allreduce.cuh>
 
 /* ---------------------------------------------------------- f32 (float) */
 GS_DEVICE float gs_grid_allreduce_sum_f32(gs_grid_barrier *b, float v)

@@ -52,8 +52,8 @@
 #define GRIDSYNC_BARRIER_CUH
 
 #include <gridsync/barrier_view.h>
-#include <gridsync/detail/barrier_dispatch.cuh>
-#include <gridsync/detail/barrier_split.cuh>
+#include <gridsync/detail/barrier/barrier_dispatch.cuh>
+#include <gridsync/detail/barrier/barrier_split.cuh>
 #ifndef __CUDACC_RTC__
 #include <gridsync.h> /* the host API beside the device one, as before */
 #endif

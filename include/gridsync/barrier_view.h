@@ -14,7 +14,7 @@
  * gs_barrier_method_name and gs_barrier_method_parse use. Values follow the
  * list (lock is 1, ...); a new method goes at the end, so values never
  * change. This list is the registry: the enum below, the host's names and
- * the device dispatch (gridsync/detail/barrier_dispatch.cuh, which does not
+ * the device dispatch (gridsync/detail/barrier/barrier_dispatch.cuh, which does not
  * compile while a listed method has no device implementation) derive from
  * it. How each method works, why it is correct and when to prefer it:
  * gridsync/barrier.cuh.

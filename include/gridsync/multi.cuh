@@ -34,13 +34,13 @@
  * All threads of every block on every GPU must call it the same number of
  * times. The same meeting carrying a value, whose reduction over every GPU
  * every thread gets: gs_multi_allreduce_* (gridsync/multi_allreduce.cuh).
- * The pieces of a meeting: gridsync/detail/multi_exchange.cuh.
+ * The pieces of a meeting: gridsync/detail/multi/multi_exchange.cuh.
  */
 #ifndef GRIDSYNC_MULTI_CUH
 #define GRIDSYNC_MULTI_CUH
 
 #include <gridsync/barrier.cuh>
-#include <gridsync/detail/multi_exchange.cuh>
+#include <gridsync/detail/multi/multi_exchange.cuh>
 #include <gridsync_multi.h>
 
 /* gs_multi_sync - barrier across every thread of the grids of every GPU of

@@ -36,12 +36,12 @@
  * so no kernel can call it; combine between kernels with
  * gs_multi_reduce_sum instead.
  * How, why correct and what it costs: gs::multi_allreduce in
- * gridsync/detail/multi_allreduce.cuh.
+ * gridsync/detail/multi/multi_allreduce.cuh.
  */
 #ifndef GRIDSYNC_MULTI_ALLREDUCE_CUH
 #define GRIDSYNC_MULTI_ALLREDUCE_CUH
 
-#include <gridsync/detail/multi_allreduce.cuh>
+#include <gridsync/detail/multi/multi_allreduce.cuh>
 #include <gridsync/multi.cuh>
 
 /* ----------------------------------------------------------- f32 (float) */

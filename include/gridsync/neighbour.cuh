@@ -81,7 +81,7 @@
 #define GRIDSYNC_NEIGHBOUR_CUH
 
 #include <gridsync/barrier_view.h>
-#include <gridsync/detail/neighbour_barrier.cuh>
+#include <gridsync/detail/scoped/neighbour_barrier.cuh>
 
 /* Flags of the neighbour barriers. */
 #define GS_NEIGHBOURS_WRAP 1u     /* periodic: the first and the last block are neighbours */

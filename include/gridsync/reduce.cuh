@@ -20,7 +20,7 @@
  *
  * Operators: gs::sum<T>, gs::min<T>, gs::max<T> for T = float, double, int,
  * unsigned int, long long, unsigned long long, __half, __nv_bfloat16
- * (gridsync/detail/reduce_ops.cuh says what a functor provides; a user's
+ * (gridsync/detail/reduce/reduce_ops.cuh says what a functor provides; a user's
  * own functor of that shape works too). Any other T stops the compilation
  * with "gridsync: reductions take float, double, ...". The generic forms
  * combine the operator's accumulator (Op::accumulator): the element itself,
@@ -50,8 +50,8 @@
  * Integer sums wrap modulo 2^32 / 2^64 (computed unsigned: no undefined
  * behaviour on overflow).
  *
- * How and why each is correct: gridsync/detail/warp_reduce.cuh and
- * gridsync/detail/block_reduce.cuh. When: the shuffle variant is the fast
+ * How and why each is correct: gridsync/detail/reduce/warp_reduce.cuh and
+ * gridsync/detail/reduce/block_reduce.cuh. When: the shuffle variant is the fast
  * one; the tree variant is the reference the tutorials teach, and is what to
  * use when every thread needs the result.
  *
@@ -61,10 +61,10 @@
 #ifndef GRIDSYNC_REDUCE_CUH
 #define GRIDSYNC_REDUCE_CUH
 
-#include <gridsync/detail/block_reduce.cuh>
-#include <gridsync/detail/memory_order.cuh>
-#include <gridsync/detail/reduce_ops.cuh>
-#include <gridsync/detail/warp_reduce.cuh>
+#include <gridsync/detail/reduce/block_reduce.cuh>
+#include <gridsync/detail/core/memory_order.cuh>
+#include <gridsync/detail/reduce/reduce_ops.cuh>
+#include <gridsync/detail/reduce/warp_reduce.cuh>
 
 /* Identities: sum 0; min +inf / largest integer; max -inf / smallest. */
 #define GS_IDENTITY_SUM_F32 0.0f

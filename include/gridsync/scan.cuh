@@ -3,7 +3,7 @@
  *
  * Generic forms (namespace gs), over a value type and an operator functor
  * (gs::sum<T>, gs::min<T>, gs::max<T>, gs::argmin<T>, gs::argmax<T>, or a
- * user's own of that shape: gridsync/detail/reduce_ops.cuh):
+ * user's own of that shape: gridsync/detail/reduce/reduce_ops.cuh):
  *
  *   gs::warp_inclusive_scan(v, lanes, op)   the first `lanes` lanes of the
  *   gs::warp_exclusive_scan(v, lanes, op)   calling warp (all of them must
@@ -39,8 +39,8 @@
  * elements are always the left operand. Integer sums wrap; min and max
  * propagate NaN (gridsync/reduce.cuh).
  *
- * How and why each is correct: gridsync/detail/warp_scan.cuh and
- * gridsync/detail/block_scan.cuh. The device-wide scan over a whole array
+ * How and why each is correct: gridsync/detail/scan/warp_scan.cuh and
+ * gridsync/detail/scan/block_scan.cuh. The device-wide scan over a whole array
  * in one launch is the host call gs_scan (gridsync.h).
  *
  * NVRTC: no #include of the C library or the CUDA runtime here or below
@@ -49,10 +49,10 @@
 #ifndef GRIDSYNC_SCAN_CUH
 #define GRIDSYNC_SCAN_CUH
 
-#include <gridsync/detail/block_scan.cuh>
-#include <gridsync/detail/memory_order.cuh>
-#include <gridsync/detail/reduce_ops.cuh>
-#include <gridsync/detail/warp_scan.cuh>
+#include <gridsync/detail/scan/block_scan.cuh>
+#include <gridsync/detail/core/memory_order.cuh>
+#include <gridsync/detail/reduce/reduce_ops.cuh>
+#include <gridsync/detail/scan/warp_scan.cuh>
 
 /* The C-style scans of one operator on element type T (suffix): warp and
  * block, inclusive and exclusive, each one line over the generic form on

@@ -65,7 +65,7 @@
 #define GRIDSYNC_SIGNAL_CUH
 
 #include <gridsync/signal_view.h>
-#include <gridsync/detail/signal_ops.cuh>
+#include <gridsync/detail/scoped/signal_ops.cuh>
 
 GS_DEVICE void gs_signal_store(const gs_signal_set *s, unsigned int i, unsigned long long v)
 {

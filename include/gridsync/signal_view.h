@@ -16,7 +16,7 @@
  * gs_signals_device(). Plain data. */
 typedef struct gs_signal_set {
     unsigned long long *values; /* count counters, GS_SIGNAL_STRIDE apart */
-    unsigned int *record;       /* the watchdog record (gridsync/detail/barrier_layout.h) */
+    unsigned int *record;       /* the watchdog record (gridsync/detail/barrier/barrier_layout.h) */
     unsigned long long timeout_ns;
     unsigned int count;
     unsigned int reserved;

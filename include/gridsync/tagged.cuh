@@ -64,7 +64,7 @@
 #define GRIDSYNC_TAGGED_CUH
 
 #include <gridsync/barrier_view.h>
-#include <gridsync/detail/tagged_word.cuh>
+#include <gridsync/detail/scoped/tagged_word.cuh>
 
 /* A tagged word: 8 bytes, 8-byte aligned, in global memory. */
 typedef unsigned long long gs_tagged_word;

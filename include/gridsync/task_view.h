@@ -84,7 +84,7 @@ typedef struct gs_task_view {
     const unsigned int *list_begin;  /* blocks + 1 offsets into records */
     unsigned int *counters;          /* ncounters x GS_TASK_COUNTER_STRIDE words */
     unsigned int *block_state;       /* blocks x GS_TASK_BLOCK_WORDS words */
-    unsigned int *record;            /* the watchdog record (gridsync/detail/barrier_layout.h) */
+    unsigned int *record;            /* the watchdog record (gridsync/detail/barrier/barrier_layout.h) */
     unsigned long long timeout_ns;   /* 0: waits without a bound */
     unsigned int blocks;             /* the grid the lists were made for */
     unsigned int stages, stage_bytes; /* stage_bytes: a multiple of GS_TASK_STAGE_ALIGN */

@@ -4,7 +4,7 @@
 // (built with -DACQ_REREAD=0 by hand: V4/V5 with a fence a lane instead of the
 // acquire re-reads)
 #include <cstdio>
-#include <gridsync/detail/memory_order.cuh>
+#include <gridsync/detail/core/memory_order.cuh>
 
 __device__ __forceinline__ double warp_sum(double v)
 {
@@ -63,7 +63,7 @@ __device__ __forceinline__ double warp_poll_fold(const unsigned long long *slots
         x += __longlong_as_double((long long)((c & 0xffffffff00000000ull) | (a >> 32)));
     }
     if (!ACQ_REREAD)
-        gs_fence_acq_rel_gpu();
+        gs__fence_acq_rel_gpu();
     return warp_sum(x);
 }
 
@@ -100,8 +100,8 @@ __global__ void k(unsigned *st, double *partials, unsigned long long *result, do
         if (V == 0) {
             __syncthreads();
             if (tid == 0) {
-                unsigned old = gs_atom_add_release_gpu(ctr, b == 0 ? 0x80000000u - (n - 1) : 1u);
-                for (unsigned s = 0; s < (1u << 26) && !((gs_ld_acquire_gpu(ctr) ^ old) & 0x80000000u); ++s) {}
+                unsigned old = gs__atom_add_release_gpu(ctr, b == 0 ? 0x80000000u - (n - 1) : 1u);
+                for (unsigned s = 0; s < (1u << 26) && !((gs__ld_acquire_gpu(ctr) ^ old) & 0x80000000u); ++s) {}
             }
             __syncthreads();
             acc += mine;
@@ -113,7 +113,7 @@ __global__ void k(unsigned *st, double *partials, unsigned long long *result, do
             unsigned long long *slots = (unsigned long long *)partials + (it & 1) * 8192;
             if (tid == 0) {
                 unsigned long long bits = __double_as_longlong(bs);
-                gs_fence_acq_rel_gpu();
+                gs__fence_acq_rel_gpu();
                 st_rlx64(slots + 2 * b, (bits << 32) | tag);
                 st_rlx64(slots + 2 * b + 1, (bits & 0xffffffff00000000ull) | tag);
             }
@@ -134,7 +134,7 @@ __global__ void k(unsigned *st, double *partials, unsigned long long *result, do
             unsigned long long *slots = (unsigned long long *)partials + (it & 1) * 4096;
             unsigned long long *groups = slots + 2 * 1024; // after the 1024 blocks' slots
             if (tid == 0) {
-                gs_fence_acq_rel_gpu();
+                gs__fence_acq_rel_gpu();
                 put_tagged(slots + 2 * b, bs, tag);
             }
             if (tid < 32) {
@@ -161,8 +161,8 @@ __global__ void k(unsigned *st, double *partials, unsigned long long *result, do
         if (V == 1) {
             if (tid == 0) {
                 set[b] = bs;
-                unsigned old = gs_atom_add_release_gpu(ctr, b == 0 ? 0x80000000u - (n - 1) : 1u);
-                for (unsigned s = 0; s < (1u << 26) && !((gs_ld_acquire_gpu(ctr) ^ old) & 0x80000000u); ++s) {}
+                unsigned old = gs__atom_add_release_gpu(ctr, b == 0 ? 0x80000000u - (n - 1) : 1u);
+                for (unsigned s = 0; s < (1u << 26) && !((gs__ld_acquire_gpu(ctr) ^ old) & 0x80000000u); ++s) {}
             }
             __syncthreads();
             double x = 0.0;
@@ -183,7 +183,7 @@ __global__ void k(unsigned *st, double *partials, unsigned long long *result, do
                 x = block_sum(x, ws);
                 if (tid == 0) {
                     unsigned long long bits = __double_as_longlong(x);
-                    gs_fence_acq_rel_gpu();
+                    gs__fence_acq_rel_gpu();
                     st_rlx64(result, (bits << 32) | tag);
                     st_rlx64(result + 1, (bits & 0xffffffff00000000ull) | tag);
                 }

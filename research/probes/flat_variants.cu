@@ -1,18 +1,18 @@
 // scratch 2: flat red + relaxed polls + final acquire, with a sleep after arrival; grouped with G
 #include <cstdio>
-#include <gridsync/detail/memory_order.cuh>
+#include <gridsync/detail/core/memory_order.cuh>
 __device__ __forceinline__ unsigned val(int it, unsigned b) { return it * 2654435761u + b + 1u; }
 #define SPIN(cond) for (unsigned s_ = 0; (cond) && s_ < (1u << 20); ++s_) {}
 __device__ __forceinline__ void flat(unsigned *ctr, unsigned n, unsigned rank, unsigned sleep_ns)
 {
     unsigned old = 0;
-    if (threadIdx.x == 0) old = gs_ld_relaxed_gpu(ctr);
+    if (threadIdx.x == 0) old = gs__ld_relaxed_gpu(ctr);
     __syncthreads();
     if (threadIdx.x == 0) {
-        gs_red_add_release_gpu(ctr, rank ? 1u : 0x80000000u - (n - 1));
+        gs__red_add_release_gpu(ctr, rank ? 1u : 0x80000000u - (n - 1));
         if (sleep_ns) __nanosleep(sleep_ns);
-        SPIN(((gs_ld_relaxed_gpu(ctr) ^ old) & 0x80000000u) == 0);
-        (void)gs_ld_acquire_gpu(ctr);
+        SPIN(((gs__ld_relaxed_gpu(ctr) ^ old) & 0x80000000u) == 0);
+        (void)gs__ld_acquire_gpu(ctr);
     }
     __syncthreads();
 }
@@ -21,17 +21,17 @@ __device__ __forceinline__ void grouped(unsigned *st, unsigned n, unsigned rank,
     unsigned tid = threadIdx.x; if (G < (n + 255) / 256) G = (n + 255) / 256; unsigned ng = (n + G - 1) / G;
     unsigned *groups = st + 64, *line = groups + (rank / G) * 32, *w = groups + tid * 32;
     unsigned seen = 0, base = 0; bool watcher = rank == 0 && tid < ng;
-    if (tid == 0) seen = gs_ld_relaxed_gpu(line + 1);
-    if (watcher) base = gs_ld_relaxed_gpu(w + 1);
+    if (tid == 0) seen = gs__ld_relaxed_gpu(line + 1);
+    if (watcher) base = gs__ld_relaxed_gpu(w + 1);
     __syncthreads();
-    if (tid == 0) gs_red_add_release_gpu(line, 1u);
+    if (tid == 0) gs__red_add_release_gpu(line, 1u);
     if (rank == 0) {
         unsigned size = tid == ng - 1 ? n - tid * G : G;
-        if (watcher) { SPIN(gs_ld_relaxed_gpu(w) - base != size); (void)gs_ld_acquire_gpu(w); }
+        if (watcher) { SPIN(gs__ld_relaxed_gpu(w) - base != size); (void)gs__ld_acquire_gpu(w); }
         __syncthreads();
-        if (watcher) gs_st_release_gpu(w + 1, base + size);
+        if (watcher) gs__st_release_gpu(w + 1, base + size);
     } else {
-        if (tid == 0) { if (sleep_ns) __nanosleep(sleep_ns); SPIN(gs_ld_relaxed_gpu(line + 1) == seen); (void)gs_ld_acquire_gpu(line + 1); }
+        if (tid == 0) { if (sleep_ns) __nanosleep(sleep_ns); SPIN(gs__ld_relaxed_gpu(line + 1) == seen); (void)gs__ld_acquire_gpu(line + 1); }
         __syncthreads();
     }
 }

@@ -26,8 +26,8 @@ enum { STRIDE = 8 };
 // A hand-written wait: relaxed polls of a neighbour's epoch, one closing ld.acquire.
 static __device__ __forceinline__ void hand_wait(const unsigned long long *p, unsigned long long e)
 {
-    for (unsigned s = 0; s < (1u << 26) && (long long)(gs_ld_relaxed_gpu_u64(p) - e) < 0; ++s) {}
-    (void)gs_ld_acquire_gpu_u64(p);
+    for (unsigned s = 0; s < (1u << 26) && (long long)(gs__ld_relaxed_gpu_u64(p) - e) < 0; ++s) {}
+    (void)gs__ld_acquire_gpu_u64(p);
 }
 
 __device__ __forceinline__ unsigned val(int it, unsigned b) { return it * 2654435761u + b + 1u; }
@@ -50,7 +50,7 @@ __global__ void k(gs_grid_barrier bar, unsigned long long *epochs_arg, unsigned 
             __syncthreads();
             unsigned long long e = it + 1ull;
             if (tid == 0)
-                gs_st_release_gpu_u64(epochs + b * 16, e);
+                gs__st_release_gpu_u64(epochs + b * 16, e);
             if (tid < 2) {
                 unsigned r = tid == 0 ? (b > 0 ? b - 1 : b) : (b + 1 < n ? b + 1 : b);
                 if (r != b)

@@ -6,7 +6,7 @@
 // `make research` builds it: build/research/probes/neighbour_variants
 #include <cstdio>
 #include "neighbour_probe.h"
-#include <gridsync/detail/memory_order.cuh>
+#include <gridsync/detail/core/memory_order.cuh>
 
 __device__ __forceinline__ unsigned val(int it, unsigned b) { return it * 2654435761u + b + 1u; }
 __device__ __forceinline__ unsigned long long ld_relaxed64(const unsigned long long *p)

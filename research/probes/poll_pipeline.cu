@@ -21,7 +21,7 @@
 // `make research` builds it: build/research/probes/poll_pipeline [steps]
 #include <cstdio>
 #include <cstdlib>
-#include <gridsync/detail/memory_order.cuh>
+#include <gridsync/detail/core/memory_order.cuh>
 
 #include "probe_check.h"
 
@@ -42,7 +42,7 @@ static __device__ __forceinline__ unsigned long long poll_tag(const unsigned lon
     unsigned long long r[K];
 #pragma unroll
     for (int i = 0; i < K; ++i) {
-        r[i] = gs_ld_relaxed_gpu_u64(w);
+        r[i] = gs__ld_relaxed_gpu_u64(w);
         if (i + 1 < K && spacing)
             spin_clocks(spacing);
     }
@@ -51,7 +51,7 @@ static __device__ __forceinline__ unsigned long long poll_tag(const unsigned lon
         for (int i = 0; i < K; ++i) {
             if ((unsigned int)(r[i] >> 32) == tag)
                 return r[i];
-            r[i] = gs_ld_relaxed_gpu_u64(w);
+            r[i] = gs__ld_relaxed_gpu_u64(w);
         }
     }
     return r[0];
@@ -64,14 +64,14 @@ static __device__ __forceinline__ void poll_flip(const unsigned int *c, unsigned
 {
     if constexpr (K == 0) { /* the library's: acquire loads, one at a time */
         (void)spacing;
-        for (unsigned int it = 0; ((gs_ld_acquire_gpu(c) ^ old) & 0x80000000u) == 0u && it < (1u << 24);
+        for (unsigned int it = 0; ((gs__ld_acquire_gpu(c) ^ old) & 0x80000000u) == 0u && it < (1u << 24);
              ++it) {
         }
     } else {
         unsigned int r[K];
 #pragma unroll
         for (int i = 0; i < K; ++i) {
-            r[i] = gs_ld_relaxed_gpu(c);
+            r[i] = gs__ld_relaxed_gpu(c);
             if (i + 1 < K && spacing)
                 spin_clocks(spacing);
         }
@@ -79,10 +79,10 @@ static __device__ __forceinline__ void poll_flip(const unsigned int *c, unsigned
 #pragma unroll
             for (int i = 0; i < K; ++i) {
                 if (((r[i] ^ old) & 0x80000000u) != 0u) {
-                    gs_fence_acq_rel_gpu(); /* the closing acquire */
+                    gs__fence_acq_rel_gpu(); /* the closing acquire */
                     return;
                 }
-                r[i] = gs_ld_relaxed_gpu(c);
+                r[i] = gs__ld_relaxed_gpu(c);
             }
         }
     }
@@ -94,10 +94,10 @@ __global__ void round_trip(unsigned int *chain, long long *out)
      * first); time 256 dependent relaxed loads */
     unsigned int i = 0;
     for (int k = 0; k < 64; ++k)
-        i = gs_ld_relaxed_gpu(chain + i * 32);
+        i = gs__ld_relaxed_gpu(chain + i * 32);
     const long long t0 = clock64();
     for (int k = 0; k < 256; ++k)
-        i = gs_ld_relaxed_gpu(chain + i * 32);
+        i = gs__ld_relaxed_gpu(chain + i * 32);
     const long long t1 = clock64();
     out[0] = (t1 - t0) / 256;
     out[1] = i;
@@ -116,14 +116,14 @@ __global__ void tagged_ring(unsigned long long *words, unsigned int *errors, int
         const unsigned int tag = tag0 + (unsigned int)s;
         unsigned long long *set = words + (size_t)(s & 1) * n;
         if (threadIdx.x == 0)
-            gs_st_relaxed_gpu_u64(set + b, (unsigned long long)tag << 32 | (tag * 7u + b));
+            gs__st_relaxed_gpu_u64(set + b, (unsigned long long)tag << 32 | (tag * 7u + b));
         if (threadIdx.x < 2u && n > 1u) { /* lane 0: left, lane 1: right, together */
             const unsigned int from = threadIdx.x == 0u ? left : right;
             unsigned long long v;
             if (K == 1) {
                 unsigned int it = 0;
                 do
-                    v = gs_ld_relaxed_gpu_u64(set + from);
+                    v = gs__ld_relaxed_gpu_u64(set + from);
                 while ((unsigned int)(v >> 32) != tag && ++it < (1u << 24));
             } else {
                 v = poll_tag<K>(set + from, tag, spacing);
@@ -149,7 +149,7 @@ __global__ void flip_ring(unsigned int *ctr, unsigned int *slots, unsigned int *
             slots[(s & 1) * n + b] = (unsigned int)s * 2654435761u + b;
         __syncthreads();
         if (threadIdx.x == 0u) {
-            const unsigned int old = gs_atom_add_release_gpu(ctr, b ? 1u : 0x80000000u - (n - 1u));
+            const unsigned int old = gs__atom_add_release_gpu(ctr, b ? 1u : 0x80000000u - (n - 1u));
             poll_flip<K>(ctr, old, spacing);
         }
         __syncthreads();

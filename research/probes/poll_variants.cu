@@ -1,6 +1,6 @@
 // scratch: flat/grouped barrier variants, no watchdog, per-barrier latency
 #include <cstdio>
-#include <gridsync/detail/memory_order.cuh>
+#include <gridsync/detail/core/memory_order.cuh>
 __device__ __forceinline__ unsigned val(int it, unsigned b) { return it * 2654435761u + b + 1u; }
 template <int V> __device__ __forceinline__ void bar_sync(unsigned *st, unsigned n, unsigned rank)
 {
@@ -8,34 +8,34 @@ template <int V> __device__ __forceinline__ void bar_sync(unsigned *st, unsigned
     unsigned *ctr = st;
     if (V == 0) { // flip (CG)
         __syncthreads();
-        if (tid == 0) { unsigned old = gs_atom_add_release_gpu(ctr, rank ? 1u : 0x80000000u - (n - 1));
-            for (unsigned s_ = 0; (((gs_ld_acquire_gpu(ctr) ^ old) & 0x80000000u) == 0) && s_ < (1u << 24); ++s_) {} }
+        if (tid == 0) { unsigned old = gs__atom_add_release_gpu(ctr, rank ? 1u : 0x80000000u - (n - 1));
+            for (unsigned s_ = 0; (((gs__ld_acquire_gpu(ctr) ^ old) & 0x80000000u) == 0) && s_ < (1u << 24); ++s_) {} }
         __syncthreads();
     } else if (V == 1 || V == 2 || V == 3 || V == 4) { // red + early read
         unsigned old = 0;
-        if (tid == 0) old = gs_ld_relaxed_gpu(ctr);
+        if (tid == 0) old = gs__ld_relaxed_gpu(ctr);
         __syncthreads();
-        if (tid == 0) { gs_red_add_release_gpu(ctr, rank ? 1u : 0x80000000u - (n - 1));
+        if (tid == 0) { gs__red_add_release_gpu(ctr, rank ? 1u : 0x80000000u - (n - 1));
             if (V == 3) __nanosleep(200);
-            if (V == 4) { for (unsigned s_ = 0; (((gs_ld_relaxed_gpu(ctr) ^ old) & 0x80000000u) == 0) && s_ < (1u << 24); ++s_) {} (void)gs_ld_acquire_gpu(ctr); }
-            else if (V == 2) { for (unsigned s_ = 0; (((gs_ld_relaxed_gpu(ctr) ^ old) & 0x80000000u) == 0) && s_ < (1u << 24); ++s_) {} gs_fence_acq_rel_gpu(); }
-            else for (unsigned s_ = 0; (((gs_ld_acquire_gpu(ctr) ^ old) & 0x80000000u) == 0) && s_ < (1u << 24); ++s_) {} }
+            if (V == 4) { for (unsigned s_ = 0; (((gs__ld_relaxed_gpu(ctr) ^ old) & 0x80000000u) == 0) && s_ < (1u << 24); ++s_) {} (void)gs__ld_acquire_gpu(ctr); }
+            else if (V == 2) { for (unsigned s_ = 0; (((gs__ld_relaxed_gpu(ctr) ^ old) & 0x80000000u) == 0) && s_ < (1u << 24); ++s_) {} gs__fence_acq_rel_gpu(); }
+            else for (unsigned s_ = 0; (((gs__ld_acquire_gpu(ctr) ^ old) & 0x80000000u) == 0) && s_ < (1u << 24); ++s_) {} }
         __syncthreads();
     } else if (V == 5 || V == 6) { // grouped, G=8, block 0 watches, V6: relaxed release (model-incorrect probe)
         const unsigned G = 8; unsigned ng = (n + G - 1) / G;
         unsigned *groups = st + 64; unsigned *line = groups + (rank / G) * 32, *w = groups + tid * 32;
         unsigned seen = 0, base = 0; bool watcher = rank == 0 && tid < ng;
-        if (tid == 0) seen = gs_ld_relaxed_gpu(line + 1);
-        if (watcher) base = gs_ld_relaxed_gpu(w + 1);
+        if (tid == 0) seen = gs__ld_relaxed_gpu(line + 1);
+        if (watcher) base = gs__ld_relaxed_gpu(w + 1);
         __syncthreads();
-        if (tid == 0) gs_red_add_release_gpu(line, 1u);
+        if (tid == 0) gs__red_add_release_gpu(line, 1u);
         if (rank == 0) {
             unsigned size = tid == ng - 1 ? n - tid * G : G;
-            if (watcher) for (unsigned s_ = 0; (gs_ld_acquire_gpu(w) - base != size) && s_ < (1u << 24); ++s_) {}
+            if (watcher) for (unsigned s_ = 0; (gs__ld_acquire_gpu(w) - base != size) && s_ < (1u << 24); ++s_) {}
             __syncthreads();
-            if (watcher) { if (V == 5) gs_st_release_gpu(w + 1, base + size); else gs_st_relaxed_gpu(w + 1, base + size); }
+            if (watcher) { if (V == 5) gs__st_release_gpu(w + 1, base + size); else gs__st_relaxed_gpu(w + 1, base + size); }
         } else {
-            if (tid == 0) for (unsigned s_ = 0; (gs_ld_acquire_gpu(line + 1) == seen) && s_ < (1u << 24); ++s_) {}
+            if (tid == 0) for (unsigned s_ = 0; (gs__ld_acquire_gpu(line + 1) == seen) && s_ < (1u << 24); ++s_) {}
             __syncthreads();
         }
     }

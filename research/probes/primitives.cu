@@ -1,24 +1,24 @@
 // scratch probe: latency of memory-order primitives on this GPU (cycles, one thread)
 #include <cstdio>
-#include <gridsync/detail/memory_order.cuh>
+#include <gridsync/detail/core/memory_order.cuh>
 #define REPS 2000
 __global__ void probe(unsigned int *buf, unsigned long long *out)
 {
     if (threadIdx.x != 0) { __syncthreads(); return; }
     unsigned int *p = buf + 64 * blockIdx.x; unsigned int v = 0; unsigned long long t0, t1;
 #define TIME(idx, body) t0 = clock64(); for (int i = 0; i < REPS; ++i) { body; } t1 = clock64(); out[idx] = (t1 - t0) / REPS;
-    TIME(0, v += gs_ld_relaxed_gpu(p + (v & 1)))
-    TIME(1, v += gs_ld_acquire_gpu(p + (v & 1)))
-    TIME(2, v += gs_atom_add_release_gpu(p + 32 + (v & 1), 1))
-    TIME(3, gs_fence_acq_rel_gpu())
+    TIME(0, v += gs__ld_relaxed_gpu(p + (v & 1)))
+    TIME(1, v += gs__ld_acquire_gpu(p + (v & 1)))
+    TIME(2, v += gs__atom_add_release_gpu(p + 32 + (v & 1), 1))
+    TIME(3, gs__fence_acq_rel_gpu())
     TIME(4, asm volatile("fence.sc.gpu;" ::: "memory"))
-    TIME(5, gs_st_relaxed_gpu(p + 40, i); gs_fence_acq_rel_gpu())
-    TIME(6, gs_red_add_release_gpu(p + 48, 1); v += gs_ld_relaxed_gpu(p + 48 + (v & 0)))
-    TIME(7, gs_st_release_gpu(p + 44, i))
-    TIME(8, gs_st_relaxed_gpu(p + 40, i); gs_st_release_gpu(p + 44, i))
-    TIME(9, v += (unsigned int)gs_globaltimer_ns())
-    TIME(10, gs_red_add_release_gpu(p + 48, 1))
-    TIME(11, v += gs_ld_relaxed_gpu(p + (v & 1)); gs_fence_acq_rel_gpu())
+    TIME(5, gs__st_relaxed_gpu(p + 40, i); gs__fence_acq_rel_gpu())
+    TIME(6, gs__red_add_release_gpu(p + 48, 1); v += gs__ld_relaxed_gpu(p + 48 + (v & 0)))
+    TIME(7, gs__st_release_gpu(p + 44, i))
+    TIME(8, gs__st_relaxed_gpu(p + 40, i); gs__st_release_gpu(p + 44, i))
+    TIME(9, v += (unsigned int)gs__globaltimer_ns())
+    TIME(10, gs__red_add_release_gpu(p + 48, 1))
+    TIME(11, v += gs__ld_relaxed_gpu(p + (v & 1)); gs__fence_acq_rel_gpu())
     out[15] = v;
     __syncthreads();
 }

@@ -1,5 +1,5 @@
 // scan_one_tile_variants.cu - scratch probe (issue 16): the one-tile scan
-// kernel (gridsync/detail/single_tile_scan.cuh, which prefetches its tile
+// kernel (gridsync/detail/scan/single_tile_scan.cuh, which prefetches its tile
 // into L2 before the programmatic-launch wait) instantiated with probe
 // policies: tile size, look-back window (32 x lookback tiles) and the back-off
 // between polls. Float inclusive sum at 2^18 - 2^20, on data that is not in
@@ -16,8 +16,8 @@
 #include <vector>
 
 #include <gridsync.h>
-#include <gridsync/detail/reduce_ops.cuh>
-#include <gridsync/detail/single_tile_scan.cuh>
+#include <gridsync/detail/reduce/reduce_ops.cuh>
+#include <gridsync/detail/scan/single_tile_scan.cuh>
 
 #include "scan_probe.h"
 

@@ -1,7 +1,7 @@
 // scan_pipelined.cu - scratch probe (issue 16): the large-array scan with
 // one warp that looks back while the others work on the next tile
 // (research/notes/scan.md, "A look-back warp"): the library's resident
-// kernel (single_pass_scan_resident_kernel, gridsync/detail/resident_scan.cuh)
+// kernel (single_pass_scan_resident_kernel, gridsync/detail/scan/resident_scan.cuh)
 // under the tile shapes of that study (data warps x vectors, blocks an SM),
 // float inclusive sum against a device-to-device copy of the same bytes, CUB
 // and the library's register kernel in the same run; int32 checked exactly
@@ -19,12 +19,12 @@
 #include <algorithm>
 #include <vector>
 
-#include <gridsync/detail/reduce_ops.cuh>
-#include <gridsync/detail/resident_scan.cuh>
+#include <gridsync/detail/reduce/reduce_ops.cuh>
+#include <gridsync/detail/scan/resident_scan.cuh>
 
 #include "scan_probe.h"
 
-/* The resident kernel's policy (gridsync/detail/resident_scan.cuh): `threads`
+/* The resident kernel's policy (gridsync/detail/scan/resident_scan.cuh): `threads`
  * are the data warps' threads (the kernel adds the look-back warp), `vectors`
  * 16-byte vectors a data thread, `resident_min_blocks` blocks an SM. */
 template <class T, int DataWarps, int MinBlocks, int Vectors>

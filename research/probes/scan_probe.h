@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <vector>
 
-#include <gridsync/detail/single_pass_scan.cuh>
+#include <gridsync/detail/scan/single_pass_scan.cuh>
 
 #include "probe_check.h"
 

@@ -12,8 +12,8 @@
 #include <algorithm>
 #include <vector>
 
-#include <gridsync/detail/reduce_ops.cuh>
-#include <gridsync/detail/resident_scan.cuh>
+#include <gridsync/detail/reduce/reduce_ops.cuh>
+#include <gridsync/detail/scan/resident_scan.cuh>
 
 #include "scan_probe.h"
 

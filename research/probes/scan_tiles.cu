@@ -1,5 +1,5 @@
 // scan_tiles.cu - scratch probe (issue 16): the library's single-pass scan
-// kernel (single_pass_scan_kernel, gridsync/detail/single_pass_scan.cuh)
+// kernel (single_pass_scan_kernel, gridsync/detail/scan/single_pass_scan.cuh)
 // instantiated with probe policies (threads, blocks per SM, vectors per
 // thread, look-back width, poll back-off) against CUB
 // DeviceScan::InclusiveSum and a device-to-device copy of the same bytes,
@@ -24,8 +24,8 @@
 #include <algorithm>
 #include <vector>
 
-#include <gridsync/detail/reduce_ops.cuh>
-#include <gridsync/detail/single_pass_scan.cuh>
+#include <gridsync/detail/reduce/reduce_ops.cuh>
+#include <gridsync/detail/scan/single_pass_scan.cuh>
 
 #include "scan_probe.h"
 

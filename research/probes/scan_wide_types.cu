@@ -6,7 +6,7 @@
 // `make research` builds it: build/research/probes/scan_wide_types
 #include <cstring>
 #include "scan_probe.h"
-#include <gridsync/detail/resident_scan.cuh>
+#include <gridsync/detail/scan/resident_scan.cuh>
 #include <gridsync/scan.cuh>
 using namespace gs::detail;
 template <class T, class Op, bool Res>

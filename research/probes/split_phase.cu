@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <gridsync/barrier.cuh>
-#include <gridsync/detail/memory_order.cuh>
+#include <gridsync/detail/core/memory_order.cuh>
 
 #define CK(x)                                                                  \
     do {                                                                       \
@@ -74,7 +74,7 @@ __global__ void kern(unsigned *flip, unsigned *slots, unsigned *errors, int iter
     unsigned bad = 0, phase_bit = 0, seen = 0, expected = 0;
     long long a_sum = 0, w_sum = 0;
     if ((M == 4 && t == 0) || (last_polls && t == poller))
-        phase_bit = gs_ld_relaxed_gpu(ctr) & 0x80000000u;
+        phase_bit = gs__ld_relaxed_gpu(ctr) & 0x80000000u;
     __syncthreads();
     for (int it = 0; it < iters; ++it) {
         unsigned *buf = slots + (it & 1) * n;
@@ -82,7 +82,7 @@ __global__ void kern(unsigned *flip, unsigned *slots, unsigned *errors, int iter
         if (t == blockDim.x - 1)
             buf[b] = it * 2654435761u + b;
         if (M == 8 && t == poller) /* before the block barrier that precedes the release */
-            phase_bit = gs_ld_relaxed_gpu(ctr) & 0x80000000u;
+            phase_bit = gs__ld_relaxed_gpu(ctr) & 0x80000000u;
         __syncthreads();
         unsigned old = 0;
         gs_grid_token token;
@@ -94,7 +94,7 @@ __global__ void kern(unsigned *flip, unsigned *slots, unsigned *errors, int iter
         else if (M != 0 && t == 0) {
             unsigned add = b == 0 ? 0x80000000u - (n - 1) : 1u;
             if (M == 1 || M == 5)
-                old = gs_atom_add_release_gpu(ctr, add);
+                old = gs__atom_add_release_gpu(ctr, add);
             else if (M == 2) {
                 fence_gpu();
                 old = atom_rlx(ctr, add);
@@ -123,9 +123,9 @@ __global__ void kern(unsigned *flip, unsigned *slots, unsigned *errors, int iter
             }
         }
         if (M != 0 && M != 6 && M != 12 && t == poller) {
-            unsigned late = M == 13 ? gs_ld_relaxed_gpu(bar.state) : 0u;
+            unsigned late = M == 13 ? gs__ld_relaxed_gpu(bar.state) : 0u;
             for (int k = 0; k < POLL_MAX; ++k) {
-                unsigned v = M == 5 ? gs_ld_relaxed_gpu(ctr) : gs_ld_acquire_gpu(ctr);
+                unsigned v = M == 5 ? gs__ld_relaxed_gpu(ctr) : gs__ld_acquire_gpu(ctr);
                 if ((v ^ old) & 0x80000000u)
                     break;
                 if (M == 9)

@@ -1,8 +1,8 @@
 /* barrier.c - creating, configuring and viewing grid barriers. */
 #include "barrier_internal.h"
 
-#include <gridsync/detail/barrier_layout.h>
-#include <gridsync/detail/tuning.h>
+#include <gridsync/detail/barrier/barrier_layout.h>
+#include <gridsync/detail/core/tuning.h>
 
 #include <math.h>
 #include <stdio.h>

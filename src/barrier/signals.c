@@ -2,7 +2,7 @@
  * side is gridsync/signal.cuh), their watchdog record and its report. */
 #include "barrier_internal.h"
 
-#include <gridsync/detail/barrier_layout.h>
+#include <gridsync/detail/barrier/barrier_layout.h>
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* watchdog.c - turning a barrier's time-out record into a sentence. */
 #include "barrier_internal.h"
 
-#include <gridsync/detail/barrier_layout.h>
+#include <gridsync/detail/barrier/barrier_layout.h>
 
 #include <stdio.h>
 #include <stdlib.h>

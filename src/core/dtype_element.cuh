@@ -11,7 +11,7 @@
 #ifndef GS_CORE_DTYPE_ELEMENT_CUH
 #define GS_CORE_DTYPE_ELEMENT_CUH
 
-#include <gridsync/detail/element_types.cuh>
+#include <gridsync/detail/core/element_types.cuh>
 
 #include "gridsync.h"
 

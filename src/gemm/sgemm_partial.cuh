@@ -28,7 +28,7 @@
 #ifndef GS_GEMM_SGEMM_PARTIAL_CUH
 #define GS_GEMM_SGEMM_PARTIAL_CUH
 
-#include <gridsync/detail/memory_order.cuh>
+#include <gridsync/detail/core/memory_order.cuh>
 
 #include "../runtime/workspace.h"
 
@@ -58,7 +58,7 @@ static __device__ __forceinline__ int sgemm_arrive(unsigned int *counter, unsign
 {
     __syncthreads(); /* every thread's partial -> thread 0's release */
     if (threadIdx.x == 0)
-        *last = gs_atom_inc_acq_rel_gpu(counter, count - 1u) == count - 1u;
+        *last = gs__atom_inc_acq_rel_gpu(counter, count - 1u) == count - 1u;
     __syncthreads(); /* thread 0's acquire -> every thread's reads of the partials */
     return *last;
 }

@@ -22,7 +22,7 @@
  */
 #include <math.h>
 
-#include <gridsync/detail/tuning.h>
+#include <gridsync/detail/core/tuning.h>
 
 #include "../core/error.h"
 

@@ -45,7 +45,7 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include <gridsync/detail/memory_order.cuh>
+#include <gridsync/detail/core/memory_order.cuh>
 
 #include "sgemm_partial.cuh"
 #include "sgemm_tile.cuh"
@@ -96,7 +96,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
         sgemm_store_c(&p, acc, BM, BN, 1, blockIdx.y, blockIdx.x);
     __syncthreads(); /* every thread's reads of the partials -> the release below */
     if (threadIdx.x == 0) /* the tile's S blocks are done with the workspace */
-        gs_red_add_release_gpu(s.finished, (unsigned int)s.splits);
+        gs__red_add_release_gpu(s.finished, (unsigned int)s.splits);
 }
 
 enum { BIG = GS_TUNE_SGEMM_BIG_TILE, SMALL = GS_TUNE_SGEMM_SMALL_TILE };

@@ -53,7 +53,7 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include <gridsync/detail/memory_order.cuh>
+#include <gridsync/detail/core/memory_order.cuh>
 
 #include "sgemm_partial.cuh"
 #include "sgemm_tile.cuh"
@@ -135,7 +135,7 @@ static __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     }
     __syncthreads(); /* every thread's workspace accesses -> the release below */
     if (threadIdx.x == 0)
-        gs_red_add_release_gpu(s.finished, 1u);
+        gs__red_add_release_gpu(s.finished, 1u);
 }
 
 enum { BIG = GS_TUNE_SGEMM_BIG_TILE, SMALL = GS_TUNE_SGEMM_SMALL_TILE };

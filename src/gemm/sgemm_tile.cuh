@@ -49,7 +49,7 @@
 #ifndef GS_GEMM_SGEMM_TILE_CUH
 #define GS_GEMM_SGEMM_TILE_CUH
 
-#include <gridsync/detail/tuning.h>
+#include <gridsync/detail/core/tuning.h>
 
 #include "../../internal/gridsync_internal.h"
 

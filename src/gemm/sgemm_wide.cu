@@ -57,7 +57,7 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include <gridsync/detail/memory_order.cuh>
+#include <gridsync/detail/core/memory_order.cuh>
 
 #include "sgemm_partial.cuh"
 #include "sgemm_tile.cuh"
@@ -378,7 +378,7 @@ __global__ void __launch_bounds__(THREADS, 1) sgemm_wide(gs__sgemm_args p, wide_
             wide_fixup<true>(p, slots, s.slices, w);
         __syncthreads(); /* every thread's reads of the partials -> the release below */
         if (threadIdx.x == 0) /* the tile's blocks are done with the workspace */
-            gs_red_add_release_gpu(s.finished, (unsigned int)s.slices);
+            gs__red_add_release_gpu(s.finished, (unsigned int)s.slices);
     }
 #else
     (void)p;

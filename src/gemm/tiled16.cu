@@ -1,8 +1,8 @@
 /*
  * tiled16.cu - the launcher of the tutorial's 16x16 tiled kernel
- * (gridsync/detail/sgemm_tiled16.cuh: how it works and why it is correct).
+ * (gridsync/detail/gemm/sgemm_tiled16.cuh: how it works and why it is correct).
  */
-#include <gridsync/detail/sgemm_tiled16.cuh>
+#include <gridsync/detail/gemm/sgemm_tiled16.cuh>
 
 #include "../core/error.h"
 

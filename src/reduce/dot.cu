@@ -2,7 +2,7 @@
  * dot.cu - gs_dot: CUDA by Example's dot product (docs/tutorials.md),
  * finished on the GPU in the same launch.
  *
- * How: the single-pass agent (gridsync/detail/single_pass.cuh) over two
+ * How: the single-pass agent (gridsync/detail/reduce/single_pass.cuh) over two
  * arrays read in step (two pairs of 16-byte vectors in flight per thread
  * when both are aligned), each index contributing x[i] * y[i], summed. The
  * tutorial stopped after the block sums, copied 32 partials to the host and
@@ -14,8 +14,8 @@
  * Deterministic: the grid and every fold order depend only on n and the
  * device.
  */
-#include <gridsync/detail/reduce_ops.cuh>
-#include <gridsync/detail/single_pass.cuh>
+#include <gridsync/detail/reduce/reduce_ops.cuh>
+#include <gridsync/detail/reduce/single_pass.cuh>
 
 #include "../core/dtype_element.cuh"
 #include "../core/error.h"

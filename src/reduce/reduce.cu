@@ -3,7 +3,7 @@
  *
  * Every operator is one line of `ops` below: its name and, for each element
  * type, an instantiation of the single-pass agent
- * (gridsync/detail/single_pass.cuh) on its functor. Adding an operator takes
+ * (gridsync/detail/reduce/single_pass.cuh) on its functor. Adding an operator takes
  * its functor (gridsync/detail/), its line here (with its convenience
  * function, if any) and its constant in gridsync.h; nothing else. Every
  * element type (src/core/dtype_element.cuh) gets its kernel. The
@@ -11,8 +11,8 @@
  * GS_REDUCE_SLOT_BYTES, checked here at compile time. What a call writes is
  * its operator's accumulator: a sum of 16-bit floats writes a float.
  */
-#include <gridsync/detail/reduce_ops.cuh>
-#include <gridsync/detail/single_pass.cuh>
+#include <gridsync/detail/reduce/reduce_ops.cuh>
+#include <gridsync/detail/reduce/single_pass.cuh>
 
 #include "../core/dtype_element.cuh"
 #include "../core/error.h"

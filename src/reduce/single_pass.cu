@@ -1,5 +1,5 @@
 /* single_pass.cu - host side shared by the single-pass kernels. */
-#include <gridsync/detail/tuning.h>
+#include <gridsync/detail/core/tuning.h>
 
 #include "../core/error.h"
 #include "../runtime/kernel_shape.h"

@@ -2,7 +2,7 @@
  * single_pass.h - the host side of a single-pass call (internal): checks,
  * grid, workspace, launch, and bringing the result to where the caller
  * wants it. The kernels are instantiations of the agent in
- * gridsync/detail/single_pass.cuh (reduce.cu, dot.cu).
+ * gridsync/detail/reduce/single_pass.cuh (reduce.cu, dot.cu).
  */
 #ifndef GS_REDUCE_SINGLE_PASS_H
 #define GS_REDUCE_SINGLE_PASS_H
@@ -48,7 +48,7 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
                                   gs__single_pass_launch *launch);
 
 /* Launch the prepared kernel on `stream`. Its parameters
- * (gridsync/detail/single_pass.cuh): the input (the array `inputs` of its
+ * (gridsync/detail/reduce/single_pass.cuh): the input (the array `inputs` of its
  * pointers), n, the workspace's partials and ticket, the call's sequence
  * number (workspace.h), and the output. */
 gs_status gs__single_pass_start(const gs__single_pass_launch *launch, const void *const *inputs,

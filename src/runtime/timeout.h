@@ -4,7 +4,7 @@
  * environment variable GRIDSYNC_BARRIER_TIMEOUT that overrides the 2 s
  * default (GS_BARRIER_DEFAULT_TIMEOUT_NS, gridsync.h) for barriers, signal
  * sets, scans and the cross-GPU barrier, and the default itself. The device
- * side of a bound is gridsync/detail/bounded_wait.cuh.
+ * side of a bound is gridsync/detail/core/bounded_wait.cuh.
  */
 #ifndef GS_RUNTIME_TIMEOUT_H
 #define GS_RUNTIME_TIMEOUT_H

@@ -3,7 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "workspace.h"
 
-#include <gridsync/detail/fault_record.h>
+#include <gridsync/detail/core/fault_record.h>
 
 #include <pthread.h>
 #include <stdlib.h>

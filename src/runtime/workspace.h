@@ -34,7 +34,7 @@
  * before storing its tile's output, which the count does not cover), and
  * the host, which knows how many blocks it launched
  * there, compares. Its tile descriptors carry the call's sequence number
- * (gridsync/detail/scan_tile_state.cuh), so they are never cleared between
+ * (gridsync/detail/scan/scan_tile_state.cuh), so they are never cleared between
  * calls: only when the area is allocated or grown, and when the numbering
  * wraps (after 2^32 - 1 calls).
  * A split-k gemm counts itself out the same way (each tile's last arriving
@@ -49,7 +49,7 @@
 #ifndef GS_RUNTIME_WORKSPACE_H
 #define GS_RUNTIME_WORKSPACE_H
 
-#include <gridsync/detail/tuning.h>
+#include <gridsync/detail/core/tuning.h>
 
 #include "gridsync.h"
 
@@ -109,7 +109,7 @@ typedef struct gs__ws_lease {
     void *scratch;         /* scratch_bytes */
     unsigned int counted;  /* the request's counted blocks, expected in counters[2] */
     unsigned int previous; /* the done marker before this call (restored if it fails) */
-    unsigned int *fault;   /* requested: the fault record (gridsync/detail/fault_record.h)
+    unsigned int *fault;   /* requested: the fault record (gridsync/detail/core/fault_record.h)
                               of the stream's workspace, or of graphs, as the device sees it */
 } gs__ws_lease;
 

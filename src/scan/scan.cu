@@ -5,13 +5,13 @@
  * Every operator is one line of `ops` below: its name and, per element
  * type (src/core/dtype_element.cuh) and tiling (short, latency or
  * bandwidth: chosen from n), an instantiation of the agent
- * (gridsync/detail/single_pass_scan.cuh) on its functor (scan_kernels.cuh
+ * (gridsync/detail/scan/single_pass_scan.cuh) on its functor (scan_kernels.cuh
  * says which, and which translation unit instantiates it), plus
- * the bandwidth tiling's resident kernel (gridsync/detail/resident_scan.cuh:
+ * the bandwidth tiling's resident kernel (gridsync/detail/scan/resident_scan.cuh:
  * the same tiles and bits, two tiles a block in shared memory and a warp
  * that looks back while the others work), which runs instead
  * on sm_90 and later, and the short and latency tilings' one-tile kernels
- * (gridsync/detail/single_tile_scan.cuh: the same tiles and bits, one tile
+ * (gridsync/detail/scan/single_tile_scan.cuh: the same tiles and bits, one tile
  * a block), which run instead where the grid has one block per tile;
  * inclusive and exclusive are one kernel (an argument).
  * A call: checks (the cheap ones before any CUDA call, so that bad input
@@ -21,7 +21,7 @@
  * blocks than tiles; the results do not depend on it.
  *
  * Time-outs: a look-back that gives up writes the fault record of its
- * stream's workspace (host-mapped; gridsync/detail/fault_record.h); the
+ * stream's workspace (host-mapped; gridsync/detail/core/fault_record.h); the
  * next gs_scan on that stream, in any thread, and gs_scan_check of that
  * stream report it, like CUDA's asynchronous errors. Scans captured into
  * graphs share one record, which gs_scan_check of any stream reports.
@@ -29,10 +29,10 @@
 #include <stdio.h>
 #include <stdint.h>
 
-#include <gridsync/detail/reduce_ops.cuh>
-#include <gridsync/detail/resident_scan.cuh>
-#include <gridsync/detail/single_pass_scan.cuh>
-#include <gridsync/detail/single_tile_scan.cuh>
+#include <gridsync/detail/reduce/reduce_ops.cuh>
+#include <gridsync/detail/scan/resident_scan.cuh>
+#include <gridsync/detail/scan/single_pass_scan.cuh>
+#include <gridsync/detail/scan/single_tile_scan.cuh>
 
 #include "../core/dtype_element.cuh"
 #include "../core/error.h"
@@ -95,7 +95,7 @@ const scan_op_entry ops[] = {
 static_assert(sizeof ops / sizeof ops[0] == GS_SCAN_OP_COUNT, "one entry per gs_scan_op");
 
 /* How n elements of `type` are tiled: which tiling
- * (gridsync/detail/single_pass_scan.cuh decides, from n and the type
+ * (gridsync/detail/scan/single_pass_scan.cuh decides, from n and the type
  * alone), its elements and its kernel's threads. */
 struct scan_tiling {
     int kind; /* gs::detail::scan_tiling_kind */

@@ -17,10 +17,10 @@
 #ifndef GS_SCAN_SCAN_KERNELS_CUH
 #define GS_SCAN_SCAN_KERNELS_CUH
 
-#include <gridsync/detail/reduce_ops.cuh>
-#include <gridsync/detail/resident_scan.cuh>
-#include <gridsync/detail/single_pass_scan.cuh>
-#include <gridsync/detail/single_tile_scan.cuh>
+#include <gridsync/detail/reduce/reduce_ops.cuh>
+#include <gridsync/detail/scan/resident_scan.cuh>
+#include <gridsync/detail/scan/single_pass_scan.cuh>
+#include <gridsync/detail/scan/single_tile_scan.cuh>
 
 namespace gs__scan {
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gridsync/detail/barrier_layout.h"
+#include "gridsync/detail/barrier/barrier_layout.h"
 #include "../core/error.h"
 
 static size_t round_up(size_t b, size_t to) { return (b + to - 1) / to * to; }

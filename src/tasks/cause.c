@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gridsync/detail/barrier_layout.h"
+#include "gridsync/detail/barrier/barrier_layout.h"
 
 #define MAX_LINKS 8u
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gridsync/detail/barrier_layout.h"
+#include "gridsync/detail/barrier/barrier_layout.h"
 #include "../core/error.h"
 
 /* Everything that must hold before a launch on `stream` (lock held). */

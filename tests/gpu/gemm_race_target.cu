@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <gridsync/detail/sgemm_tiled16.cuh>
+#include <gridsync/detail/gemm/sgemm_tiled16.cuh>
 
 #include "gridsync_internal.h"
 #include "gpu_test.h"

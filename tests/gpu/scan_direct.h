@@ -8,9 +8,9 @@
 #ifndef GS_SCAN_DIRECT_H
 #define GS_SCAN_DIRECT_H
 
-#include <gridsync/detail/resident_scan.cuh>
-#include <gridsync/detail/single_pass_scan.cuh>
-#include <gridsync/detail/single_tile_scan.cuh>
+#include <gridsync/detail/scan/resident_scan.cuh>
+#include <gridsync/detail/scan/single_pass_scan.cuh>
+#include <gridsync/detail/scan/single_tile_scan.cuh>
 
 #include "scan_test.h"
 

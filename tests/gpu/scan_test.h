@@ -32,7 +32,7 @@
 
 #include <limits>
 
-#include <gridsync/detail/single_pass_scan.cuh>
+#include <gridsync/detail/scan/single_pass_scan.cuh>
 #include <gridsync/scan.cuh>
 
 #include "gpu_test.h"

@@ -25,8 +25,8 @@ static __global__ void slow(gs_grid_barrier bar, unsigned long long hold_ns,
 {
     gs_grid_sync(&bar);
     if (blockIdx.x == 0 && threadIdx.x == 0) {
-        const unsigned long long start = gs_globaltimer_ns();
-        while (gs_globaltimer_ns() - start < hold_ns) {
+        const unsigned long long start = gs__globaltimer_ns();
+        while (gs__globaltimer_ns() - start < hold_ns) {
         }
     }
     gs_grid_sync(&bar);

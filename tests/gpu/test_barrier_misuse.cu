@@ -27,8 +27,8 @@
 static __global__ void held(gs_grid_barrier bar, const volatile unsigned int *go)
 {
     if (blockIdx.x == 0 && threadIdx.x == 0) {
-        unsigned long long start = gs_globaltimer_ns();
-        while (*go == 0u && gs_globaltimer_ns() - start < 20000000000ull)
+        unsigned long long start = gs__globaltimer_ns();
+        while (*go == 0u && gs__globaltimer_ns() - start < 20000000000ull)
             __nanosleep(1000);
     }
     gs_grid_sync(&bar);

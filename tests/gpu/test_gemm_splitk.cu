@@ -7,7 +7,7 @@
  * stream at the same time, a CUDA graph's replays); then that every call
  * counted itself out of the workspace (its release does not wait).
  */
-#include <gridsync/detail/tuning.h>
+#include <gridsync/detail/core/tuning.h>
 
 #include "gemm_check.h"
 

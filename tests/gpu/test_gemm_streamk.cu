@@ -10,7 +10,7 @@
  * graph's replays: gemm_check.h); bad input; and that every call counted itself out of the
  * workspace.
  */
-#include <gridsync/detail/tuning.h>
+#include <gridsync/detail/core/tuning.h>
 
 #include "gemm_check.h"
 

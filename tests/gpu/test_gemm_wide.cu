@@ -12,7 +12,7 @@
  * refused, and every call counted out of the workspace. Operands are
  * allocated to their exact size, so memcheck sees any read outside them.
  */
-#include <gridsync/detail/tuning.h>
+#include <gridsync/detail/core/tuning.h>
 
 #include "gemm_check.h"
 

@@ -1,6 +1,6 @@
 /*
  * test_scan_fault_records.cu - the scan's fault records on the GPU
- * (gridsync/detail/fault_record.h, scan_record_fault): a record belongs to
+ * (gridsync/detail/core/fault_record.h, scan_record_fault): a record belongs to
  * the stream's workspace whose call gave up, one record per call however
  * many of its tiles time out together, and a second fault before the host
  * reported the first keeps the first and is counted.
@@ -20,10 +20,10 @@
 static __device__ void hold_tile0(unsigned int seq, unsigned int tile, int point);
 #define GS_SCAN_TEST_DELAY(args, tile, point) hold_tile0((args).seq, (tile), (point))
 
-#include <gridsync/detail/fault_record.h>
-#include <gridsync/detail/reduce_ops.cuh>
-#include <gridsync/detail/resident_scan.cuh>
-#include <gridsync/detail/single_pass_scan.cuh>
+#include <gridsync/detail/core/fault_record.h>
+#include <gridsync/detail/reduce/reduce_ops.cuh>
+#include <gridsync/detail/scan/resident_scan.cuh>
+#include <gridsync/detail/scan/single_pass_scan.cuh>
 
 #include "gpu_test.h"
 
@@ -31,8 +31,8 @@ static __device__ void hold_tile0(unsigned int seq, unsigned int tile, int point
 {
     if (seq < HELD_FROM || tile != 0u || point != 0)
         return;
-    const unsigned long long start = gs_globaltimer_ns();
-    while (gs_globaltimer_ns() - start < 100000000ull) { /* 100 ms */
+    const unsigned long long start = gs__globaltimer_ns();
+    while (gs__globaltimer_ns() - start < 100000000ull) { /* 100 ms */
     }
 }
 

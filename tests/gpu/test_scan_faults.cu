@@ -35,8 +35,8 @@ static __device__ void scan_test_delay(unsigned int seq, unsigned int tile, int 
     h ^= h >> 12;
     if ((h & 7u) != 0u)
         return;
-    const unsigned long long wait_ns = (h >> 8) % 40000u, start = gs_globaltimer_ns();
-    while (gs_globaltimer_ns() - start < wait_ns) {
+    const unsigned long long wait_ns = (h >> 8) % 40000u, start = gs__globaltimer_ns();
+    while (gs__globaltimer_ns() - start < wait_ns) {
     }
 }
 

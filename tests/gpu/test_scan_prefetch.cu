@@ -91,15 +91,15 @@ static __global__ void late_writer(int *dst, const int *fresh, long long n,
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
-    const unsigned long long t0 = gs_globaltimer_ns();
-    while (gs_globaltimer_ns() - t0 < spin_ns) {
+    const unsigned long long t0 = gs__globaltimer_ns();
+    while (gs__globaltimer_ns() - t0 < spin_ns) {
     }
     const long long stride = (long long)gridDim.x * blockDim.x;
     for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
         dst[i] = fresh[i];
     __syncthreads();
     if (threadIdx.x == 0u)
-        atomicMax(end_ns, gs_globaltimer_ns());
+        atomicMax(end_ns, gs__globaltimer_ns());
 }
 
 /* Launched with programmatic dependent launch after late_writer, as
@@ -107,7 +107,7 @@ static __global__ void late_writer(int *dst, const int *fresh, long long n,
 static __global__ void early_observer(unsigned long long *start_ns)
 {
     if (threadIdx.x == 0u)
-        *start_ns = gs_globaltimer_ns();
+        *start_ns = gs__globaltimer_ns();
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif

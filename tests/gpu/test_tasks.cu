@@ -103,8 +103,8 @@ __global__ void __launch_bounds__(256) run_plan(gs_task_view plan, test_bufs b)
             }
             const unsigned long long delay = gs_task_arg(&t, 0);
             if (delay) {
-                const unsigned long long until = gs_globaltimer_ns() + delay;
-                while (gs_globaltimer_ns() < until) {
+                const unsigned long long until = gs__globaltimer_ns() + delay;
+                while (gs__globaltimer_ns() < until) {
                 }
             }
             const unsigned long long v = task_value(id, sum, block_sum);

@@ -20,7 +20,7 @@
  * fall behind one another and look-backs walk several windows.
  *
  * Include this before any gridsync header; it stands in for
- * gridsync/detail/memory_order.cuh and gridsync/detail/single_pass.cuh.
+ * gridsync/detail/core/memory_order.cuh and gridsync/detail/reduce/single_pass.cuh.
  */
 #ifndef GS_TEST_CUDA_EMULATION_H
 #define GS_TEST_CUDA_EMULATION_H
@@ -82,7 +82,7 @@ struct block_state {
     std::vector<warp_state> warps;
     unsigned int bar_arrived = 0, bar_gen = 0;
     ucontext_t scheduler;
-    unsigned int draws = 0; /* tickets drawn (gs_atom_add_relaxed_gpu) */
+    unsigned int draws = 0; /* tickets drawn (gs__atom_add_relaxed_gpu) */
     std::function<void()> body;
     unsigned long long switches = 0;
 };
@@ -325,17 +325,17 @@ inline float __int_as_float(int v) { return emu::from_bits<float>((unsigned int)
 inline long long __double_as_longlong(double v) { return (long long)emu::bits(v); }
 inline double __longlong_as_double(long long v) { return emu::from_bits<double>((unsigned long long)v); }
 
-/* ------------------------------------ gridsync/detail/memory_order.cuh */
+/* ------------------------------------ gridsync/detail/core/memory_order.cuh */
 
-GS_DEVICE unsigned int gs_ld_relaxed_gpu(const unsigned int *p)
+GS_DEVICE unsigned int gs__ld_relaxed_gpu(const unsigned int *p)
 {
     return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
-GS_DEVICE unsigned int gs_ld_acquire_gpu(const unsigned int *p)
+GS_DEVICE unsigned int gs__ld_acquire_gpu(const unsigned int *p)
 {
     return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
-GS_DEVICE void gs_ld_relaxed_gpu_v2_u64(const unsigned long long *p, unsigned long long *a,
+GS_DEVICE void gs__ld_relaxed_gpu_v2_u64(const unsigned long long *p, unsigned long long *a,
                                         unsigned long long *b)
 {
     if (emu::jitter_rng && ((*emu::jitter_rng)() & 1u)) { /* either order */
@@ -346,16 +346,16 @@ GS_DEVICE void gs_ld_relaxed_gpu_v2_u64(const unsigned long long *p, unsigned lo
         *b = __atomic_load_n(p + 1, __ATOMIC_RELAXED);
     }
 }
-GS_DEVICE void gs_st_relaxed_gpu(unsigned int *p, unsigned int v)
+GS_DEVICE void gs__st_relaxed_gpu(unsigned int *p, unsigned int v)
 {
     __atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
-GS_DEVICE void gs_st_relaxed_gpu_u64(unsigned long long *p, unsigned long long v)
+GS_DEVICE void gs__st_relaxed_gpu_u64(unsigned long long *p, unsigned long long v)
 {
     emu::maybe_delay();
     __atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
-GS_DEVICE void gs_st_relaxed_gpu_v2_u64(unsigned long long *p, unsigned long long a,
+GS_DEVICE void gs__st_relaxed_gpu_v2_u64(unsigned long long *p, unsigned long long a,
                                         unsigned long long b)
 {
     emu::maybe_delay();
@@ -364,23 +364,23 @@ GS_DEVICE void gs_st_relaxed_gpu_v2_u64(unsigned long long *p, unsigned long lon
     emu::maybe_delay(); /* a reader may see one word of the pair and not the other */
     __atomic_store_n(p + (high_first ? 0 : 1), high_first ? a : b, __ATOMIC_RELAXED);
 }
-GS_DEVICE void gs_st_relaxed_sys(unsigned int *p, unsigned int v)
+GS_DEVICE void gs__st_relaxed_sys(unsigned int *p, unsigned int v)
 {
     __atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
-GS_DEVICE void gs_st_release_sys(unsigned int *p, unsigned int v)
+GS_DEVICE void gs__st_release_sys(unsigned int *p, unsigned int v)
 {
     __atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
-GS_DEVICE unsigned int gs_ld_acquire_sys(const unsigned int *p)
+GS_DEVICE unsigned int gs__ld_acquire_sys(const unsigned int *p)
 {
     return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
-GS_DEVICE unsigned int gs_atom_exch_relaxed_gpu(unsigned int *p, unsigned int v)
+GS_DEVICE unsigned int gs__atom_exch_relaxed_gpu(unsigned int *p, unsigned int v)
 {
     return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
 }
-GS_DEVICE unsigned int gs_atom_add_relaxed_gpu(unsigned int *p, unsigned int v)
+GS_DEVICE unsigned int gs__atom_add_relaxed_gpu(unsigned int *p, unsigned int v)
 {
     emu::maybe_delay();
     unsigned int draw = ++emu::blk->draws;
@@ -394,18 +394,18 @@ GS_DEVICE unsigned int gs_atom_add_relaxed_gpu(unsigned int *p, unsigned int v)
         emu::sleep_us(emu::slow_ticket_us);
     return old;
 }
-GS_DEVICE void gs_red_add_release_gpu(unsigned int *p, unsigned int v)
+GS_DEVICE void gs__red_add_release_gpu(unsigned int *p, unsigned int v)
 {
     __atomic_fetch_add(p, v, __ATOMIC_RELEASE);
 }
-GS_DEVICE unsigned long long gs_globaltimer_ns(void)
+GS_DEVICE unsigned long long gs__globaltimer_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
-/* ------------------------------------- gridsync/detail/single_pass.cuh */
+/* ------------------------------------- gridsync/detail/reduce/single_pass.cuh */
 namespace gs {
 namespace detail {
 inline void single_pass_begin() {}

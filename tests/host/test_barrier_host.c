@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "gridsync.h"
-#include <gridsync/detail/barrier_layout.h>
+#include <gridsync/detail/barrier/barrier_layout.h>
 
 #include "cuda_stub.h"
 #include "host_threads.h"

@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include <gridsync/detail/tuning.h>
+#include <gridsync/detail/core/tuning.h>
 
 #include "gridsync_internal.h"
 

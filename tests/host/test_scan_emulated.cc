@@ -28,11 +28,11 @@
 #include "cuda_emulation.h"
 #include "testing/random.h"
 
-#include <gridsync/detail/block_scan.cuh>
-#include <gridsync/detail/reduce_ops.cuh>
-#include <gridsync/detail/single_pass_scan.cuh>
-#include <gridsync/detail/single_tile_scan.cuh>
-#include <gridsync/detail/warp_scan.cuh>
+#include <gridsync/detail/scan/block_scan.cuh>
+#include <gridsync/detail/reduce/reduce_ops.cuh>
+#include <gridsync/detail/scan/single_pass_scan.cuh>
+#include <gridsync/detail/scan/single_tile_scan.cuh>
+#include <gridsync/detail/scan/warp_scan.cuh>
 
 #include <limits>
 
@@ -68,7 +68,7 @@ struct small_policy {
 struct workspace {
     std::vector<unsigned long long> descriptors;
     unsigned int counters[4] = {0, 0, 0, 0};
-    unsigned int fault[GS_FAULT_WORDS] = {}; /* gridsync/detail/fault_record.h */
+    unsigned int fault[GS_FAULT_WORDS] = {}; /* gridsync/detail/core/fault_record.h */
     unsigned int seq = 0;
     explicit workspace(size_t tiles) : descriptors(tiles * 4 + 4, 0ull) {}
 };

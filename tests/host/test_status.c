@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "gridsync.h"
-#include <gridsync/detail/barrier_layout.h>
+#include <gridsync/detail/barrier/barrier_layout.h>
 
 #include "../../src/barrier/barrier_internal.h"
 #include "../../src/runtime/timeout.h"

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "gridsync_tasks.h"
-#include <gridsync/detail/barrier_layout.h>
+#include <gridsync/detail/barrier/barrier_layout.h>
 
 #include "../../src/tasks/tasks_internal.h"
 

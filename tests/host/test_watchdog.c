@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include <gridsync/detail/barrier_layout.h>
+#include <gridsync/detail/barrier/barrier_layout.h>
 
 #include "../../src/barrier/barrier_internal.h"
 

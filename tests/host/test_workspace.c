@@ -4,7 +4,7 @@
  * stream, whose kernels reach the stream in the order the threads launch
  * them, not the order they acquired the workspace; freeing workspaces
  * whose kernels are still running, or never ran; and the fault records of
- * calls that gave up (gridsync/detail/fault_record.h), which belong to the
+ * calls that gave up (gridsync/detail/core/fault_record.h), which belong to the
  * stream whose call raised them.
  *
  * A "kernel" here is the stub's: its effect is the reduction kernel's last
@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include <gridsync/detail/fault_record.h>
+#include <gridsync/detail/core/fault_record.h>
 
 #include "../../internal/gridsync_internal.h"
 #include "../../src/runtime/workspace.h"
@@ -261,7 +261,7 @@ static void test_failed_launch_is_not_waited_for(void **state)
 /* ------------------------------------------------------ fault records */
 
 /* A scan-like call's kernel that gives up: what scan_record_fault
- * (gridsync/detail/scan_tile_state.cuh) does to its stream's record. */
+ * (gridsync/detail/scan/scan_tile_state.cuh) does to its stream's record. */
 typedef struct giving_up {
     unsigned int *record;
     unsigned int call, tile, tiles;

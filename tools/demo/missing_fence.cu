@@ -27,7 +27,7 @@
  * Observing zero stale reads does not make the relaxed version correct; it
  * is reported as what was observed.
  */
-#include <gridsync/detail/memory_order.cuh>
+#include <gridsync/detail/core/memory_order.cuh>
 
 #include <stdio.h>
 
@@ -60,10 +60,10 @@ static __device__ int wait_for(unsigned int *p, unsigned int want, int acquire,
                                const unsigned int *abort)
 {
     for (unsigned int polls = 0; polls < GS__MP_MAX_POLLS; ++polls) {
-        unsigned int v = acquire ? gs_ld_acquire_gpu(p) : gs_ld_relaxed_gpu(p);
+        unsigned int v = acquire ? gs__ld_acquire_gpu(p) : gs__ld_relaxed_gpu(p);
         if (v == want)
             return 1;
-        if ((polls & 1023u) == 1023u && gs_ld_relaxed_gpu(abort))
+        if ((polls & 1023u) == 1023u && gs__ld_relaxed_gpu(abort))
             return 0;
     }
     return 0;
@@ -81,11 +81,11 @@ static __global__ void message_passing(int mode, unsigned int rounds, int words,
             if (mode == GS_MP_THREADFENCE)
                 __threadfence();
             if (mode == GS_MP_RELEASE_ACQUIRE)
-                gs_st_release_gpu(&s->flag, r);
+                gs__st_release_gpu(&s->flag, r);
             else
-                gs_st_relaxed_gpu(&s->flag, r);
+                gs__st_relaxed_gpu(&s->flag, r);
             if (!wait_for(&s->ack, r, 1, &s->abort)) {
-                gs_st_relaxed_gpu(&s->abort, 1u);
+                gs__st_relaxed_gpu(&s->abort, 1u);
                 return;
             }
         }
@@ -94,7 +94,7 @@ static __global__ void message_passing(int mode, unsigned int rounds, int words,
             unsigned long long stale = 0, stale_words = 0, done = 0;
             for (unsigned int r = 1; r <= rounds; ++r) {
                 if (!wait_for(&s->flag, r, mode == GS_MP_RELEASE_ACQUIRE, &s->abort)) {
-                    gs_st_relaxed_gpu(&s->abort, 1u);
+                    gs__st_relaxed_gpu(&s->abort, 1u);
                     break;
                 }
                 if (mode == GS_MP_THREADFENCE)
@@ -105,18 +105,18 @@ static __global__ void message_passing(int mode, unsigned int rounds, int words,
                 stale += old != 0;
                 stale_words += old;
                 ++done;
-                gs_st_release_gpu(&s->ack, r);
+                gs__st_release_gpu(&s->ack, r);
             }
             s->stale = stale;
             s->stale_words = stale_words;
             s->rounds = done;
-            gs_st_release_gpu(&s->done, 1u);
+            gs__st_release_gpu(&s->done, 1u);
         }
     } else { /* stress: keep the memory system busy until the consumer is done */
         unsigned int lane = (blockIdx.x * blockDim.x + threadIdx.x) * 33u;
         for (unsigned int it = 0; it < 64u * rounds + 4096u; ++it) {
             st_plain(stress + (lane + it * 4099u) % STRESS_WORDS, it);
-            if ((it & 255u) == 0u && gs_ld_relaxed_gpu(&s->done))
+            if ((it & 255u) == 0u && gs__ld_relaxed_gpu(&s->done))
                 break;
         }
     }

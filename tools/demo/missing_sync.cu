@@ -16,7 +16,7 @@
  * tiled16's nosync twin
  * (src/gemm/tiled16.cu).
  */
-#include <gridsync/detail/sgemm_tiled16.cuh>
+#include <gridsync/detail/gemm/sgemm_tiled16.cuh>
 #include <fcntl.h>
 #include <math.h>
 #include <stdio.h>

@@ -35,7 +35,7 @@
 #define GS_SUITES_DECODE_KERNELS_CUH
 
 #include <gridsync/barrier.cuh>
-#include <gridsync/detail/bulk_copy.cuh>
+#include <gridsync/detail/core/bulk_copy.cuh>
 #include <gridsync/tasks.cuh>
 
 #include "gemv.cuh"
@@ -149,12 +149,12 @@ __device__ __forceinline__ int load_tagged(xregs<K, B> &xr, const unsigned long 
                 xt + (size_t)b * (K / 2) + (size_t)(c * THREADS + threadIdx.x) * 4;
             unsigned long long w0, w1, w2, w3;
             for (;;) {
-                gs_ld_relaxed_gpu_v2_u64(p, &w0, &w1);
-                gs_ld_relaxed_gpu_v2_u64(p + 2, &w2, &w3);
+                gs__ld_relaxed_gpu_v2_u64(p, &w0, &w1);
+                gs__ld_relaxed_gpu_v2_u64(p + 2, &w2, &w3);
                 if ((unsigned int)(w0 >> 32) == tag && (unsigned int)(w1 >> 32) == tag &&
                     (unsigned int)(w2 >> 32) == tag && (unsigned int)(w3 >> 32) == tag)
                     break;
-                const unsigned long long now = gs_globaltimer_ns();
+                const unsigned long long now = gs__globaltimer_ns();
                 if (deadline == 0)
                     deadline = now + 2000000000ull;
                 else if (now > deadline)
@@ -178,7 +178,7 @@ __device__ __forceinline__ void write_tagged(const scratch<V> &s, unsigned long 
         const T hi = pair<T>::from_float(s.vals[(r + 1) * B + b]);
         const unsigned int bits = (unsigned int)*(const unsigned short *)&lo |
                                   ((unsigned int)*(const unsigned short *)&hi << 16);
-        gs_st_relaxed_gpu_u64(yt + (size_t)b * (m / 2) + (r0 + r) / 2,
+        gs__st_relaxed_gpu_u64(yt + (size_t)b * (m / 2) + (r0 + r) / 2,
                               ((unsigned long long)tag << 32) | bits);
     }
 }
@@ -228,7 +228,7 @@ __device__ __forceinline__ int add_residual(scratch<V> &sc, const model<typename
             const unsigned long long *p = geometry<S>::toutput(md, s - 2) + (size_t)b * (S::D / 2) + r / 2;
             unsigned long long word, deadline = 0;
             while ((unsigned int)((word = *(const volatile unsigned long long *)p) >> 32) != tag) {
-                const unsigned long long now = gs_globaltimer_ns();
+                const unsigned long long now = gs__globaltimer_ns();
                 if (deadline == 0)
                     deadline = now + 2000000000ull;
                 else if (now > deadline) {
@@ -396,7 +396,7 @@ __device__ __forceinline__ void wait_slab(unsigned long long *bar, unsigned int 
     if (threadIdx.x < 32u) {
         unsigned long long deadline = 0;
         while (!gs::detail::bulk_barrier_try_wait(bar, parity)) {
-            const unsigned long long now = gs_globaltimer_ns();
+            const unsigned long long now = gs__globaltimer_ns();
             if (deadline == 0)
                 deadline = now + 2000000000ull;
             else if (now > deadline)

@@ -24,7 +24,7 @@
 
 #include <stdio.h>
 
-#include <gridsync/detail/tuning.h>
+#include <gridsync/detail/core/tuning.h>
 
 #include "gridsync_internal.h"
 #include "harness/compare.h"

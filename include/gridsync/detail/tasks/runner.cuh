@@ -43,9 +43,9 @@
 #define GRIDSYNC_DETAIL_TASKS_RUNNER_CUH
 
 #include <gridsync/task_view.h>
-#include <gridsync/detail/barrier_wait.cuh>
-#include <gridsync/detail/bounded_wait.cuh>
-#include <gridsync/detail/bulk_copy.cuh>
+#include <gridsync/detail/barrier/barrier_wait.cuh>
+#include <gridsync/detail/core/bounded_wait.cuh>
+#include <gridsync/detail/core/bulk_copy.cuh>
 
 /* What a block knows while it walks its list (every thread holds a copy). */
 typedef struct gs_task_runner {
@@ -170,10 +170,10 @@ static __device__ __noinline__ void gs__task_left(const gs_task_runner *r, unsig
                                                   unsigned int counter, unsigned int seen,
                                                   unsigned int needed)
 {
-    gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_COUNTER), counter);
-    gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_SEEN), seen);
-    gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_NEEDED), needed);
-    gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_EXIT), how);
+    gs__st_relaxed_gpu(gs__task_block_word(r, GS_TB_COUNTER), counter);
+    gs__st_relaxed_gpu(gs__task_block_word(r, GS_TB_SEEN), seen);
+    gs__st_relaxed_gpu(gs__task_block_word(r, GS_TB_NEEDED), needed);
+    gs__st_relaxed_gpu(gs__task_block_word(r, GS_TB_EXIT), how);
 }
 
 #if GS_HAS_BULK_COPY
@@ -190,7 +190,7 @@ static __device__ __noinline__ int gs__task_stage_wait_slow(const gs_task_runner
         if (gs::detail::bulk_barrier_try_wait(bar, r->parity))
             return 1;
         if (gs::detail::wait_deadline_reached(deadline) ||
-            ((tries & 1023u) == 0u && gs_ld_relaxed_gpu(r->v.record + GS_REC_FLAG) != 0u)) {
+            ((tries & 1023u) == 0u && gs__ld_relaxed_gpu(r->v.record + GS_REC_FLAG) != 0u)) {
             gs__task_left(r, GS_TASK_EXIT_COPY, 0u, 0u, 0u);
             return 0;
         }
@@ -207,11 +207,11 @@ GS_DEVICE void gs__task_flush(gs_task_runner *r)
 #pragma unroll
     for (unsigned int p = 0; p < GS_TASK_MAX_POSTS; ++p)
         if (p < r->pend_n)
-            gs_red_add_release_gpu(r->v.counters + (unsigned long long)r->pend_counter[p] *
+            gs__red_add_release_gpu(r->v.counters + (unsigned long long)r->pend_counter[p] *
                                                        GS_TASK_COUNTER_STRIDE,
                                    r->pend_delta[p]);
     r->pend_n = 0u;
-    gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_DONE), r->pos - r->begin);
+    gs__st_relaxed_gpu(gs__task_block_word(r, GS_TB_DONE), r->pos - r->begin);
 }
 
 /* Thread 0: wait until counter c has reached (epoch x period + value).
@@ -227,7 +227,7 @@ GS_DEVICE int gs__task_wait_counter(gs_task_runner *r, const gs_task_record *rec
     /* every poll an ld.acquire: the one that sees the target is the acquire */
     const int until = GS__UNTIL_REACHED | GS__ACQUIRE_EACH;
     for (unsigned int k = 0; k < GS_TUNE_BARRIER_FAST_POLLS; ++k) {
-        const unsigned int v = gs_ld_acquire_gpu(p);
+        const unsigned int v = gs__ld_acquire_gpu(p);
         if ((int)(v - target) >= 0) {
             r->seen_counter = c;
             r->seen_value = v;
@@ -238,7 +238,7 @@ GS_DEVICE int gs__task_wait_counter(gs_task_runner *r, const gs_task_record *rec
                      c};
     if (gs__wait_slow(&wt)) {
         const unsigned int base = r->epoch * rec->wait_period[w];
-        gs__task_left(r, GS_TASK_EXIT_WAITING, c, gs_ld_relaxed_gpu(p) - base, rec->wait_value[w]);
+        gs__task_left(r, GS_TASK_EXIT_WAITING, c, gs__ld_relaxed_gpu(p) - base, rec->wait_value[w]);
         return 0;
     }
     r->seen_counter = c;
@@ -272,8 +272,8 @@ GS_DEVICE void gs__task_begin(gs_task_runner *r, const gs_task_view *view, void 
     r->end = r->v.list_begin[r->rank + 1u];
     r->epoch = *gs__task_block_word(r, GS_TB_EPOCH);
     if (gs__thread_rank() == 0u) {
-        gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_DONE), 0u);
-        gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_EXIT), GS_TASK_EXIT_NONE);
+        gs__st_relaxed_gpu(gs__task_block_word(r, GS_TB_DONE), 0u);
+        gs__st_relaxed_gpu(gs__task_block_word(r, GS_TB_EXIT), GS_TASK_EXIT_NONE);
     }
 #if GS_HAS_BULK_COPY
     if (gs__thread_rank() == gs__task_copy_thread()) {
@@ -295,8 +295,8 @@ GS_DEVICE int gs__task_next(gs_task_runner *r, gs_task *t)
     if (r->pos == r->end) {
         if (gs__thread_rank() == 0u && r->v.blocks != 0u) {
             gs__task_flush(r);
-            gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_EXIT), GS_TASK_EXIT_FINISHED);
-            gs_st_relaxed_gpu(gs__task_block_word(r, GS_TB_EPOCH), r->epoch + 1u);
+            gs__st_relaxed_gpu(gs__task_block_word(r, GS_TB_EXIT), GS_TASK_EXIT_FINISHED);
+            gs__st_relaxed_gpu(gs__task_block_word(r, GS_TB_EPOCH), r->epoch + 1u);
         }
         return 0;
     }

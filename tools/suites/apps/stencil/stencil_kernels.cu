@@ -88,7 +88,7 @@ struct tagged_halo {
     }
     __device__ __forceinline__ int try_get(size_t at, int s, float *v) const
     {
-        const unsigned long long w = gs_ld_relaxed_gpu_u64(words + at);
+        const unsigned long long w = gs__ld_relaxed_gpu_u64(words + at);
         if ((unsigned int)(w >> 32) != tag0 + (unsigned int)s)
             return 0;
         *v = __uint_as_float((unsigned int)w);
