@@ -87,6 +87,16 @@ def test_non_contiguous_refused(fake):
     assert _arrays.flat(fake(0x100000, (3, 1), "<f4", strides=(4, 96)), "t", "x")[2] == 3
 
 
+def test_empty_arrays_are_contiguous_whatever_their_strides(fake, fake_dlpack):
+    """NumPy 2 gives an empty array strides of 0, and DLPack and CAI pass them on."""
+    empty = np.lib.stride_tricks.as_strided(np.zeros(0, np.float32), (0, 4), (0, 0))
+    assert _arrays.flat(fake_dlpack(empty), "t", "x")[2] == 0
+    assert _arrays.flat(fake(0, (0,), strides=(0,)), "t", "x")[2] == 0
+    a, c = fake(0x100000, (0, 4), strides=(0, 0)), fake(0x300000, (0, 3), strides=(0, 0))
+    with pytest.raises(gridsync.InvalidArgumentError, match="gs_sgemm: sizes must be >= 1"):
+        gridsync.sgemm(a, fake(0x200000, (4, 3)), c)  # the library's sentence, not "strides"
+
+
 def test_host_memory_refused():
     with pytest.raises(gridsync.InvalidArgumentError, match="NumPy array"):
         gridsync.scan(np.zeros(10, np.float32))
