@@ -95,8 +95,10 @@ class Barrier(_Handle):
     """A grid barrier (gs_barrier_create) on the current device.
 
     Pass it in a kernel's arguments to gridsync.launch (it becomes its view,
-    a gs_grid_barrier for that grid), or pass view(blocks) yourself (a 0-d
-    NumPy struct: CuPy passes it by value; numba-cuda takes view(blocks)[()]).
+    a gs_grid_barrier for that grid), or pass view(blocks) yourself to a
+    cooperative launch of your own (a 0-d NumPy struct: CuPy passes it by
+    value to a kernel of RawModule(..., enable_cooperative_groups=True);
+    numba-cuda takes view(blocks)[()]).
     The state serves any number of launches and barriers with no reset.
     timeout: seconds any wait may take (default 2; GRIDSYNC_BARRIER_TIMEOUT
     overrides it)."""
