@@ -97,6 +97,17 @@ def test_empty_arrays_are_contiguous_whatever_their_strides(fake, fake_dlpack):
         gridsync.sgemm(a, fake(0x200000, (4, 3)), c)  # the library's sentence, not "strides"
 
 
+def test_numba_cuda_under_numpy_2_5_is_named():
+    """numba-cuda 0.30.4 fails on its first kernel under NumPy 2.5 (np.row_stack):
+    gridsync says so, naming the versions; any other AttributeError is not it."""
+    from gridsync._device import numba_cannot_compile
+    err = numba_cannot_compile(AttributeError("module 'numpy' has no attribute 'row_stack'"))
+    assert isinstance(err, gridsync.NotSupportedError)
+    assert "NumPy %s" % np.__version__ in str(err) and "NumPy < 2.5" in str(err), str(err)
+    assert numba_cannot_compile(AttributeError("'Foo' object has no attribute 'bar'")) is None
+    assert numba_cannot_compile(ValueError("row_stack")) is None
+
+
 def test_host_memory_refused():
     with pytest.raises(gridsync.InvalidArgumentError, match="NumPy array"):
         gridsync.scan(np.zeros(10, np.float32))
