@@ -19,6 +19,15 @@ def test_import_and_library():
     assert issubclass(gridsync.InvalidArgumentError, ValueError)
 
 
+def test_installed_library_is_looked_for_by_its_soname():
+    """cmake/version.cmake: libgridsync.so.0.MINOR while the major version is 0."""
+    from gridsync import _lib
+    assert _lib.soname("0.1.0") == "libgridsync.so.0.1"
+    assert _lib.soname("0.12.3") == "libgridsync.so.0.12"
+    assert _lib.soname("1.2.3") == "libgridsync.so.1"
+    assert gridsync.__version__ == _lib.VERSION
+
+
 def test_include_dir_has_the_device_headers():
     inc = gridsync.include_dir()
     for header in ("gridsync.h", "gridsync/barrier.cuh", "gridsync/barrier_view.h",
