@@ -2,12 +2,22 @@
 slot, meets the others, and checks its neighbour's slot, 1000 times.
 
     python python/examples/numba_barrier.py
+
+Exits 77 (skipped), saying why, where numba-cuda compiles no kernel (numba-cuda
+0.30.4 under NumPy 2.5: gridsync.numba.compile_problem()).
 """
+import sys
+
 import numpy as np
 from numba import cuda
 
 import gridsync
 import gridsync.numba as gsn
+
+problem = gsn.compile_problem()
+if problem:
+    print("numba_barrier: SKIP: " + problem)
+    sys.exit(77)
 
 
 @cuda.jit

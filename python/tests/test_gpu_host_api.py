@@ -19,9 +19,19 @@ def fw(request):
     return framework(request.param)
 
 
+def _placed(fw, rng, x, offset):
+    """x on the device, `offset` elements into a larger allocation (a
+    misaligned view when offset is odd). Sliced only when offset > 0:
+    numba-cuda cannot slice an empty device array (NumPy 2 gives an empty
+    array strides of 0, which numba-cuda's slicing takes for a broadcast
+    dimension of one element: "non-empty slice into empty slice")."""
+    if not offset:
+        return fw.put(x)
+    return fw.put(np.concatenate([random(rng, offset, x.dtype), x]))[offset:]
+
+
 def _poisoned(fw, n, dtype, offset=0):
-    """A device array of n elements filled with poison, `offset` elements into
-    a larger allocation (a misaligned view when offset is odd)."""
+    """A device array of n elements filled with poison, placed as _placed does."""
     base = fw.put(np.full(n + offset, poison(dtype), dtype=dtype))
     return base[offset:] if offset else base
 
@@ -46,7 +56,7 @@ def _scan_reference(x, op, exclusive):
 def test_scan_sum(fw, rng, n, dtype, exclusive):
     offset = 1 if n % 2 else 0  # odd sizes also start misaligned
     x = random(rng, n, dtype)
-    xd = fw.put(np.concatenate([random(rng, offset, dtype), x]))[offset:]
+    xd = _placed(fw, rng, x, offset)
     out = _poisoned(fw, n, dtype, offset=3 * offset)
     got = gridsync.scan(xd, exclusive=exclusive, out=out)
     assert got is out
@@ -88,7 +98,7 @@ def test_scan_in_place(fw, rng):
 def test_reduce(fw, rng, n, dtype):
     offset = n % 2
     x = random(rng, n, dtype)
-    xd = fw.put(np.concatenate([random(rng, offset, dtype), x]))[offset:]
+    xd = _placed(fw, rng, x, offset)
     for op in ("sum", "min", "max"):
         out = _poisoned(fw, 1, dtype)
         gridsync.reduce(xd, op, out=out)

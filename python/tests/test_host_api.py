@@ -19,6 +19,15 @@ def test_import_and_library():
     assert issubclass(gridsync.InvalidArgumentError, ValueError)
 
 
+def test_installed_library_is_looked_for_by_its_soname():
+    """cmake/version.cmake: libgridsync.so.0.MINOR while the major version is 0."""
+    from gridsync import _lib
+    assert _lib.soname("0.1.0") == "libgridsync.so.0.1"
+    assert _lib.soname("0.12.3") == "libgridsync.so.0.12"
+    assert _lib.soname("1.2.3") == "libgridsync.so.1"
+    assert gridsync.__version__ == _lib.VERSION
+
+
 def test_include_dir_has_the_device_headers():
     inc = gridsync.include_dir()
     for header in ("gridsync.h", "gridsync/barrier.cuh", "gridsync/barrier_view.h",
@@ -85,6 +94,27 @@ def test_non_contiguous_refused(fake):
         gridsync.reduce(x, out=fake(0x200000, ()))
     # size-1 dimensions may have any stride
     assert _arrays.flat(fake(0x100000, (3, 1), "<f4", strides=(4, 96)), "t", "x")[2] == 3
+
+
+def test_empty_arrays_are_contiguous_whatever_their_strides(fake, fake_dlpack):
+    """NumPy 2 gives an empty array strides of 0, and DLPack and CAI pass them on."""
+    empty = np.lib.stride_tricks.as_strided(np.zeros(0, np.float32), (0, 4), (0, 0))
+    assert _arrays.flat(fake_dlpack(empty), "t", "x")[2] == 0
+    assert _arrays.flat(fake(0, (0,), strides=(0,)), "t", "x")[2] == 0
+    a, c = fake(0x100000, (0, 4), strides=(0, 0)), fake(0x300000, (0, 3), strides=(0, 0))
+    with pytest.raises(gridsync.InvalidArgumentError, match="gs_sgemm: sizes must be >= 1"):
+        gridsync.sgemm(a, fake(0x200000, (4, 3)), c)  # the library's sentence, not "strides"
+
+
+def test_numba_cuda_under_numpy_2_5_is_named():
+    """numba-cuda 0.30.4 fails on its first kernel under NumPy 2.5 (np.row_stack):
+    gridsync says so, naming the versions; any other AttributeError is not it."""
+    from gridsync._device import numba_cannot_compile
+    err = numba_cannot_compile(AttributeError("module 'numpy' has no attribute 'row_stack'"))
+    assert isinstance(err, gridsync.NotSupportedError)
+    assert "NumPy %s" % np.__version__ in str(err) and "NumPy < 2.5" in str(err), str(err)
+    assert numba_cannot_compile(AttributeError("'Foo' object has no attribute 'bar'")) is None
+    assert numba_cannot_compile(ValueError("row_stack")) is None
 
 
 def test_host_memory_refused():

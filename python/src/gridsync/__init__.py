@@ -27,7 +27,7 @@ from ._errors import (BusyError, CudaError, GridsyncError, InternalError, Invali
 from ._host import ArgResult, dot, exclusive_scan, inclusive_scan, reduce, scan, sgemm
 from ._views import GRID_BARRIER_DTYPE, SIGNAL_SET_DTYPE
 
-__version__ = "0.1.0"
+__version__ = _lib.VERSION
 
 __all__ = [
     "ArgResult", "Barrier", "BusyError", "CudaError", "GRID_BARRIER_DTYPE", "GridsyncError",

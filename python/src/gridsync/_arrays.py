@@ -150,7 +150,10 @@ def _cupy_checked(x, who, name, contiguous):
 
 
 def _is_c_contiguous(shape, strides):
-    """strides in elements."""
+    """strides in elements. An empty array is contiguous whatever its strides
+    (NumPy 2 gives one strides of 0, and DLPack and CAI pass them on)."""
+    if 0 in shape:
+        return True
     want = 1
     for extent, stride in zip(reversed(shape), reversed(strides)):
         if extent != 1 and stride != want:

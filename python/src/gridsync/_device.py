@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _lib
 from ._arrays import data_pointer, framework_stream, stream_handle
-from ._errors import GridsyncError, InvalidArgumentError
+from ._errors import GridsyncError, InvalidArgumentError, NotSupportedError
 from ._views import (GRID_BARRIER_DTYPE, SIGNAL_SET_DTYPE, Dim3, GridBarrier, SignalSet,
                      as_array)
 
@@ -95,8 +95,10 @@ class Barrier(_Handle):
     """A grid barrier (gs_barrier_create) on the current device.
 
     Pass it in a kernel's arguments to gridsync.launch (it becomes its view,
-    a gs_grid_barrier for that grid), or pass view(blocks) yourself (a 0-d
-    NumPy struct: CuPy passes it by value; numba-cuda takes view(blocks)[()]).
+    a gs_grid_barrier for that grid), or pass view(blocks) yourself to a
+    cooperative launch of your own (a 0-d NumPy struct: CuPy passes it by
+    value to a kernel of RawModule(..., enable_cooperative_groups=True);
+    numba-cuda takes view(blocks)[()]).
     The state serves any number of launches and barriers with no reset.
     timeout: seconds any wait may take (default 2; GRIDSYNC_BARRIER_TIMEOUT
     overrides it)."""
@@ -222,7 +224,32 @@ def function_handle(kernel):
 
 def _numba_compiled(disp, args):
     """The numba-cuda kernel specialized for args (compiled once, cached)."""
-    return disp.compile(tuple(disp.typeof_pyval(a) for a in args))
+    try:
+        return disp.compile(tuple(disp.typeof_pyval(a) for a in args))
+    except AttributeError as e:
+        err = numba_cannot_compile(e)
+        if err is None:
+            raise
+        raise err from e
+
+
+def numba_cannot_compile(e):
+    """The NotSupportedError for numba-cuda's own failure to compile any
+    kernel under the NumPy installed, or None where `e` is another error.
+    numba-cuda (0.30.4, in maintenance mode) registers an overload of
+    np.row_stack under any NumPy 2 when its CUDA target loads, at the first
+    kernel it compiles; NumPy 2.5 removed np.row_stack."""
+    if not isinstance(e, AttributeError) or "row_stack" not in str(e):
+        return None
+    from importlib import metadata
+    try:
+        numba_cuda = "numba-cuda " + metadata.version("numba-cuda")
+    except metadata.PackageNotFoundError:
+        numba_cuda = "numba-cuda"
+    return NotSupportedError(
+        "%s compiles no kernel under NumPy %s: it registers np.row_stack, which NumPy 2.5 "
+        "removed (%s; NVIDIA/numba-cuda issue 907); use it with NumPy < 2.5, or write the "
+        "kernel for CuPy or cuda.core" % (numba_cuda, np.__version__, e))
 
 
 def _core_kernel_handle(kernel):

@@ -147,7 +147,8 @@ _GEMM_KERNELS = {}
 
 def _matrix(x, name, s):
     """(pointer, rows, cols, row stride, kind, device, hint) of a float32 matrix
-    whose rows are contiguous (the row stride may exceed the width)."""
+    whose rows are contiguous (the row stride may exceed the width; an empty
+    one has any strides, and the library says what it makes of its size)."""
     ptr, gs, shape, strides, dev, kind, hint = layout(x, "gridsync.sgemm", name, s)
     if len(shape) != 2:
         raise InvalidArgumentError("gridsync.sgemm: %s has %d dimensions; it must be a matrix"
@@ -157,7 +158,8 @@ def _matrix(x, name, s):
                                    (name, NAMES[gs]))
     rows, cols = shape
     ld = cols if strides is None else strides[0]
-    if strides is not None and ((cols > 1 and strides[1] != 1) or (rows > 1 and ld < cols)):
+    if strides is not None and rows and cols and \
+            ((cols > 1 and strides[1] != 1) or (rows > 1 and ld < cols)):
         raise InvalidArgumentError(
             "gridsync.sgemm: %s has strides %s (in elements); its rows must be contiguous "
             "(row-major, row stride >= width)" % (name, strides))

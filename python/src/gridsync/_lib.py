@@ -4,7 +4,8 @@ Where the library comes from, first found wins:
   1. the file named by the environment variable GRIDSYNC_LIBRARY (then only it);
   2. the copy inside this package (gridsync/lib/libgridsync.so, put there by
      `pip install`);
-  3. the system loader: an installed libgridsync.so.0 (cmake --install).
+  3. the system loader: an installed libgridsync of this version, by its
+     SONAME (libgridsync.so.0.1: cmake --install), then libgridsync.so.
 If it cannot be loaded because the CUDA runtime it links is not on the
 loader's path, libcudart is loaded first from CUDA_HOME / CUDA_PATH, the
 standard toolkit folders and NVIDIA's pip runtime package, and the load
@@ -24,6 +25,15 @@ from ._views import DeviceInfo, Dim3, GridBarrier, SignalSet
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 BUNDLED = os.path.join(_HERE, "lib", "libgridsync.so")
+VERSION = "0.1.0"  # the package's, and the library's it loads (gridsync.__version__)
+
+
+def soname(version):
+    """The SONAME of libgridsync `version` (cmake/version.cmake):
+    libgridsync.so.0.MINOR while the major version is 0, .so.MAJOR from 1.0 on."""
+    major, minor = version.split(".")[:2]
+    return "libgridsync.so." + (major + "." + minor if major == "0" else major)
+
 
 c_int, c_uint, c_void_p, c_size_t = ctypes.c_int, ctypes.c_uint, ctypes.c_void_p, ctypes.c_size_t
 c_ll, c_double, c_float, c_char_p = ctypes.c_longlong, ctypes.c_double, ctypes.c_float, ctypes.c_char_p
@@ -106,7 +116,7 @@ def _load():
     if env:
         names = [env]
     else:
-        names = ([BUNDLED] if os.path.exists(BUNDLED) else []) + ["libgridsync.so.0",
+        names = ([BUNDLED] if os.path.exists(BUNDLED) else []) + [soname(VERSION),
                                                                  "libgridsync.so"]
     errors = []
     for name in names:

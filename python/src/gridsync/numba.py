@@ -26,15 +26,19 @@ the barriers its thread has passed, which is how a time-out names "barrier
 #5". Every thread of every block calls grid_sync the same number of times.
 signal_store / signal_wait take a Signals' view record (sig.view()[()]).
 
+compile_problem() says why numba-cuda cannot compile kernels here, where it
+cannot (numba-cuda 0.30.4 under NumPy 2.5), or returns None.
+
 The device functions are gridsync's own (gridsync/barrier.cuh), compiled by
 numba-cuda's NVRTC from _numba_shim.cu with gridsync's include folder added
 to its search path, and linked into every kernel that calls them.
 """
+import importlib
 import os
 
 from numba import cuda, from_dtype, types
 
-from ._device import include_dir
+from ._device import include_dir, numba_cannot_compile
 from ._views import GRID_BARRIER_DTYPE, SIGNAL_SET_DTYPE
 
 SHIM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_numba_shim.cu")
@@ -84,3 +88,21 @@ writes before it are visible to whoever sees the value)."""
 signal_wait = _declare("gs_numba_signal_wait", types.void(signal_set, types.uint32, types.uint64))
 """signal_wait(sig, i, value): gs_block_signal_wait (until counter i >= value,
 watched)."""
+
+
+def compile_problem():
+    """None where numba-cuda can compile kernels; else the sentence saying why
+    it cannot (the one gridsync.launch and max_coresident_blocks raise as
+    NotSupportedError): numba-cuda 0.30.4 under NumPy 2.5, where it fails on
+    every kernel. Imports the module numba-cuda's CUDA target loads when it
+    compiles its first kernel; compiles nothing."""
+    try:
+        importlib.import_module("numba.cuda.np.arrayobj")
+    except ImportError:  # numba's own numba.cuda, before numba-cuda: no such module
+        return None
+    except AttributeError as e:
+        err = numba_cannot_compile(e)
+        if err is None:
+            raise
+        return str(err)
+    return None
