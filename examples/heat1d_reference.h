@@ -1,6 +1,6 @@
 /*
- * heat1d_reference.h - what the three 1-D heat examples (heat1d.cu,
- * heat1d_neighbour.cu, heat1d_tagged.cu) share: the rod's initial
+ * heat1d_reference.h - what the four 1-D heat examples (heat1d.cu,
+ * heat1d_neighbour.cu, heat1d_tagged.cu, heat1d_pdl.cu) share: the rod's initial
  * temperatures (and the rod itself, filled in host memory) and the FP64 CPU solve their GPU result is checked
  * against. Kept next to the examples, as example_check.h.
  */

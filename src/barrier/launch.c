@@ -80,19 +80,9 @@ gs_status gs_launch_func(cudaFunction_t func, dim3 grid, dim3 block, size_t dyna
     int sms = 0, per_sm = 0, dev = 0, coop = 0;
     if (!func)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_launch: kernel is NULL");
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 ||
-        block.z == 0)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                        "gs_launch: grid (%u,%u,%u) and block (%u,%u,%u) must have no zero "
-                        "dimension", grid.x, grid.y, grid.z, block.x, block.y, block.z);
+    GS_TRY(gs__check_launch_shape("gs_launch", grid, block, dynamic_smem));
     long long blocks = (long long)grid.x * grid.y * grid.z;
     long long threads = (long long)block.x * block.y * block.z;
-    if (threads > 1024)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                        "gs_launch: %lld threads per block, at most 1024 are allowed", threads);
-    if (dynamic_smem > 0xffffffffu)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_launch: %zu bytes of shared memory",
-                        dynamic_smem);
 
     GS_TRY(gs__occupancy(func, (int)threads, dynamic_smem, &sms, &per_sm));
     if (blocks > (long long)sms * per_sm) {

@@ -104,6 +104,23 @@ gs_status gs__is_capturing(cudaStream_t stream, int *capturing)
     return GS_SUCCESS;
 }
 
+gs_status gs__check_launch_shape(const char *who, dim3 grid, dim3 block, size_t dynamic_smem)
+{
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 ||
+        block.z == 0)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "%s: grid (%u,%u,%u) and block (%u,%u,%u) must have no zero dimension",
+                        who, grid.x, grid.y, grid.z, block.x, block.y, block.z);
+    long long threads = (long long)block.x * block.y * block.z;
+    if (threads > 1024)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "%s: %lld threads per block, at most 1024 are allowed", who, threads);
+    if (dynamic_smem > 0xffffffffu)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "%s: %zu bytes of shared memory", who,
+                        dynamic_smem);
+    return GS_SUCCESS;
+}
+
 gs_status gs__occupancy(cudaFunction_t func, int block_threads, size_t dynamic_smem,
                         int *sm_count, int *blocks_per_sm)
 {

@@ -27,9 +27,11 @@ static cudaError_t entry(const char *name, void **fn)
 static void look_up(void)
 {
     static const char *const names[] = {"cuOccupancyMaxActiveBlocksPerMultiprocessor",
-                                        "cuLaunchCooperativeKernel", "cuGetErrorName"};
-    void *fns[3] = {NULL, NULL, NULL};
-    for (int i = 0; i < 3; ++i) {
+                                        "cuLaunchCooperativeKernel", "cuGetErrorName",
+                                        "cuLaunchKernelEx", "cuFuncGetAttribute"};
+    enum { N = sizeof names / sizeof names[0] };
+    void *fns[N] = {NULL};
+    for (int i = 0; i < N; ++i) {
         cudaError_t err = entry(names[i], &fns[i]);
         if (err != cudaSuccess) {
             (void)cudaGetLastError();
@@ -40,6 +42,8 @@ static void look_up(void)
     memcpy(&api.occupancy, &fns[0], sizeof fns[0]);
     memcpy(&api.launch_cooperative, &fns[1], sizeof fns[1]);
     memcpy(&api.error_name, &fns[2], sizeof fns[2]);
+    memcpy(&api.launch_ex, &fns[3], sizeof fns[3]);
+    memcpy(&api.func_attribute, &fns[4], sizeof fns[4]);
     api_status = GS_SUCCESS;
 }
 

@@ -28,6 +28,9 @@ typedef struct gs__driver_api {
                                    unsigned int bz, unsigned int smem, CUstream stream,
                                    void **params);
     CUresult (*error_name)(CUresult r, const char **name);
+    CUresult (*launch_ex)(const CUlaunchConfig *config, CUfunction f, void **params,
+                          void **extra);
+    CUresult (*func_attribute)(int *value, CUfunction_attribute attribute, CUfunction f);
 } gs__driver_api;
 
 /* The entry points, looked up once per process. */

@@ -20,6 +20,11 @@ extern "C" {
  * may wait, query the stream's id or record events the host will query. */
 gs_status gs__is_capturing(cudaStream_t stream, int *capturing);
 
+/* The checks every launch of the caller's kernel makes first (device.c):
+ * no zero dimension, at most 1024 threads a block, shared memory that fits
+ * a launch's 32 bits; else GS_ERR_INVALID_ARGUMENT with "`who`: ..." */
+gs_status gs__check_launch_shape(const char *who, dim3 grid, dim3 block, size_t dynamic_smem);
+
 /* Occupancy of the kernel `func` on the current device (device.c). */
 gs_status gs__occupancy(cudaFunction_t func, int block_threads, size_t dynamic_smem,
                         int *sm_count, int *blocks_per_sm);

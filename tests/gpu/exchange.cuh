@@ -14,7 +14,7 @@
 
 #include <gridsync/barrier.cuh>
 
-static __device__ __forceinline__ unsigned int ex_hash(unsigned int x)
+static __host__ __device__ __forceinline__ unsigned int ex_hash(unsigned int x)
 {
     x ^= x >> 16;
     x *= 0x7feb352du;

@@ -60,6 +60,8 @@ static int hold_count, held_n, live_allocs;
 static stub_op *held_ops[256];
 static void (*launch_hook)(void *);
 static void *launch_hook_arg;
+static int cc_major = 9, ptx_version = 90;
+static stub_launch_ex last_ex;
 static _Thread_local enum cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeGlobal;
 
 static struct CUstream_st *stream_of(cudaStream_t s)
@@ -229,6 +231,38 @@ void stub_reset(void)
     pthread_mutex_lock(&mu);
     hold_count = held_n = 0;
     launch_hook = NULL;
+    cc_major = 9;
+    ptx_version = 90;
+    memset(&last_ex, 0, sizeof last_ex);
+    pthread_mutex_unlock(&mu);
+}
+
+void stub_set_compute_capability(int major)
+{
+    pthread_mutex_lock(&mu);
+    cc_major = major;
+    pthread_mutex_unlock(&mu);
+}
+
+void stub_set_ptx_version(int version)
+{
+    pthread_mutex_lock(&mu);
+    ptx_version = version;
+    pthread_mutex_unlock(&mu);
+}
+
+stub_launch_ex stub_last_launch_ex(void)
+{
+    pthread_mutex_lock(&mu);
+    stub_launch_ex r = last_ex;
+    pthread_mutex_unlock(&mu);
+    return r;
+}
+
+void stub_fail_next_launch_ex(int result)
+{
+    pthread_mutex_lock(&mu);
+    last_ex.fail_next = result;
     pthread_mutex_unlock(&mu);
 }
 
@@ -540,7 +574,11 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = 32; break;
     case cudaDevAttrCooperativeLaunch: *value = 1; break;
     case cudaDevAttrMemoryPoolsSupported: *value = 1; break;
-    case cudaDevAttrComputeCapabilityMajor: *value = 9; break;
+    case cudaDevAttrComputeCapabilityMajor:
+        pthread_mutex_lock(&mu);
+        *value = cc_major;
+        pthread_mutex_unlock(&mu);
+        break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = 232448; break;
     default: *value = 0;
     }
@@ -644,6 +682,47 @@ static CUresult stub_launch_cooperative(CUfunction f, unsigned int gx, unsigned 
     return CUDA_SUCCESS;
 }
 
+/* cuLaunchKernelEx: recorded (stub_last_launch_ex), then enqueued as a
+ * kernel as cuLaunchCooperativeKernel's launches are. */
+static CUresult stub_launch_ex_fn(const CUlaunchConfig *config, CUfunction f, void **params,
+                                  void **extra)
+{
+    (void)f, (void)params, (void)extra;
+    pthread_mutex_lock(&mu);
+    CUresult fail = (CUresult)last_ex.fail_next;
+    last_ex.fail_next = CUDA_SUCCESS;
+    if (fail != CUDA_SUCCESS) {
+        pthread_mutex_unlock(&mu);
+        return fail;
+    }
+    last_ex.grid[0] = config->gridDimX;
+    last_ex.grid[1] = config->gridDimY;
+    last_ex.grid[2] = config->gridDimZ;
+    last_ex.block[0] = config->blockDimX;
+    last_ex.block[1] = config->blockDimY;
+    last_ex.block[2] = config->blockDimZ;
+    last_ex.smem = config->sharedMemBytes;
+    last_ex.stream = (cudaStream_t)config->hStream;
+    last_ex.programmatic = 0;
+    for (unsigned int i = 0; i < config->numAttrs; ++i)
+        last_ex.programmatic |=
+            config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION &&
+            config->attrs[i].value.programmaticStreamSerializationAllowed;
+    last_ex.count++;
+    enqueue(stream_of((cudaStream_t)config->hStream), new_op(OP_KERNEL));
+    pthread_mutex_unlock(&mu);
+    return CUDA_SUCCESS;
+}
+
+static CUresult stub_func_attribute(int *value, CUfunction_attribute attr, CUfunction f)
+{
+    (void)f;
+    pthread_mutex_lock(&mu);
+    *value = attr == CU_FUNC_ATTRIBUTE_PTX_VERSION ? ptx_version : 0;
+    pthread_mutex_unlock(&mu);
+    return CUDA_SUCCESS;
+}
+
 static CUresult stub_error_name(CUresult r, const char **name)
 {
     *name = r == CUDA_SUCCESS ? "CUDA_SUCCESS" : "CUDA_ERROR_STUB";
@@ -660,6 +739,9 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **fn, unsi
                        unsigned int, unsigned int, unsigned int, CUstream, void **) =
         stub_launch_cooperative;
     CUresult (*error_name)(CUresult, const char **) = stub_error_name;
+    CUresult (*launch_ex)(const CUlaunchConfig *, CUfunction, void **, void **) =
+        stub_launch_ex_fn;
+    CUresult (*func_attribute)(int *, CUfunction_attribute, CUfunction) = stub_func_attribute;
     *status = cudaDriverEntryPointSuccess;
     if (strcmp(symbol, "cuOccupancyMaxActiveBlocksPerMultiprocessor") == 0)
         memcpy(fn, &occupancy, sizeof occupancy);
@@ -667,6 +749,10 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **fn, unsi
         memcpy(fn, &launch, sizeof launch);
     else if (strcmp(symbol, "cuGetErrorName") == 0)
         memcpy(fn, &error_name, sizeof error_name);
+    else if (strcmp(symbol, "cuLaunchKernelEx") == 0)
+        memcpy(fn, &launch_ex, sizeof launch_ex);
+    else if (strcmp(symbol, "cuFuncGetAttribute") == 0)
+        memcpy(fn, &func_attribute, sizeof func_attribute);
     else
         *status = cudaDriverEntryPointSymbolNotFound;
     return cudaSuccess;

@@ -1,5 +1,5 @@
 /*
- * cuda_stub.h - a stand-in for the CUDA runtime (and the three driver entry
+ * cuda_stub.h - a stand-in for the CUDA runtime (and the five driver entry
  * points the library reaches through it), linked instead of libcudart into
  * host tests of the library's host code (tests/host/library.cmake): the
  * workspace pool, barriers, the watchdog, scan fault records.
@@ -53,6 +53,24 @@ stub_op *stub_held(int i);
 /* Called inside cuLaunchCooperativeKernel (the library's gs_launch), in the
  * launching thread, before the kernel is enqueued: NULL for none. */
 void stub_set_launch_hook(void (*hook)(void *arg), void *arg);
+
+/* The device's compute capability (major; 9 by default) and the PTX
+ * version the driver reports for every kernel (90 by default). */
+void stub_set_compute_capability(int major);
+void stub_set_ptx_version(int version);
+
+/* The last cuLaunchKernelEx (the library's gs_launch_pdl): its grid,
+ * block, shared memory, stream and whether it carried the
+ * programmatic-stream-serialization attribute; `count` launches so far.
+ * The next one fails with `fail_next` (CUDA_SUCCESS: none). */
+typedef struct stub_launch_ex {
+    unsigned int grid[3], block[3], smem;
+    cudaStream_t stream;
+    int programmatic, count;
+    int fail_next;
+} stub_launch_ex;
+stub_launch_ex stub_last_launch_ex(void);
+void stub_fail_next_launch_ex(int result);
 
 /* Device allocations (cudaMalloc, cudaMallocAsync) not freed yet. */
 int stub_live_allocations(void);

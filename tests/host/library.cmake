@@ -1,8 +1,8 @@
 # Host tests of the library itself. Included from tests/CMakeLists.txt.
 #
 # Its host code on a stubbed CUDA runtime (host/cuda_stub.c, in place of
-# libcudart): the workspace pool, barriers and their watchdog, run on any
-# machine.
+# libcudart): the workspace pool, barriers and their watchdog, PDL launches
+# (what reaches cuLaunchKernelEx), run on any machine.
 add_library(gridsync_stubbed STATIC
   host/cuda_stub.c
   ${PROJECT_SOURCE_DIR}/src/core/error.c
@@ -14,13 +14,14 @@ add_library(gridsync_stubbed STATIC
   ${PROJECT_SOURCE_DIR}/src/barrier/barrier.c
   ${PROJECT_SOURCE_DIR}/src/barrier/launch.c
   ${PROJECT_SOURCE_DIR}/src/barrier/signals.c
-  ${PROJECT_SOURCE_DIR}/src/barrier/watchdog.c)
+  ${PROJECT_SOURCE_DIR}/src/barrier/watchdog.c
+  ${PROJECT_SOURCE_DIR}/src/pdl/launch.c)
 target_include_directories(gridsync_stubbed PUBLIC ${PROJECT_SOURCE_DIR}/include
                            ${CUDAToolkit_INCLUDE_DIRS} ${CMOCKA_INCLUDE_DIR})
 target_link_libraries(gridsync_stubbed PUBLIC Threads::Threads m)
 target_compile_options(gridsync_stubbed PRIVATE ${GS_C_WARNINGS})
 
-foreach(name workspace barrier_host watchdog)
+foreach(name workspace barrier_host watchdog pdl_launch)
   add_executable(test_${name} host/test_${name}.c)
   target_link_libraries(test_${name} PRIVATE gridsync_stubbed ${CMOCKA_LIBRARY})
   target_compile_options(test_${name} PRIVATE ${GS_C_WARNINGS})

@@ -210,6 +210,18 @@ static void assert_methods(const gs_bench_suite *s, const char *const *list)
     }
 }
 
+/* Whether `m` is one of the reading's methods, ours or a peer. */
+static int gs_listed_method(const gs_reading *r, const char *m)
+{
+    for (const char *const *o = r->ours; *o; ++o)
+        if (strcmp(*o, m) == 0)
+            return 1;
+    for (const char *const *p = r->peers; *p; ++p)
+        if (strcmp(*p, m) == 0)
+            return 1;
+    return 0;
+}
+
 static void test_readings(void **state)
 {
     (void)state;
@@ -245,6 +257,19 @@ static void test_readings(void **state)
                 assert_column(s, l->filter);
         }
         assert_true(r->nheadlines > 0);
+        for (int w = 0; w < r->nwinners; ++w) { /* the fastest method per group */
+            const gs_winners *x = &r->winners[w];
+            assert_true(x->title && x->title[0] && x->npicks > 0);
+            for (const char *const *c = x->group_by; c && *c; ++c)
+                assert_column(s, *c);
+            if (x->filter)
+                assert_column(s, x->filter);
+            for (int p = 0; p < x->npicks; ++p)
+                for (const char *const *m = x->picks[p].among; m && *m; ++m)
+                    if (!gs_listed_method(r, *m))
+                        fail_msg("suite %s: winners pick '%s' names '%s', neither ours nor a "
+                                 "peer", s->name, x->picks[p].header, *m);
+        }
         for (int k = 0; k < r->nstyles; ++k) {
             assert_column(s, r->styles[k].column);
             assert_true(r->styles[k].label && r->styles[k].label[0] &&

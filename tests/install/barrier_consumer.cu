@@ -1,13 +1,15 @@
 /* barrier_consumer.cu - a user's CUDA program against an installed gridsync:
  * a kernel with gs_grid_sync, split arrive/wait, a neighbour barrier, a grid
  * all-reduce, a signal and tagged words, launched with gs_launch on as many blocks as
- * fit, a reduction, a prefix scan and a split-k gemm. Built every way a user builds it (plain nvcc with
+ * fit, a chain of kernels with programmatic dependent launch (gs_launch_pdl,
+ * gs_pdl_wait), a reduction, a prefix scan and a split-k gemm. Built every way a user builds it (plain nvcc with
  * its default static CUDA runtime, pkg-config, find_package, the static
  * library); exit 0 when the results are right, 77 without a GPU, 1 wrong. */
 #include <gridsync.h>
 #include <gridsync/allreduce.cuh>
 #include <gridsync/barrier.cuh>
 #include <gridsync/neighbour.cuh>
+#include <gridsync/pdl.cuh>
 #include <gridsync/signal.cuh>
 #include <gridsync/tagged.cuh>
 
@@ -58,6 +60,63 @@ static __global__ void ring(gs_grid_barrier bar, gs_signal_set sig, unsigned int
         gs_block_signal_store(&sig, b, (unsigned long long)r + 1ull);
         gs_block_signal_wait(&sig, next, (unsigned long long)r + 1ull);
     }
+}
+
+/* One kernel of a PDL chain: out[i] = 3 in[i + 1 (mod n)] + 1, after the
+ * previous kernel has written `in` and read `out`. */
+static __global__ void chain_step(const unsigned int *in, unsigned int *out, unsigned int n)
+{
+    gs_pdl_launch_dependents();
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    gs_pdl_wait();
+    if (i < n)
+        out[i] = 3u * in[(i + 1u) % n] + 1u;
+}
+
+/* 20 chained kernels over n elements (a stream of their own); the wrong
+ * values of the result against the CPU, -1 when a call failed. */
+static long long pdl_chain_wrong(unsigned int n)
+{
+    unsigned int *buf[2] = {NULL, NULL}, *h = (unsigned int *)malloc(3 * (size_t)n * sizeof *h);
+    unsigned int *want = h + n, *next = h + 2 * (size_t)n;
+    cudaStream_t s = NULL;
+    long long wrong = -1;
+    gs_status st = GS_SUCCESS;
+    if (!h || cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess ||
+        cudaMalloc((void **)&buf[0], n * sizeof *h) != cudaSuccess ||
+        cudaMalloc((void **)&buf[1], n * sizeof *h) != cudaSuccess ||
+        cudaMemsetAsync(buf[0], 0, n * sizeof *h, s) != cudaSuccess) {
+        free(h);
+        return -1;
+    }
+    for (int k = 0; k < 20 && st == GS_SUCCESS; ++k) { /* the last one writes buf[0] */
+        const unsigned int *in = buf[k & 1];
+        unsigned int *out = buf[(k + 1) & 1];
+        void *args[] = {(void *)&in, (void *)&out, &n};
+        st = gs_launch_pdl((const void *)chain_step, dim3((n + 255u) / 256u), dim3(256), 0, s,
+                           args);
+    }
+    if (st != GS_SUCCESS)
+        fprintf(stderr, "gs_launch_pdl: %s\n", gs_last_error_detail());
+    else if (cudaStreamSynchronize(s) == cudaSuccess &&
+             cudaMemcpy(h, buf[0], n * sizeof *h, cudaMemcpyDeviceToHost) == cudaSuccess) {
+        for (unsigned int i = 0; i < n; ++i)
+            want[i] = 0u;
+        for (int k = 0; k < 20; ++k) {
+            for (unsigned int i = 0; i < n; ++i)
+                next[i] = 3u * want[(i + 1u) % n] + 1u;
+            for (unsigned int i = 0; i < n; ++i)
+                want[i] = next[i];
+        }
+        wrong = 0;
+        for (unsigned int i = 0; i < n; ++i)
+            wrong += h[i] != want[i];
+    }
+    cudaFree(buf[0]);
+    cudaFree(buf[1]);
+    cudaStreamDestroy(s);
+    free(h);
+    return wrong;
 }
 
 #define CHECK(call)                                                                        \
@@ -169,11 +228,12 @@ int main(void)
     long long gemm_wrong = gemm_wrong_with(GS_GEMM_SPLITK, 96, 80, 4096);
     long long streamk_wrong = gemm_wrong_with(GS_GEMM_STREAMK, 96, 80, 4096);
     long long auto_wrong = gemm_wrong_with(GS_GEMM_AUTO, 2048, 2048, 64);
+    long long pdl_wrong = pdl_chain_wrong(100003u);
     printf("barrier_consumer: gridsync %s, %d blocks x %d rounds: %u wrong values; sum %lld "
            "(expected %lld); prefix sums: %lld wrong; split-k gemm: %lld wrong; stream-k gemm: "
-           "%lld wrong; 2048 x 2048 x 64 gemm: %lld wrong\n",
+           "%lld wrong; 2048 x 2048 x 64 gemm: %lld wrong; PDL chain: %lld wrong\n",
            gs_version(), blocks, rounds, bad, sum, n * (n + 1) / 2, scan_wrong, gemm_wrong,
-           streamk_wrong, auto_wrong);
+           streamk_wrong, auto_wrong, pdl_wrong);
     CHECK(gs_barrier_destroy(bar));
     cudaFree(slots);
     cudaFree(words);
@@ -181,7 +241,7 @@ int main(void)
     cudaFree(x);
     free(h);
     return bad == 0 && sum == n * (n + 1) / 2 && scan_wrong == 0 && gemm_wrong == 0 &&
-                   streamk_wrong == 0 && auto_wrong == 0
+                   streamk_wrong == 0 && auto_wrong == 0 && pdl_wrong == 0
                ? 0
                : 1;
 }

@@ -15,6 +15,7 @@
     X(allreduce)         \
     X(tagged)            \
     X(signals)           \
+    X(pdl)               \
     X(watchdog)
 
 #define GS_DECLARE(name) extern const gs_check gs_check_##name;

@@ -2,7 +2,8 @@
  * report.c - a results document (results/results.h) turned into what a person
  * reads: report.md (what was measured on which GPU, a summary of gridsync
  * against its peers from the data, then every suite with its plots embedded
- * beside its table, and the environment), one CSV per suite at full
+ * beside its table and, where its reading asks, the fastest method of each
+ * group (winners.h), and the environment), one CSV per suite at full
  * precision, and the plots each suite describes, drawn by gnuplot
  * (figure.h, gnuplot.h). Without gnuplot everything but the pictures is
  * still written, and the report says how to get them.
@@ -34,6 +35,7 @@
 #include "report/markdown.h"
 #include "report/sources.h"
 #include "report/tables.h"
+#include "report/winners.h"
 
 static const cJSON *field(const cJSON *o, const char *key)
 {
@@ -331,7 +333,8 @@ static void write_contents(FILE *md, const section *sections, int n, int plots)
             plots ? " · [plots](#plots)" : "");
 }
 
-/* One suite: what it measures, how it was timed, its plots, its table. */
+/* One suite: what it measures, how it was timed, its plots, which method
+ * was fastest where its reading asks, its table. */
 static void write_section(FILE *md, const plan *p, const section *s, int rendered)
 {
     char buf[2048], esc[2400];
@@ -387,6 +390,8 @@ static void write_section(FILE *md, const plan *p, const section *s, int rendere
             fprintf(md, "- `%s.png`: %s (not drawn: see [plots](#plots))\n%s",
                     s->pictures[i].file, esc, i + 1 == s->npictures ? "\n" : "");
     }
+    if (gs_md_winners(md, k, s->table) != 0)
+        fputs("(Out of memory: the tables of the fastest method are missing.)\n\n", md);
     const cJSON *title = field(s->table, "title");
     if (cJSON_IsString(title)) {
         gs_md_inline_escape(title->valuestring, esc, sizeof esc);

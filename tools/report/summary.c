@@ -102,12 +102,27 @@ static const cJSON *row_of(const grouping *g, int k, const char *method)
     return NULL;
 }
 
-/* The method of `best_of` with the smallest `column` in group k, or NULL. */
-static const char *best_of(const grouping *g, int k, const char *column)
+/* The method with the smallest `column` in group k among `among`: NULL
+ * for the summary's best_of, GS_SUMMARY_EVERY for any method the group
+ * has; NULL when none has a number there. */
+static const char *best_of(const grouping *g, int k, const char *column,
+                           const char *const *among)
 {
     const char *best = NULL;
     double least = INFINITY;
-    for (const char *const *m = g->spec->best_of; m && *m; ++m) {
+    int every = among && among[0] && strcmp(among[0], GS_SUMMARY_EVERY_NAME) == 0;
+    if (every) {
+        for (int i = g->first[k]; i >= 0; i = g->next[i]) {
+            const cJSON *m = gs_row_field(g->rows[i], g->spec->pivot);
+            const cJSON *v = gs_row_field(g->rows[i], column);
+            if (cJSON_IsString(m) && cJSON_IsNumber(v) && v->valuedouble < least) {
+                least = v->valuedouble;
+                best = gs_bench_method_name(g->suite, m->valuestring);
+            }
+        }
+        return best;
+    }
+    for (const char *const *m = among ? among : g->spec->best_of; m && *m; ++m) {
         const cJSON *v = gs_row_field(row_of(g, k, *m), column);
         if (cJSON_IsNumber(v) && v->valuedouble < least) {
             least = v->valuedouble;
@@ -117,12 +132,12 @@ static const char *best_of(const grouping *g, int k, const char *column)
     return best;
 }
 
-/* The column the summary's (first) GS_SUMMARY_BEST column ranks by, or
- * `fallback` where it has none. */
+/* The column the summary's first GS_SUMMARY_BEST column of best_of (no
+ * `among`) ranks by, or `fallback` where it has none. */
 static const char *best_metric(const grouping *g, const char *fallback)
 {
     for (int c = 0; c < g->spec->ncolumns; ++c)
-        if (g->spec->columns[c].kind == GS_SUMMARY_BEST)
+        if (g->spec->columns[c].kind == GS_SUMMARY_BEST && !g->spec->columns[c].among)
             return g->spec->columns[c].column;
     return fallback;
 }
@@ -133,7 +148,7 @@ static const char *best_metric(const grouping *g, const char *fallback)
 static const cJSON *value_of(const grouping *g, int k, const char *method, const char *column)
 {
     if (strcmp(method, GS_SUMMARY_BEST_METHOD) == 0)
-        method = best_of(g, k, best_metric(g, column));
+        method = best_of(g, k, best_metric(g, column), NULL);
     return method ? gs_row_field(row_of(g, k, method), column) : NULL;
 }
 
@@ -190,7 +205,7 @@ static void cell_text(const grouping *g, int k, const gs_summary_column *col, ch
         value_text(value_of(g, k, col->method, col->column), col->format, buf, len);
         return;
     case GS_SUMMARY_BEST:
-        best = best_of(g, k, col->column);
+        best = best_of(g, k, col->column, col->among);
         snprintf(buf, len, "%s", best ? best : "-");
         return;
     case GS_SUMMARY_RATIO:

@@ -56,6 +56,29 @@ typedef struct gs_headline {
                                          * block's barrier) are left out; NULL: none */
 } gs_headline;
 
+/*
+ * A table of the report's: which method was fastest. Rows with the same
+ * values in `group_by` (among those that pass the filter) are a group, one
+ * line of the table; each pick names the method with the best `metric` of
+ * the reading (smallest; largest where higher_is_better) among its
+ * candidates in the group, with that figure: "relaunch graph + PDL
+ * (0.8300 us)". Derived from the rows measured, never written by hand.
+ */
+typedef struct gs_pick {
+    const char *header;          /* the table's column: "fastest", "best kernel boundary" */
+    const char *const *among;    /* the candidates (NULL-ended); NULL: every method the
+                                  * group has */
+} gs_pick;
+
+typedef struct gs_winners {
+    const char *title;                  /* the sentence above the table */
+    const char *const *group_by;        /* NULL-ended */
+    const char *filter;                 /* keep rows whose `filter` column is one of */
+    const char *const *filter_values;   /* these (NULL-ended); NULL: every row */
+    const gs_pick *picks;
+    int npicks;
+} gs_winners;
+
 typedef struct gs_reading {
     const char *method;               /* the column naming the method */
     const char *const *ours;          /* gridsync's methods (NULL-ended); the rest are peers */
@@ -68,6 +91,8 @@ typedef struct gs_reading {
     int nheadlines;
     const gs_column_style *styles;
     int nstyles;
+    const gs_winners *winners;        /* the report's tables of the fastest method per group */
+    int nwinners;
 } gs_reading;
 
 #ifdef __cplusplus

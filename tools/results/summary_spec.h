@@ -20,12 +20,18 @@ typedef enum gs_summary_kind {
     GS_SUMMARY_FIELD, /* `column` of the group's first row */
     GS_SUMMARY_SHAPE, /* the `group_by` values joined by 'x' ("1024x1024x4096") */
     GS_SUMMARY_VALUE, /* `column` of the group's row whose method is `method` */
-    GS_SUMMARY_BEST,  /* the name of the method of `best_of` with the smallest `column` */
+    GS_SUMMARY_BEST,  /* the name of the method of `best_of` (or the column's `among`) with
+                       * the smallest `column` */
     GS_SUMMARY_RATIO  /* `column` of `method` divided by `column` of `over` */
 } gs_summary_kind;
 
-/* As `method` or `over` of a ratio: the method GS_SUMMARY_BEST picks. */
+/* As `method` or `over` of a ratio: the method the first GS_SUMMARY_BEST
+ * column without `among` picks. */
 #define GS_SUMMARY_BEST_METHOD "\001best"
+
+/* As `among` of a GS_SUMMARY_BEST column: every method the group has. */
+#define GS_SUMMARY_EVERY_NAME "\001every"
+#define GS_SUMMARY_EVERY ((const char *const[]){GS_SUMMARY_EVERY_NAME, NULL})
 
 typedef struct gs_summary_column {
     const char *header;
@@ -35,6 +41,8 @@ typedef struct gs_summary_column {
     const char *over;     /* RATIO: the divisor's method */
     const char *format;   /* printf format of one double ("%.3f", "%.2fx"); "2^": the
                            * power of two as 2^k; NULL: text as it is, numbers "%g" */
+    const char *const *among; /* BEST: the methods it chooses from (NULL-ended);
+                               * NULL: the summary's best_of; GS_SUMMARY_EVERY: any */
 } gs_summary_column;
 
 typedef struct gs_summary_spec {

@@ -1,8 +1,10 @@
 /*
  * describe.c - `gridsync bench barrier`, described (results/suite.h): per
  * barrier latency of every gridsync method next to cooperative groups
- * grid.sync(), relaunch on a stream and relaunch in a CUDA graph; its
- * columns, plots, README table and reading. How it measures: run.cu.
+ * grid.sync(), relaunch on a stream and relaunch in a CUDA graph, each
+ * also with programmatic dependent launch (PDL); its columns, plots,
+ * README table and reading (with the report's table of the fastest method
+ * and the best kernel boundary per grid). How it measures: run.cu.
  */
 #include <gridsync/barrier_view.h>
 
@@ -13,14 +15,16 @@ static const gs_column columns[] = {
     {.name = "blocks", .unit = "", .meaning = "blocks in the grid"},
     {.name = "blocks_per_sm", .unit = "", .decimals = 2, .meaning = "blocks / SMs"},
     {.name = "method", .unit = "",
-     .meaning = "lock, lockfree, flip, tree (gridsync's); cg grid.sync, relaunch, relaunch graph "
-                "(the peers)"},
+     .meaning = "lock, lockfree, flip, tree (gridsync's); cg grid.sync, relaunch, relaunch graph, "
+                "relaunch + PDL, relaunch graph + PDL (the peers)"},
     {.name = "us_per_barrier", .unit = "us", .decimals = 3, .meaning = "median time per barrier"},
     {.name = "min_us", .unit = "us", .decimals = 3, .meaning = "fastest sample, per barrier"},
     {.name = "max_us", .unit = "us", .decimals = 3, .meaning = "slowest sample, per barrier"},
     {.name = "speedup_vs_cg", .unit = "", .decimals = 2, .meaning = "grid.sync() time / this time"},
     {.name = "speedup_vs_graph", .unit = "", .decimals = 2,
      .meaning = "relaunch-graph time / this time"},
+    {.name = "speedup_vs_pdl", .unit = "", .decimals = 2,
+     .meaning = "relaunch graph + PDL time / this time (none on a GPU without PDL)"},
     {.name = "x_floor", .unit = "", .decimals = 2,
      .meaning = "this time / the one-block lock barrier's"},
     {.name = "errors", .unit = "", .meaning = "wrong values seen by the exchange check; must be 0"},
@@ -29,7 +33,11 @@ static const gs_column columns[] = {
 /* gridsync's methods: every method of the registry, as results name them. */
 #define GS__METHOD_NAME(constant, name) name,
 static const char *const ours[] = {GS_BARRIER_METHODS(GS__METHOD_NAME) NULL};
-static const char *const peers[] = {"cg grid.sync", "relaunch", "relaunch graph", NULL};
+static const char *const peers[] = {"cg grid.sync", "relaunch", "relaunch graph", "relaunch + PDL",
+                                    "relaunch graph + PDL", NULL};
+/* The kernel boundaries among them. */
+static const char *const boundaries[] = {"relaunch", "relaunch graph", "relaunch + PDL",
+                                         "relaunch graph + PDL", NULL};
 static const char *const grid[] = {"blocks", NULL};
 
 static const gs_plot_spec plots[] = {
@@ -88,11 +96,18 @@ static const gs_summary_column summary_columns[] = {
     PER_BARRIER("cg grid.sync"),
     PER_BARRIER("relaunch"),
     PER_BARRIER("relaunch graph"),
+    PER_BARRIER("relaunch graph + PDL"),
     {.header = "best ours", .kind = GS_SUMMARY_BEST, .column = "us_per_barrier"},
     {.header = "vs grid.sync", .kind = GS_SUMMARY_RATIO, .column = "us_per_barrier",
      .method = "cg grid.sync", .over = GS_SUMMARY_BEST_METHOD, .format = "%.2fx"},
     {.header = "vs graph", .kind = GS_SUMMARY_RATIO, .column = "us_per_barrier",
      .method = "relaunch graph", .over = GS_SUMMARY_BEST_METHOD, .format = "%.2fx"},
+    {.header = "vs graph + PDL", .kind = GS_SUMMARY_RATIO, .column = "us_per_barrier",
+     .method = "relaunch graph + PDL", .over = GS_SUMMARY_BEST_METHOD, .format = "%.2fx"},
+    {.header = "fastest", .kind = GS_SUMMARY_BEST, .column = "us_per_barrier",
+     .among = GS_SUMMARY_EVERY},
+    {.header = "best boundary", .kind = GS_SUMMARY_BEST, .column = "us_per_barrier",
+     .among = boundaries},
 };
 
 static const gs_summary_spec summary = {
@@ -106,22 +121,33 @@ static const gs_summary_spec summary = {
 };
 
 static const char *const key[] = {"threads", "blocks", "method", NULL};
+/* The best of gridsync's methods against `peer_`, grid by grid. */
+#define AGAINST(peer_)                  \
+    {                                   \
+        .peer = peer_,                  \
+        .metric = "us_per_barrier",     \
+        .group_by = configuration,      \
+        .describe = configuration,      \
+        .noun = "grids",                \
+        .blocks = "blocks",             \
+    }
 static const gs_headline headlines[] = {
+    AGAINST("cg grid.sync"),
+    AGAINST("relaunch graph"),
+    AGAINST("relaunch graph + PDL"),
+};
+static const gs_pick picks[] = {
+    {.header = "fastest method", .among = NULL},
+    {.header = "fastest of gridsync's", .among = ours},
+    {.header = "best kernel boundary", .among = boundaries},
+};
+static const gs_winners winners[] = {
     {
-        .peer = "cg grid.sync",
-        .metric = "us_per_barrier",
+        .title = "Fastest per grid: a kernel boundary or a barrier inside the kernel, whichever "
+            "measured faster here (median time per barrier):",
         .group_by = configuration,
-        .describe = configuration,
-        .noun = "grids",
-        .blocks = "blocks",
-    },
-    {
-        .peer = "relaunch graph",
-        .metric = "us_per_barrier",
-        .group_by = configuration,
-        .describe = configuration,
-        .noun = "grids",
-        .blocks = "blocks",
+        .picks = picks,
+        .npicks = GS_COUNT(picks),
     },
 };
 static const gs_column_style styles[] = {
@@ -131,6 +157,7 @@ static const gs_column_style styles[] = {
     {.column = "max_us", .label = "slowest", .format = GS_CELL_AUTO},
     {.column = "speedup_vs_cg", .label = "vs grid.sync", .format = GS_CELL_RATIO},
     {.column = "speedup_vs_graph", .label = "vs graph", .format = GS_CELL_RATIO},
+    {.column = "speedup_vs_pdl", .label = "vs graph + PDL", .format = GS_CELL_RATIO},
     {.column = "x_floor", .label = "vs 1-block lock", .format = GS_CELL_RATIO},
 };
 static const gs_reading reading = {
@@ -143,12 +170,16 @@ static const gs_reading reading = {
     .nheadlines = GS_COUNT(headlines),
     .styles = styles,
     .nstyles = GS_COUNT(styles),
+    .winners = winners,
+    .nwinners = GS_COUNT(winners),
 };
 
 const gs_bench_suite gs_suite_barrier = {
     .name = "barrier",
     .help = "microseconds per grid barrier: gridsync's methods vs cooperative groups grid.sync(), "
-        "kernel relaunch on a stream and relaunch inside a CUDA graph",
+        "kernel relaunch on a stream and relaunch inside a CUDA graph, each also with "
+        "programmatic dependent launch (PDL); the report names the fastest method and the best "
+        "kernel boundary per grid",
     .title = "barrier: microseconds per barrier (median)",
     .columns = columns,
     .ncolumns = GS_COUNT(columns),

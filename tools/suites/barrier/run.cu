@@ -10,7 +10,12 @@
  *
  * Peers: cooperative groups grid.sync() (cooperative launch), kernel relaunch
  * on a stream (each barrier becomes a kernel boundary: two kernels per
- * iteration), and the same relaunches captured once in a CUDA graph.
+ * iteration), the same relaunches captured once in a CUDA graph, and both
+ * with programmatic dependent launch (suites/pdl_peer.cuh: each kernel
+ * lets the next start at its top and waits before it touches the slots,
+ * which also keeps a write kernel from overwriting slots the check kernel
+ * before it still reads); the PDL rows are left out where the GPU has no
+ * PDL (below sm_90).
  *
  * Its description (columns, plots, README table, reading): describe.c.
  */
@@ -18,6 +23,7 @@
 
 #include <gridsync/barrier.cuh>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -26,6 +32,7 @@
 #include "harness/params.h"
 #include "harness/progress.h"
 #include "harness/timer.h"
+#include "suites/pdl_peer.cuh"
 
 namespace cg = cooperative_groups;
 
@@ -89,7 +96,25 @@ static __global__ void exchange_check(const unsigned int *slots, unsigned int *e
         atomicAdd(errors, 1u);
 }
 
-enum peer { P_GRIDSYNC, P_CG, P_RELAUNCH, P_GRAPH };
+/* The exchange as two kernels chained by PDL (peer: relaunch + PDL). */
+static __global__ void exchange_write_pdl(unsigned int *slots, int it)
+{
+    peer_pdl_trigger();
+    peer_pdl_wait(); /* the check kernel before has read every slot */
+    if (threadIdx.x == 0)
+        slots[blockIdx.x] = slot_value(it, blockIdx.x);
+}
+
+static __global__ void exchange_check_pdl(const unsigned int *slots, unsigned int *errors, int it)
+{
+    unsigned int n = gridDim.x, b = blockIdx.x, next = b + 1u == n ? 0u : b + 1u;
+    peer_pdl_trigger();
+    peer_pdl_wait(); /* the write kernel has completed: its slots are visible */
+    if (threadIdx.x == 0 && slots[next] != slot_value(it, next))
+        atomicAdd(errors, 1u);
+}
+
+enum peer { P_GRIDSYNC, P_CG, P_RELAUNCH, P_GRAPH, P_PDL, P_PDL_GRAPH };
 
 typedef struct variant {
     const char *name;
@@ -105,6 +130,8 @@ static const variant variants[] = {
     {"cg grid.sync", P_CG, GS_BARRIER_AUTO, (const void *)exchange_cg},
     {"relaunch", P_RELAUNCH, GS_BARRIER_AUTO, NULL},
     {"relaunch graph", P_GRAPH, GS_BARRIER_AUTO, NULL},
+    {"relaunch + PDL", P_PDL, GS_BARRIER_AUTO, NULL},
+    {"relaunch graph + PDL", P_PDL_GRAPH, GS_BARRIER_AUTO, NULL},
 };
 enum { NVARIANTS = sizeof variants / sizeof variants[0] };
 
@@ -141,6 +168,17 @@ static gs_status enqueue(void *p, cudaStream_t stream)
         }
         GS_CUDA_TRY(cudaGetLastError());
         return GS_SUCCESS;
+    case P_PDL:
+    case P_PDL_GRAPH:
+        for (int it = 0; it < c->iters; ++it) {
+            void *write_args[] = {&c->slots, &it};
+            void *check_args[] = {&c->slots, &c->errors, &it};
+            GS_TRY(peer_pdl_launch((const void *)exchange_write_pdl, grid, block, stream,
+                                   write_args));
+            GS_TRY(peer_pdl_launch((const void *)exchange_check_pdl, grid, block, stream,
+                                   check_args));
+        }
+        return GS_SUCCESS;
     }
     return gs__fail(GS_ERR_INTERNAL, "barrier bench: unknown variant");
 }
@@ -149,12 +187,16 @@ static gs_status enqueue(void *p, cudaStream_t stream)
 typedef struct measured {
     gs_stats st;
     unsigned int errors;
+    int skipped; /* a PDL row on a GPU without PDL */
 } measured;
+
+static int is_graph(enum peer k) { return k == P_GRAPH || k == P_PDL_GRAPH; }
+static int is_pdl(enum peer k) { return k == P_PDL || k == P_PDL_GRAPH; }
 
 static gs_status measure(run_ctx *c, const gs_bench_params *o, cudaStream_t stream,
                          measured *m)
 {
-    gs_timing_plan plan = gs_bench_plan(o, c->v->kind == P_GRAPH ? 1 : 0);
+    gs_timing_plan plan = gs_bench_plan(o, is_graph(c->v->kind) ? 1 : 0);
     if (c->v->kind == P_GRIDSYNC) {
         GS_TRY(gs_barrier_create(&c->bar, c->v->method));
         GS_TRY(gs_barrier_set_tree_params(c->bar, o->tree_flat_max, o->tree_group));
@@ -193,9 +235,19 @@ static gs_status coresident_max(int threads, int *max_blocks)
     return GS_SUCCESS;
 }
 
-static void add_row(gs_table *t, int threads, unsigned int blocks, int sms, const char *name,
-                    const measured *m, double cg_us, double graph_us, double floor_us)
+/* A ratio, or nothing when a side was not measured. */
+static void set_ratio(gs_table *t, const char *column, double num, double den)
 {
+    if (isfinite(num) && isfinite(den) && den > 0.0)
+        gs_row_value(t, column, num / den);
+}
+
+static void add_row(gs_table *t, int threads, unsigned int blocks, int sms, const char *name,
+                    const measured *m, double cg_us, double graph_us, double pdl_us,
+                    double floor_us)
+{
+    if (m->skipped)
+        return;
     gs_table_add_row(t);
     gs_row_value(t, "threads", threads);
     gs_row_value(t, "blocks", blocks);
@@ -206,6 +258,7 @@ static void add_row(gs_table *t, int threads, unsigned int blocks, int sms, cons
     gs_row_value(t, "max_us", m->st.max);
     gs_row_value(t, "speedup_vs_cg", cg_us / m->st.median);
     gs_row_value(t, "speedup_vs_graph", graph_us / m->st.median);
+    set_ratio(t, "speedup_vs_pdl", pdl_us, m->st.median);
     gs_row_value(t, "x_floor", m->st.median / floor_us);
     gs_row_value(t, "errors", m->errors);
 }
@@ -215,7 +268,9 @@ static gs_status run_config(const gs_bench_params *o, int threads, unsigned int 
                             gs_table *t, gs_progress *prog, int *step, int *failures)
 {
     measured m[NVARIANTS];
-    double cg_us = 0.0, graph_us = 0.0;
+    double cg_us = 0.0, graph_us = 0.0, pdl_us = NAN;
+    int pdl = 0;
+    GS_TRY(peer_pdl_supported((const void *)exchange_write_pdl, &pdl));
     for (int v = 0; v < NVARIANTS; ++v) {
         run_ctx c = *base;
         c.v = &variants[v];
@@ -225,15 +280,21 @@ static gs_status run_config(const gs_bench_params *o, int threads, unsigned int 
         snprintf(what, sizeof what, "%d threads x %u blocks: %s", threads, blocks, c.v->name);
         if (!o->quiet)
             gs_progress_step(prog, (*step)++, what);
+        m[v].skipped = is_pdl(variants[v].kind) && !pdl;
+        if (m[v].skipped)
+            continue;
         GS_TRY(measure(&c, o, stream, &m[v]));
         if (variants[v].kind == P_CG)
             cg_us = m[v].st.median;
         if (variants[v].kind == P_GRAPH)
             graph_us = m[v].st.median;
+        if (variants[v].kind == P_PDL_GRAPH)
+            pdl_us = m[v].st.median;
         *failures += m[v].errors != 0u;
     }
     for (int v = 0; v < NVARIANTS; ++v)
-        add_row(t, threads, blocks, sms, variants[v].name, &m[v], cg_us, graph_us, floor_us);
+        add_row(t, threads, blocks, sms, variants[v].name, &m[v], cg_us, graph_us, pdl_us,
+                floor_us);
     return GS_SUCCESS;
 }
 

@@ -2,9 +2,12 @@
  * describe.c - `gridsync bench sync`, described (results/suite.h): time per
  * step of the scoped primitives (neighbour and subset barriers, tagged
  * exchange, grid all-reduce, split arrive/wait with independent work) next
- * to grid.sync(), cooperative groups' arrive/wait and relaunch in a CUDA
- * graph; its columns, plots, README table and reading. How it measures:
- * run.cu.
+ * to grid.sync(), cooperative groups' arrive/wait and relaunch (in a CUDA
+ * graph, and with programmatic dependent launch on a stream and in a
+ * graph; for the split-phase rows with the same work in each step); its
+ * columns, plots, README table and reading (with the report's tables of the
+ * fastest method and the best kernel boundary per grid and per step
+ * length). How it measures: run.cu.
  */
 #include "results/suite.h"
 
@@ -15,7 +18,8 @@ static const gs_column columns[] = {
      .meaning = "neighbour 1-D / 2-D, tagged exchange 1-D (a word with each 1-D neighbour, "
                 "gridsync/tagged.cuh), subset of 8, all-reduce f32 / f64, full barrier "
                 "(gs_grid_sync_flip: tree's path up to 2048 blocks), arrive/wait, work alone "
-                "(gridsync's and the baseline); cg grid.sync, cg arrive/wait, relaunch graph "
+                "(gridsync's and the baseline); cg grid.sync, cg arrive/wait, relaunch graph, "
+                "relaunch + PDL, relaunch graph + PDL, and the relaunches with W us of work "
                 "(the peers)"},
     {.name = "work_us", .unit = "us", .decimals = 1,
      .meaning = "independent work between arrive and wait (split-phase rows)"},
@@ -26,7 +30,10 @@ static const gs_column columns[] = {
      .meaning = "the cooperative-groups counterpart's time / this time (grid.sync, or "
                 "arrive/wait with the same work)"},
     {.name = "speedup_vs_graph", .unit = "", .decimals = 2,
-     .meaning = "relaunch-graph time / this time"},
+     .meaning = "relaunch-graph time (with the same work, split-phase rows) / this time"},
+    {.name = "speedup_vs_pdl", .unit = "", .decimals = 2,
+     .meaning = "relaunch graph + PDL time (with the same work, split-phase rows) / this time; "
+                "none on a GPU without PDL"},
     {.name = "x_full_barrier", .unit = "", .decimals = 2,
      .meaning = "this time / gridsync's full barrier's"},
     {.name = "x_work", .unit = "", .decimals = 2,
@@ -39,19 +46,43 @@ static const char *const ours[] = {"neighbour 1-D", "neighbour 2-D", "tagged exc
                                    "all-reduce f32", "all-reduce f64", "full barrier",
                                    "arrive/wait", "arrive/wait, 0.5 us work",
                                    "arrive/wait, 1 us work", "arrive/wait, 2 us work", NULL};
-static const char *const peers[] = {"cg grid.sync", "relaunch graph", "cg arrive/wait",
+static const char *const peers[] = {"cg grid.sync", "relaunch graph", "relaunch + PDL",
+                                    "relaunch graph + PDL", "cg arrive/wait",
                                     "cg arrive/wait, 0.5 us work", "cg arrive/wait, 1 us work",
-                                    "cg arrive/wait, 2 us work", NULL};
+                                    "cg arrive/wait, 2 us work", "relaunch graph, 0.5 us work",
+                                    "relaunch graph + PDL, 0.5 us work",
+                                    "relaunch graph, 1 us work", "relaunch graph + PDL, 1 us work",
+                                    "relaunch graph, 2 us work", "relaunch graph + PDL, 2 us work",
+                                    NULL};
+/* The kernel boundaries: without work, and with W us of work a step. */
+static const char *const boundaries[] = {"relaunch graph", "relaunch + PDL",
+                                         "relaunch graph + PDL", NULL};
+static const char *const boundaries_work[] = {
+    "relaunch graph, 0.5 us work", "relaunch graph + PDL, 0.5 us work",
+    "relaunch graph, 1 us work",   "relaunch graph + PDL, 1 us work",
+    "relaunch graph, 2 us work",   "relaunch graph + PDL, 2 us work", NULL};
+/* The split-phase rows that synchronize with W > 0 us of work (the work
+ * alone does not synchronize: it is the floor, not a method to pick). */
+static const char *const with_work[] = {
+    "arrive/wait, 0.5 us work",    "cg arrive/wait, 0.5 us work",
+    "relaunch graph, 0.5 us work", "relaunch graph + PDL, 0.5 us work",
+    "arrive/wait, 1 us work",      "cg arrive/wait, 1 us work",
+    "relaunch graph, 1 us work",   "relaunch graph + PDL, 1 us work",
+    "arrive/wait, 2 us work",      "cg arrive/wait, 2 us work",
+    "relaunch graph, 2 us work",   "relaunch graph + PDL, 2 us work", NULL};
 static const char *const configuration[] = {"threads", "blocks", NULL};
 static const char *const grid[] = {"blocks", NULL};
 static const char *const no_work[] = {"neighbour 1-D", "neighbour 2-D", "tagged exchange 1-D",
                                       "subset of 8",
                                       "all-reduce f32", "all-reduce f64", "full barrier",
-                                      "cg grid.sync", "relaunch graph", NULL};
+                                      "cg grid.sync", "relaunch graph", "relaunch + PDL",
+                                      "relaunch graph + PDL", NULL};
 static const char *const split_rows[] = {"work alone, 1 us", "arrive/wait, 1 us work",
-                                         "cg arrive/wait, 1 us work", "work alone, 2 us",
+                                         "cg arrive/wait, 1 us work", "relaunch graph, 1 us work",
+                                         "relaunch graph + PDL, 1 us work", "work alone, 2 us",
                                          "arrive/wait, 2 us work", "cg arrive/wait, 2 us work",
-                                         NULL};
+                                         "relaunch graph, 2 us work",
+                                         "relaunch graph + PDL, 2 us work", NULL};
 
 static const gs_plot_spec plots[] = {
     {
@@ -129,12 +160,19 @@ static const gs_summary_column summary_columns[] = {
     PER_STEP("full barrier"),
     PER_STEP("cg grid.sync"),
     PER_STEP("relaunch graph"),
+    PER_STEP("relaunch graph + PDL"),
     {.header = "neighbour vs grid.sync", .kind = GS_SUMMARY_RATIO, .column = "us_per_step",
      .method = "cg grid.sync", .over = "neighbour 1-D", .format = "%.2fx"},
     {.header = "neighbour vs graph", .kind = GS_SUMMARY_RATIO, .column = "us_per_step",
      .method = "relaunch graph", .over = "neighbour 1-D", .format = "%.2fx"},
+    {.header = "neighbour vs graph + PDL", .kind = GS_SUMMARY_RATIO, .column = "us_per_step",
+     .method = "relaunch graph + PDL", .over = "neighbour 1-D", .format = "%.2fx"},
     {.header = "all-reduce / barrier", .kind = GS_SUMMARY_RATIO, .column = "us_per_step",
      .method = "all-reduce f64", .over = "full barrier", .format = "%.2fx"},
+    {.header = "fastest", .kind = GS_SUMMARY_BEST, .column = "us_per_step",
+     .among = GS_SUMMARY_EVERY},
+    {.header = "best boundary", .kind = GS_SUMMARY_BEST, .column = "us_per_step",
+     .among = boundaries},
 };
 
 static const gs_summary_spec summary = {
@@ -152,28 +190,55 @@ static const gs_summary_spec summary = {
 
 static const char *const key[] = {"threads", "blocks", "primitive", NULL};
 static const char *const neighbours[] = {"neighbour 1-D", "neighbour 2-D", NULL};
+/* The neighbour barriers against `peer_`, steps without work. */
+#define AGAINST(peer_)                  \
+    {                                   \
+        .peer = peer_,                  \
+        .metric = "us_per_step",        \
+        .group_by = configuration,      \
+        .describe = configuration,      \
+        .filter = "primitive",          \
+        .filter_values = no_work,       \
+        .noun = "grids",                \
+        .blocks = "blocks",             \
+        .ours = neighbours,             \
+    }
 static const gs_headline headlines[] = {
+    AGAINST("cg grid.sync"),
+    AGAINST("relaunch graph"),
+    AGAINST("relaunch graph + PDL"),
+};
+static const char *const step_length[] = {"threads", "blocks", "work_us", NULL};
+static const gs_pick picks[] = {
+    {.header = "fastest method", .among = NULL},
+    {.header = "fastest of gridsync's", .among = ours},
+    {.header = "best kernel boundary", .among = boundaries},
+};
+static const gs_pick picks_work[] = {
+    {.header = "fastest method", .among = NULL},
+    {.header = "fastest of gridsync's", .among = ours},
+    {.header = "best kernel boundary", .among = boundaries_work},
+};
+static const gs_winners winners[] = {
     {
-        .peer = "cg grid.sync",
-        .metric = "us_per_step",
+        .title = "Fastest per grid, steps without independent work: a kernel boundary or "
+            "synchronization inside the kernel, whichever measured faster here (median time "
+            "per step):",
         .group_by = configuration,
-        .describe = configuration,
         .filter = "primitive",
         .filter_values = no_work,
-        .noun = "grids",
-        .blocks = "blocks",
-        .ours = neighbours,
+        .picks = picks,
+        .npicks = GS_COUNT(picks),
     },
     {
-        .peer = "relaunch graph",
-        .metric = "us_per_step",
-        .group_by = configuration,
-        .describe = configuration,
+        .title = "Fastest per grid and step length, steps with W us of independent work "
+            "(split arrive/wait, or a kernel boundary with the work in each step's kernel; "
+            "with PDL before its wait):",
+        .group_by = step_length,
         .filter = "primitive",
-        .filter_values = no_work,
-        .noun = "grids",
-        .blocks = "blocks",
-        .ours = neighbours,
+        .filter_values = with_work,
+        .picks = picks_work,
+        .npicks = GS_COUNT(picks_work),
     },
 };
 static const gs_column_style styles[] = {
@@ -183,6 +248,7 @@ static const gs_column_style styles[] = {
     {.column = "max_us", .label = "slowest", .format = GS_CELL_AUTO},
     {.column = "speedup_vs_cg", .label = "vs cg", .format = GS_CELL_RATIO},
     {.column = "speedup_vs_graph", .label = "vs graph", .format = GS_CELL_RATIO},
+    {.column = "speedup_vs_pdl", .label = "vs graph + PDL", .format = GS_CELL_RATIO},
     {.column = "x_full_barrier", .label = "/ full barrier", .format = GS_CELL_RATIO},
     {.column = "x_work", .label = "/ work alone", .format = GS_CELL_RATIO},
 };
@@ -196,6 +262,8 @@ static const gs_reading reading = {
     .nheadlines = GS_COUNT(headlines),
     .styles = styles,
     .nstyles = GS_COUNT(styles),
+    .winners = winners,
+    .nwinners = GS_COUNT(winners),
 };
 
 const gs_bench_suite gs_suite_sync = {
@@ -203,7 +271,9 @@ const gs_bench_suite gs_suite_sync = {
     .help = "microseconds per step of the scoped primitives (neighbour 1-D and 2-D, a tagged-word "
         "exchange with the 1-D neighbours, subset, grid all-reduce, split arrive/wait with 0-2 us "
         "of work between) vs gridsync's full barrier, cooperative groups grid.sync() and "
-        "barrier_arrive/wait, and relaunch in a CUDA graph",
+        "barrier_arrive/wait, and relaunch in a CUDA graph, with programmatic dependent launch "
+        "(PDL) on a stream and in a graph; the report names the fastest method and the best "
+        "kernel boundary per grid and step length",
     .title = "sync: microseconds per step (median)",
     .columns = columns,
     .ncolumns = GS_COUNT(columns),

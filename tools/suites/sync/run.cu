@@ -3,8 +3,12 @@
  * (neighbour barriers, subset barrier, grid all-reduce, split-phase
  * barrier) next to the full barriers a CUDA programmer has: gridsync's own
  * (gs_grid_sync), cooperative groups grid.sync() and relaunching a kernel
- * per step inside a CUDA graph, and, for the split-phase barrier,
- * cooperative groups' grid.barrier_arrive()/barrier_wait().
+ * per step: inside a CUDA graph, and with programmatic dependent launch
+ * (suites/pdl_peer.cuh) on a stream and inside a graph; and, for the
+ * split-phase barrier, cooperative groups' grid.barrier_arrive()/
+ * barrier_wait() and the relaunches with the same work in each step's
+ * kernel (with PDL before its wait for the last step: the independent work
+ * overlaps the last kernel's end, as arrive/wait's overlaps the barrier).
  *
  * Workload (the same for every row): each step the last thread of every
  * block writes its slot (two buffers, even and odd steps), the primitive
@@ -45,12 +49,13 @@
 #include "harness/params.h"
 #include "harness/progress.h"
 #include "harness/timer.h"
+#include "suites/pdl_peer.cuh"
 
 namespace cg = cooperative_groups;
 
 enum prim {
     K_NEIGHBOUR_1D, K_NEIGHBOUR_2D, K_SUBSET, K_ALLREDUCE_F32, K_ALLREDUCE_F64, K_FULL, K_CG,
-    K_GRAPH, K_WORK, K_SPLIT, K_CG_SPLIT, K_TAGGED_1D
+    K_GRAPH, K_WORK, K_SPLIT, K_CG_SPLIT, K_TAGGED_1D, K_GRAPH_PDL, K_STREAM_PDL
 };
 enum { SUBSET_SIZE = 8 };
 enum { SLOT_BYTES = 32 }; /* a slot a sector: see the workload above */
@@ -200,8 +205,10 @@ static __global__ void sync_kernel(gs_grid_barrier bar, unsigned int *slots,
         atomicAdd(errors, bad);
 }
 
-/* Relaunch peer: one kernel per step; the kernel boundary is the barrier. */
-static __global__ void relaunch_step(unsigned int *slots, unsigned int *errors, int it)
+/* A relaunch step's exchange: the slot of step `it`, and the check of
+ * the next block's slot of the last step. */
+static __device__ __forceinline__ void relaunch_exchange(unsigned int *slots, unsigned int *errors,
+                                                         int it)
 {
     const unsigned int n = gridDim.x, b = blockIdx.x, o = b + 1u == n ? 0u : b + 1u;
     if (threadIdx.x == blockDim.x - 1u)
@@ -209,6 +216,28 @@ static __global__ void relaunch_step(unsigned int *slots, unsigned int *errors, 
     if (threadIdx.x == 0u && it > 0 &&
         *slot(slots, it - 1, n, o) != step_value(it - 1, o))
         atomicAdd(errors, 1u);
+}
+
+/* Relaunch peer: one kernel per step; the kernel boundary is the barrier
+ * (split-phase rows: the work first). */
+static __global__ void relaunch_step(unsigned int *slots, unsigned int *errors, int it,
+                                     long long work_cycles)
+{
+    spin(work_cycles);
+    relaunch_exchange(slots, errors, it);
+}
+
+/* Relaunch + PDL peer: the next step may start at once; the independent
+ * work runs before the wait, the exchange after it (the last step has
+ * completed: its slot writes are visible and its reads of the slots this
+ * step overwrites, two steps back, are done). */
+static __global__ void relaunch_step_pdl(unsigned int *slots, unsigned int *errors, int it,
+                                         long long work_cycles)
+{
+    peer_pdl_trigger();
+    spin(work_cycles);
+    peer_pdl_wait();
+    relaunch_exchange(slots, errors, it);
 }
 
 typedef struct variant {
@@ -232,17 +261,25 @@ static const variant variants[] = {
     V("full barrier", K_FULL, 0.0),
     V("cg grid.sync", K_CG, 0.0),
     {"relaunch graph", K_GRAPH, 0.0, NULL, 0},
+    {"relaunch + PDL", K_STREAM_PDL, 0.0, NULL, 0},
+    {"relaunch graph + PDL", K_GRAPH_PDL, 0.0, NULL, 0},
     V("arrive/wait", K_SPLIT, 0.0),
     V("cg arrive/wait", K_CG_SPLIT, 0.0),
     V("work alone, 0.5 us", K_WORK, 0.5),
     V("arrive/wait, 0.5 us work", K_SPLIT, 0.5),
     V("cg arrive/wait, 0.5 us work", K_CG_SPLIT, 0.5),
+    {"relaunch graph, 0.5 us work", K_GRAPH, 0.5, NULL, 0},
+    {"relaunch graph + PDL, 0.5 us work", K_GRAPH_PDL, 0.5, NULL, 0},
     V("work alone, 1 us", K_WORK, 1.0),
     V("arrive/wait, 1 us work", K_SPLIT, 1.0),
     V("cg arrive/wait, 1 us work", K_CG_SPLIT, 1.0),
+    {"relaunch graph, 1 us work", K_GRAPH, 1.0, NULL, 0},
+    {"relaunch graph + PDL, 1 us work", K_GRAPH_PDL, 1.0, NULL, 0},
     V("work alone, 2 us", K_WORK, 2.0),
     V("arrive/wait, 2 us work", K_SPLIT, 2.0),
     V("cg arrive/wait, 2 us work", K_CG_SPLIT, 2.0),
+    {"relaunch graph, 2 us work", K_GRAPH, 2.0, NULL, 0},
+    {"relaunch graph + PDL, 2 us work", K_GRAPH_PDL, 2.0, NULL, 0},
 };
 #undef V
 #undef CORE
@@ -261,6 +298,8 @@ typedef struct run_ctx {
 } run_ctx;
 
 static int uses_cg(enum prim k) { return k == K_CG || k == K_CG_SPLIT; }
+static int is_pdl(enum prim k) { return k == K_GRAPH_PDL || k == K_STREAM_PDL; }
+static int in_graph(enum prim k) { return k == K_GRAPH || k == K_GRAPH_PDL; }
 
 static gs_status enqueue(void *p, cudaStream_t stream)
 {
@@ -268,8 +307,16 @@ static gs_status enqueue(void *p, cudaStream_t stream)
     dim3 block((unsigned int)c->threads);
     if (c->v->kind == K_GRAPH) {
         for (int it = 0; it < c->iters; ++it)
-            relaunch_step<<<c->grid, block, 0, stream>>>(c->slots, c->errors, it);
+            relaunch_step<<<c->grid, block, 0, stream>>>(c->slots, c->errors, it, c->work_cycles);
         GS_CUDA_TRY(cudaGetLastError());
+        return GS_SUCCESS;
+    }
+    if (is_pdl(c->v->kind)) {
+        for (int it = 0; it < c->iters; ++it) {
+            void *args[] = {&c->slots, &c->errors, &it, &c->work_cycles};
+            GS_TRY(peer_pdl_launch((const void *)relaunch_step_pdl, c->grid, block, stream,
+                                   args));
+        }
         return GS_SUCCESS;
     }
     if (c->v->kind == K_TAGGED_1D && c->tag0 > 0xffffffffu - (unsigned int)c->iters) {
@@ -298,7 +345,7 @@ typedef struct measured {
 
 static gs_status measure(run_ctx *c, const gs_bench_params *o, cudaStream_t stream, measured *m)
 {
-    gs_timing_plan plan = gs_bench_plan(o, c->v->kind == K_GRAPH ? 1 : 0);
+    gs_timing_plan plan = gs_bench_plan(o, in_graph(c->v->kind) ? 1 : 0);
     unsigned int blocks = c->grid.x * c->grid.y;
     gs_status st = GS_SUCCESS;
     if (c->v->kernel && !uses_cg(c->v->kind)) {
@@ -378,7 +425,8 @@ static void add_rows(gs_table *t, int threads, unsigned int blocks, const measur
         if (m[v].skipped)
             continue;
         double us = m[v].st.median;
-        int split = x->kind == K_SPLIT || x->kind == K_CG_SPLIT || x->kind == K_WORK;
+        int split = x->kind == K_SPLIT || x->kind == K_CG_SPLIT || x->kind == K_WORK ||
+                    x->work_us > 0.0;
         gs_table_add_row(t);
         gs_row_value(t, "threads", threads);
         gs_row_value(t, "blocks", blocks);
@@ -391,11 +439,15 @@ static void add_rows(gs_table *t, int threads, unsigned int blocks, const measur
         if (!split) {
             set_ratio(t, "speedup_vs_cg", find(m, K_CG, 0.0), us);
             set_ratio(t, "speedup_vs_graph", find(m, K_GRAPH, 0.0), us);
+            set_ratio(t, "speedup_vs_pdl", find(m, K_GRAPH_PDL, 0.0), us);
             set_ratio(t, "x_full_barrier", us, find(m, K_FULL, 0.0));
         } else if (x->kind != K_WORK) {
             set_ratio(t, "speedup_vs_cg", find(m, K_CG_SPLIT, x->work_us), us);
-            if (x->work_us > 0.0)
+            if (x->work_us > 0.0) {
+                set_ratio(t, "speedup_vs_graph", find(m, K_GRAPH, x->work_us), us);
+                set_ratio(t, "speedup_vs_pdl", find(m, K_GRAPH_PDL, x->work_us), us);
                 set_ratio(t, "x_work", us, find(m, K_WORK, x->work_us));
+            }
         }
         gs_row_value(t, "errors", m[v].errors);
     }
@@ -406,6 +458,8 @@ static gs_status run_config(const gs_bench_params *o, int threads, unsigned int 
                             gs_progress *prog, int *step, int *failures)
 {
     measured m[NVARIANTS];
+    int pdl = 0;
+    GS_TRY(peer_pdl_supported((const void *)relaunch_step_pdl, &pdl));
     for (int v = 0; v < NVARIANTS; ++v) {
         run_ctx c = *base;
         c.v = &variants[v];
@@ -421,7 +475,7 @@ static gs_status run_config(const gs_bench_params *o, int threads, unsigned int 
         m[v].skipped = 0;
         if (variants[v].kernel)
             GS_TRY(gs_max_coresident_blocks(variants[v].kernel, threads, 0, &fit));
-        if ((unsigned int)fit < blocks) {
+        if ((unsigned int)fit < blocks || (is_pdl(variants[v].kind) && !pdl)) {
             m[v].skipped = 1;
             m[v].st.median = NAN;
             continue;
