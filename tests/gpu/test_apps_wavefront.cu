@@ -5,7 +5,9 @@
  * partial tiles both ways, more bands than blocks) on grids of 1, 2, SMs,
  * SMs + 1 and the co-resident maximum blocks, with and without random
  * stalls at tile edges, every launch going on from the signal values the
- * last one left; the full-barrier and relaunch versions once per length.
+ * last one left; the full-barrier version once per length, the relaunch
+ * versions (with and without programmatic dependent launch) with and
+ * without random stalls of tiles.
  * Every band's bottom row and every tile column's right column is compared
  * exactly, after poisoning them.
  */
@@ -50,6 +52,10 @@ int main(void)
     GS_OK(gs_signals_device(sig.set, &sig.view));
     gs_barrier_t bar;
     GS_OK(gs_barrier_create(&bar, GS_BARRIER_AUTO));
+    int pdl_ok = 0;
+    GS_OK(wf_pdl_supported(&pdl_ok));
+    cudaStream_t rs; /* the relaunches' stream (as the bench's: non-blocking) */
+    CUDA_OK(cudaStreamCreateWithFlags(&rs, cudaStreamNonBlocking));
     int checks = 0;
     for (int l = 0; l < nlengths; ++l) {
         wf_host w;
@@ -73,20 +79,29 @@ int main(void)
         gs_status launched = wf_solve_barrier(&w, bar, &view, bb, 0);
         expect_exact(&w, launched, gs_barrier_check(bar, 0), "full barrier per diagonal",
                      (unsigned int)bb);
-        GS_OK(wf_poison(&w, 0));
-        launched = wf_solve_relaunch(&w, 0);
-        cudaError_t err = cudaDeviceSynchronize();
-        expect_exact(&w, launched,
-                     err == cudaSuccess ? GS_SUCCESS
-                                        : gs__cuda_fail(err, "cudaDeviceSynchronize", __FILE__,
-                                                        __LINE__),
-                     "relaunch",
-                     (unsigned int)(w.p.tr < w.p.tc ? w.p.tr : w.p.tc));
+        for (int run = 0; run < 2 * (1 + pdl_ok); ++run) {
+            const int pdl = run >> 1, delayed = run & 1;
+            w.p.delay_seed = (unsigned int)(seed >> 9) + (unsigned int)run;
+            w.p.max_delay_ns = delayed ? 2000u : 0u;
+            GS_OK(wf_poison(&w, rs));
+            launched = wf_solve_relaunch(&w, pdl, rs);
+            cudaError_t err = cudaStreamSynchronize(rs);
+            expect_exact(&w, launched,
+                         err == cudaSuccess ? GS_SUCCESS
+                                            : gs__cuda_fail(err, "cudaStreamSynchronize",
+                                                            __FILE__, __LINE__),
+                         pdl ? (delayed ? "relaunch + PDL, stalls" : "relaunch + PDL")
+                             : (delayed ? "relaunch, stalls" : "relaunch"),
+                         (unsigned int)(w.p.tr < w.p.tc ? w.p.tr : w.p.tc));
+            ++checks;
+        }
         printf("apps_wavefront: %d x %d: LCS %d, signals on %d grid sizes, barrier on %d "
-               "blocks, relaunch\n", w.p.m, w.p.n, w.lcs, ngrids, bb);
-        checks += 2;
+               "blocks, relaunch%s\n", w.p.m, w.p.n, w.lcs, ngrids, bb,
+               pdl_ok ? " with and without PDL" : " (no PDL on this device)");
+        ++checks;
         wf_destroy(&w);
     }
+    CUDA_OK(cudaStreamDestroy(rs));
     GS_OK(gs_barrier_destroy(bar));
     GS_OK(gs_signals_destroy(sig.set));
     return gs_test_finish("apps_wavefront", checks);

@@ -81,15 +81,15 @@ static void test_summary_best_row_is_one_method(void **state)
         "\"suites\": {\"apps\": {\"rows\": ["
         "{\"app\": \"stencil 2-D\", \"size_log2\": 16, \"size\": 65536, \"method\": "
         "\"gridsync neighbour\", \"blocks\": 1, \"steps\": 1000, \"us_per_step\": 2.0, "
-        "\"vs_full\": 3.0, \"vs_graph\": 0.5},"
+        "\"vs_full\": 3.0, \"vs_graph\": 0.5, \"vs_pdl\": 0.4},"
         "{\"app\": \"stencil 2-D\", \"size_log2\": 16, \"size\": 65536, \"method\": "
         "\"gridsync tagged halo\", \"blocks\": 132, \"steps\": 1000, \"us_per_step\": 1.0, "
-        "\"vs_full\": 1.5, \"vs_graph\": 1.2}]}}}");
+        "\"vs_full\": 1.5, \"vs_graph\": 1.2, \"vs_pdl\": 1.1}]}}}");
     assert_non_null(doc);
     const char *md = summary_of(doc, &rc);
     assert_int_equal(rc, 0);
     assert_non_null(strstr(md, "| stencil 2-D | 2^16 | gridsync tagged halo | 132 | 1000 | 1.00 | "
-                               "1.50x | 1.20x |\n"));
+                               "1.50x | 1.20x | 1.10x |\n"));
     cJSON_Delete(doc);
 }
 

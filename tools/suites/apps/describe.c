@@ -16,8 +16,9 @@ static const gs_column columns[] = {
     {.name = "method", .unit = "",
      .meaning = "gridsync persistent (cg), gridsync neighbour and gridsync tagged halo (stencil; "
                 "the tagged halo where the tiles fit on chip), gridsync signals (wavefront): "
-                "gridsync's; cg grid.sync sample, cuBLAS+cuSPARSE stream / graph, cg grid.sync, "
-                "full barrier per diagonal, relaunch graph / stream: the peers"},
+                "gridsync's; cg grid.sync sample, cuBLAS+cuSPARSE stream / graph, kernels, "
+                "stream + PDL / graph + PDL (cg), cg grid.sync, full barrier per diagonal, "
+                "relaunch graph / stream, relaunch graph + PDL / stream + PDL: the peers"},
     {.name = "blocks", .unit = "",
      .meaning = "blocks of the persistent kernel, or of each relaunched kernel (none for library "
                 "calls)"},
@@ -45,9 +46,11 @@ static const gs_column columns[] = {
 static const char *const ours[] = {"gridsync persistent", "gridsync neighbour",
                                    "gridsync tagged halo", "gridsync signals", NULL};
 static const char *const peers[] = {"cg grid.sync sample", "cuBLAS+cuSPARSE stream",
-                                    "cuBLAS+cuSPARSE graph", "cg grid.sync",
+                                    "cuBLAS+cuSPARSE graph", "kernels, stream + PDL",
+                                    "kernels, graph + PDL", "cg grid.sync",
                                     "full barrier per diagonal", "relaunch graph",
-                                    "relaunch stream", NULL};
+                                    "relaunch stream", "relaunch graph + PDL",
+                                    "relaunch stream + PDL", NULL};
 
 #define APP_PLOT(y_, ylabel_, logy_, name_, title_, rate) \
     {                                                     \
@@ -73,11 +76,14 @@ static const gs_plot_spec plots[] = {
              "apps: speedup over relaunching in a CUDA graph (above 1: faster)", 1),
     APP_PLOT("vs_full", "speedup over the full-barrier version", 0, "vs-full",
              "apps: speedup over the full-barrier design (cg: the grid.sync sample)", 1),
+    APP_PLOT("vs_pdl", "speedup over the CUDA graph + PDL version", 0, "vs-pdl",
+             "apps: speedup over kernels chained by PDL in a CUDA graph (above 1: faster)", 1),
 };
 #undef APP_PLOT
 
 /* README: one row per application and size, gridsync's version against the
- * full-barrier design and the CUDA graph (its own row's ratios). */
+ * full-barrier design, the CUDA graph and the CUDA graph with PDL (its own
+ * row's ratios). */
 static const char *const app_size[] = {"app", "size_log2", NULL};
 #define OURS(header_, column_, format_)   \
     {                                     \
@@ -96,13 +102,15 @@ static const gs_summary_column summary_columns[] = {
     OURS("us per step", "us_per_step", "%.2f"),
     OURS("vs full barrier", "vs_full", "%.2fx"),
     OURS("vs CUDA graph", "vs_graph", "%.2fx"),
+    OURS("vs graph + PDL", "vs_pdl", "%.2fx"),
 };
 #undef OURS
 static const gs_summary_spec summary = {
     .intro = "Whole programs, microseconds per step (median), {run}. gridsync's version of each "
         "application against the full-barrier design (cg: the grid.sync() sample's; stencil: "
-        "grid.sync(); wavefront: a full barrier per diagonal) and against relaunching in a CUDA "
-        "graph (cg: cuBLAS + cuSPARSE), same run:",
+        "grid.sync(); wavefront: a full barrier per diagonal), against relaunching in a CUDA "
+        "graph (cg: cuBLAS + cuSPARSE) and against kernels chained by programmatic dependent "
+        "launch in a CUDA graph (cg: hand-written kernels, two an iteration), same run:",
     .group_by = app_size,
     .pivot = "method",
     .best_of = ours,
@@ -114,54 +122,42 @@ static const char *const key[] = {"app", "size_log2", "method", NULL};
 static const char *const size_only[] = {"size_log2", NULL};
 static const char *const cg_app[] = {"cg", NULL};
 static const char *const cg_ours[] = {"gridsync persistent", NULL};
+#define CG_HEADLINE(peer_)            \
+    {                                 \
+        .peer = peer_,                \
+        .metric = "us_per_step",      \
+        .group_by = app_size,         \
+        .describe = size_only,        \
+        .filter = "app",              \
+        .filter_values = cg_app,      \
+        .noun = "sizes",              \
+        .ours = cg_ours,              \
+    }
+#define APP_HEADLINE(peer_)           \
+    {                                 \
+        .peer = peer_,                \
+        .metric = "us_per_step",      \
+        .group_by = app_size,         \
+        .describe = app_size,         \
+        .noun = "sizes",              \
+    }
 static const gs_headline headlines[] = {
-    {
-        .peer = "cg grid.sync sample",
-        .metric = "us_per_step",
-        .group_by = app_size,
-        .describe = size_only,
-        .filter = "app",
-        .filter_values = cg_app,
-        .noun = "sizes",
-        .ours = cg_ours,
-    },
-    {
-        .peer = "cuBLAS+cuSPARSE graph",
-        .metric = "us_per_step",
-        .group_by = app_size,
-        .describe = size_only,
-        .filter = "app",
-        .filter_values = cg_app,
-        .noun = "sizes",
-        .ours = cg_ours,
-    },
-    {
-        .peer = "cg grid.sync",
-        .metric = "us_per_step",
-        .group_by = app_size,
-        .describe = app_size,
-        .noun = "sizes",
-    },
-    {
-        .peer = "full barrier per diagonal",
-        .metric = "us_per_step",
-        .group_by = app_size,
-        .describe = app_size,
-        .noun = "sizes",
-    },
-    {
-        .peer = "relaunch graph",
-        .metric = "us_per_step",
-        .group_by = app_size,
-        .describe = app_size,
-        .noun = "sizes",
-    },
+    CG_HEADLINE("cg grid.sync sample"),
+    CG_HEADLINE("cuBLAS+cuSPARSE graph"),
+    CG_HEADLINE("kernels, graph + PDL"),
+    APP_HEADLINE("cg grid.sync"),
+    APP_HEADLINE("full barrier per diagonal"),
+    APP_HEADLINE("relaunch graph"),
+    APP_HEADLINE("relaunch graph + PDL"),
 };
+#undef CG_HEADLINE
+#undef APP_HEADLINE
 static const gs_column_style styles[] = {
     {.column = "size", .label = "size", .format = GS_CELL_POW2},
     {.column = "us_per_step", .label = "time per step", .format = GS_CELL_AUTO},
     {.column = "total_ms", .label = "solve", .format = GS_CELL_AUTO},
     {.column = "vs_graph", .label = "vs graph", .format = GS_CELL_RATIO},
+    {.column = "vs_pdl", .label = "vs graph + PDL", .format = GS_CELL_RATIO},
     {.column = "vs_full", .label = "vs full barrier", .format = GS_CELL_RATIO},
     {.column = "error", .label = "error", .format = GS_CELL_AUTO},
 };
@@ -181,9 +177,10 @@ const gs_bench_suite gs_suite_apps = {
     .name = "apps",
     .help = "whole programs, microseconds per step: conjugate gradient on 2-D Poisson (gridsync's "
         "persistent kernel vs NVIDIA's grid.sync() sample design and cuBLAS + cuSPARSE on a "
-        "stream and in a CUDA graph; 2^10 .. 2^24 unknowns), a 2-D heat stencil (neighbour "
-        "barriers and tagged halos vs grid.sync() and relaunch) and a wavefront (signals vs a "
-        "full barrier per diagonal and relaunch); every answer checked against the CPU",
+        "stream and in a CUDA graph and hand-written kernels chained by PDL; 2^10 .. 2^24 "
+        "unknowns), a 2-D heat stencil (neighbour barriers and tagged halos vs grid.sync() and "
+        "relaunch) and a wavefront (signals vs a full barrier per diagonal and relaunch, with "
+        "and without PDL); every answer checked against the CPU",
     .title = "apps: microseconds per step (median)",
     .columns = columns,
     .ncolumns = GS_COUNT(columns),

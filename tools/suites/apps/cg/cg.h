@@ -67,6 +67,8 @@ typedef struct gs_cg_run {
     int timed_iters; /* iterations per timed enqueue */
     gs_cg_grid grid; /* the persistent versions' grid (blocks 0: the library versions) */
     int iterations;  /* out (solve): iterations done */
+    int kernel_blocks; /* out (create): blocks of each kernel of a version that picks its
+                        * own grid (the PDL kernels); 0: none */
     void *impl;      /* the version's own state */
 } gs_cg_run;
 
@@ -90,13 +92,28 @@ extern const gs_cg_version gs_cg_gridsync;     /* "gridsync persistent" (cg_grid
 extern const gs_cg_version gs_cg_sample;       /* "cg grid.sync sample" (cg_sample.cu) */
 extern const gs_cg_version gs_cg_libs_stream;  /* "cuBLAS+cuSPARSE stream" (cg_libs.cu) */
 extern const gs_cg_version gs_cg_libs_graph;   /* "cuBLAS+cuSPARSE graph" (cg_libs.cu) */
+extern const gs_cg_version gs_cg_pdl_stream;   /* "kernels, stream + PDL" (cg_pdl.cu) */
+extern const gs_cg_version gs_cg_pdl_graph;    /* "kernels, graph + PDL" (cg_pdl.cu) */
 
-/* What the versions share (cg_run.c): run->impl = `size` zeroed bytes; its
+/* What the versions share (cg_host.c): run->impl = `size` zeroed bytes; its
  * release with the `count` device buffers of `device` (cudaFree each);
  * the solve's iteration count from the device, after the stream's work. */
 gs_status gs_cg_impl_new(gs_cg_run *run, size_t size);
 void gs_cg_impl_free(gs_cg_run *run, void *const *device, int count);
 gs_status gs_cg_read_iterations(gs_cg_run *run, const int *iterations, cudaStream_t stream);
+
+/* The versions with a kernel per operation (cg_libs.cu, cg_pdl.cu): their
+ * iteration, enqueued on a stream with the scalars in device memory. */
+typedef gs_status (*gs_cg_iteration_fn)(gs_cg_run *run, cudaStream_t stream);
+
+/* Their solve, from x0 = 0 already set up with rr = (b, b) at `rr` (device):
+ * one iteration at a time, rr read back after each (the host waits), until
+ * rr <= tol^2 (b, b) or max_iters; sets run->iterations. */
+gs_status gs_cg_iterate_to_tol(gs_cg_run *run, gs_cg_iteration_fn iteration, const double *rr,
+                               cudaStream_t stream);
+
+/* Their timed enqueue: run->timed_iters iterations, no test. */
+gs_status gs_cg_iterate_timed(gs_cg_run *run, gs_cg_iteration_fn iteration, cudaStream_t stream);
 
 /* ------------------------------------------------ the host side (cg_reference.c) */
 

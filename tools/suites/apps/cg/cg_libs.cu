@@ -186,8 +186,8 @@ static gs_status iteration(gs_cg_run *run, cudaStream_t stream)
     return GS_SUCCESS;
 }
 
-/* x0 = 0, r0 = p0 = b, rr = (b, b); returns rr on the host. */
-static gs_status reset(gs_cg_run *run, cudaStream_t stream, double *rr)
+/* x0 = 0, r0 = p0 = b, rr = (b, b). */
+static gs_status reset(gs_cg_run *run, cudaStream_t stream)
 {
     impl *m = (impl *)run->impl;
     const size_t bytes = (size_t)run->n * sizeof(double);
@@ -196,35 +196,18 @@ static gs_status reset(gs_cg_run *run, cudaStream_t stream, double *rr)
     GS_CUDA_TRY(cudaMemcpyAsync(m->p, run->b, bytes, cudaMemcpyDeviceToDevice, stream));
     BLAS_TRY(cublasSetStream(m->blas, stream));
     BLAS_TRY(cublasDdot(m->blas, (int)run->n, run->b, 1, run->b, 1, m->s + S_RR));
-    GS_CUDA_TRY(cudaMemcpyAsync(rr, m->s + S_RR, sizeof *rr, cudaMemcpyDeviceToHost, stream));
-    GS_CUDA_TRY(cudaStreamSynchronize(stream));
     return GS_SUCCESS;
 }
 
 static gs_status solve(gs_cg_run *run, cudaStream_t stream)
 {
-    impl *m = (impl *)run->impl;
-    double rr = 0.0;
-    GS_TRY(reset(run, stream, &rr));
-    const double goal = run->tol >= 0.0 ? run->tol * run->tol * rr : -1.0;
-    int it = 0;
-    while (it < run->max_iters && !(rr <= goal)) {
-        GS_TRY(iteration(run, stream));
-        GS_CUDA_TRY(cudaMemcpyAsync(&rr, m->s + S_RR, sizeof rr, cudaMemcpyDeviceToHost,
-                                    stream));
-        GS_CUDA_TRY(cudaStreamSynchronize(stream));
-        ++it;
-    }
-    run->iterations = it;
-    return GS_SUCCESS;
+    GS_TRY(reset(run, stream));
+    return gs_cg_iterate_to_tol(run, iteration, ((impl *)run->impl)->s + S_RR, stream);
 }
 
 static gs_status enqueue_stream(void *p, cudaStream_t stream)
 {
-    gs_cg_run *run = (gs_cg_run *)p;
-    for (int i = 0; i < run->timed_iters; ++i)
-        GS_TRY(iteration(run, stream));
-    return GS_SUCCESS;
+    return gs_cg_iterate_timed((gs_cg_run *)p, iteration, stream);
 }
 
 static gs_status enqueue_one(void *p, cudaStream_t stream)

@@ -15,6 +15,7 @@
 
 #include "gridsync_internal.h"
 #include "suites/apps/cg/cg.h"
+#include "suites/apps/cg/cg_block_sum.cuh"
 
 namespace cg = cooperative_groups;
 
@@ -36,28 +37,17 @@ static __device__ __forceinline__ double stencil(const double *p, long long i, i
 }
 
 /* (a, b) over the grid-stride share of the thread, summed over the block
- * (warp shuffles, then warp 0 over the warps' sums) and added to *result
- * with one atomicAdd by thread 0. */
+ * (gs_cg_block_sum: warp shuffles, then warp 0 over the warps' sums) and
+ * added to *result with one atomicAdd by thread 0. */
 static __device__ void dot_atomic(const double *a, const double *b, long long n, long long start,
                                   long long stride, double *result)
 {
-    __shared__ double warp_sums[32];
     double v = 0.0;
     for (long long i = start; i < n; i += stride)
         v += a[i] * b[i];
-    const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    for (int o = 16; o > 0; o >>= 1)
-        v += __shfl_down_sync(0xffffffffu, v, o);
-    if (lane == 0u)
-        warp_sums[warp] = v;
-    __syncthreads();
-    if (warp == 0u) {
-        v = lane < (blockDim.x + 31u) / 32u ? warp_sums[lane] : 0.0;
-        for (int o = 16; o > 0; o >>= 1)
-            v += __shfl_down_sync(0xffffffffu, v, o);
-        if (lane == 0u)
-            atomicAdd(result, v);
-    }
+    v = gs_cg_block_sum(v);
+    if (threadIdx.x == 0u)
+        atomicAdd(result, v);
 }
 
 /*

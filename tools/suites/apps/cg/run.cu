@@ -1,8 +1,10 @@
 /*
  * run.cu - `gridsync bench apps`, conjugate gradient: the 2-D Poisson
  * problem (suites/apps/cg/cg.h) solved by gridsync's persistent kernel, the
- * grid.sync() design of NVIDIA's CUDA sample, and cuBLAS + cuSPARSE a
- * kernel per operation on a stream and in a CUDA graph (docs/apps.md).
+ * grid.sync() design of NVIDIA's CUDA sample, cuBLAS + cuSPARSE a kernel
+ * per operation on a stream and in a CUDA graph, and hand-written kernels
+ * chained by programmatic dependent launch on a stream and in a CUDA graph
+ * (docs/apps.md).
  *
  * For each size, every version first solves once and its answer is
  * checked against the CPU's (FP64) with the stated bound; a version whose
@@ -41,9 +43,10 @@ static const double cg_tol = 1e-6;
  * far below, docs/apps.md). */
 static const double cg_fixed_bound = 1e-8;
 
-static const gs_cg_version *const versions[] = {&gs_cg_gridsync, &gs_cg_sample,
-                                                &gs_cg_libs_stream, &gs_cg_libs_graph};
-enum { V_GRIDSYNC, V_SAMPLE, V_STREAM, V_GRAPH, NVERSIONS };
+static const gs_cg_version *const versions[] = {&gs_cg_gridsync,    &gs_cg_sample,
+                                                &gs_cg_libs_stream, &gs_cg_libs_graph,
+                                                &gs_cg_pdl_stream,  &gs_cg_pdl_graph};
+enum { V_GRIDSYNC, V_SAMPLE, V_STREAM, V_GRAPH, V_PDL_STREAM, V_PDL_GRAPH, NVERSIONS };
 
 typedef struct problem {
     int log2, nx, ny, solve, max_iters, ref_iters;
@@ -55,7 +58,7 @@ typedef struct problem {
 
 typedef struct outcome {
     gs_stats st;
-    int iterations, ok;
+    int iterations, ok, blocks; /* blocks: of each kernel, where the version picks them */
     double error;
 } outcome;
 
@@ -110,6 +113,7 @@ static gs_status measure(const gs_cg_version *v, const problem *pb, const gs_cg_
     cudaError_t err = cudaSuccess;
     if (st == GS_SUCCESS && (err = cudaMemsetAsync(pb->x, 0xff, bytes, stream)) != cudaSuccess)
         st = gs__cuda_fail(err, "cudaMemsetAsync(x, NaN)", __FILE__, __LINE__);
+    out->blocks = run.kernel_blocks;
     if (st == GS_SUCCESS)
         st = v->solve(&run, stream);
     if (st == GS_SUCCESS &&
@@ -152,10 +156,13 @@ static void add_rows(gs_table *t, const problem *pb, const gs_cg_grid *grid, con
         gs_row_text(t, "method", versions[v]->method);
         if (v == V_GRIDSYNC || v == V_SAMPLE)
             gs_row_value(t, "blocks", grid->blocks);
+        else if (o[v].blocks > 0)
+            gs_row_value(t, "blocks", o[v].blocks);
         gs_row_value(t, "steps", o[v].iterations);
         gs_row_measured(t, "us_per_step", &o[v].st, 1.0);
         gs_row_value(t, "total_ms", us * o[v].iterations / 1000.0);
         set_ratio(t, "vs_graph", &o[V_GRAPH], us);
+        set_ratio(t, "vs_pdl", &o[V_PDL_GRAPH], us);
         set_ratio(t, "vs_full", &o[V_SAMPLE], us);
         gs_row_value(t, "error", o[v].error);
     }

@@ -2,14 +2,17 @@
  * run.cu - the wavefront of `gridsync bench apps` (apps.h): the
  * longest common subsequence of two random strings over 4 letters, of
  * 2^floor(s/2) and 2^ceil(s/2) chars for SIZE_LOG2 = s (log2 of the DP's
- * cells), in tiles of 128 x 32 cells (wavefront.cuh). Four versions, one
+ * cells), in tiles of 128 x 32 cells (wavefront.cuh). Six versions, one
  * tile code:
  *   gridsync signals           a persistent kernel, one block per band
  *                              (tile row), point-to-point signals;
  *   full barrier per diagonal  a persistent kernel, gs_grid_sync after each
  *                              of the tr + tc - 1 anti-diagonals;
  *   relaunch graph / stream    one kernel per anti-diagonal, captured in a
- *                              CUDA graph or launched on a stream.
+ *                              CUDA graph or launched on a stream;
+ *   relaunch graph / stream + PDL  the same kernels chained by programmatic
+ *                              dependent launch (sm_90; elsewhere plain
+ *                              stream order).
  * A step is one anti-diagonal of tiles (STEPS = tr + tc - 1 for every
  * version). Each version runs once on poisoned outputs and is checked, is
  * timed, and its last timed answer is checked again: every band's bottom
@@ -26,13 +29,14 @@ enum { WF_MIN_LOG2 = 10, WF_MAX_LOG2 = 30 };
 static const int quick_sizes[] = {22, 26}, default_sizes[] = {20, 24, 26, 28, 30},
                  full_sizes[] = {20, 22, 24, 26, 28, 30};
 
-enum version { V_SIGNALS, V_FULL, V_GRAPH, V_STREAM, NVERSIONS };
+enum version { V_SIGNALS, V_FULL, V_GRAPH, V_STREAM, V_PDL_GRAPH, V_PDL_STREAM, NVERSIONS };
 static const char *const method_names[NVERSIONS] = {
-    "gridsync signals", "full barrier per diagonal", "relaunch graph", "relaunch stream"};
+    "gridsync signals", "full barrier per diagonal", "relaunch graph", "relaunch stream",
+    "relaunch graph + PDL", "relaunch stream + PDL"};
 
 typedef struct wf_run {
     wf_host *w;
-    int version, blocks;
+    int version, blocks, pdl; /* pdl: the device has programmatic dependent launch */
     wf_signals *sig;
     gs_barrier_t bar;
     gs_grid_barrier view;
@@ -45,7 +49,8 @@ static gs_status enqueue(void *ctx, cudaStream_t stream)
         return wf_solve_signals(r->w, r->sig, r->blocks, stream);
     if (r->version == V_FULL)
         return wf_solve_barrier(r->w, r->bar, &r->view, r->blocks, stream);
-    return wf_solve_relaunch(r->w, stream);
+    const int pdl = (r->version == V_PDL_GRAPH || r->version == V_PDL_STREAM) && r->pdl;
+    return wf_solve_relaunch(r->w, pdl, stream);
 }
 
 /* Wait for the solves and collect the watchdog of what they waited on. */
@@ -69,7 +74,7 @@ static gs_status measure(const gs_bench_params *o, wf_run *r, cudaStream_t strea
     GS_TRY(enqueue(r, stream));
     GS_TRY(settle(r, stream));
     GS_TRY(wf_check(r->w, method_names[r->version], &bad, rel));
-    gs_timing_plan plan = gs_bench_plan(o, r->version == V_GRAPH ? 1 : 0);
+    gs_timing_plan plan = gs_bench_plan(o, r->version == V_GRAPH || r->version == V_PDL_GRAPH);
     GS_TRY(gs_time_work(enqueue, r, stream, &plan, st));
     GS_TRY(settle(r, stream));
     return wf_check(r->w, method_names[r->version], &bad, rel);
@@ -92,6 +97,7 @@ static void add_rows(gs_table *t, int log2, const wf_host *w, const int *blocks,
         gs_row_measured(t, "us_per_step", &per_step, 1.0);
         gs_row_value(t, "total_ms", st[v].median / 1000.0);
         gs_row_value(t, "vs_graph", st[V_GRAPH].median / st[v].median);
+        gs_row_value(t, "vs_pdl", st[V_PDL_GRAPH].median / st[v].median);
         gs_row_value(t, "vs_full", st[V_FULL].median / st[v].median);
         gs_row_value(t, "error", rel[v]);
     }
@@ -106,10 +112,12 @@ static gs_status run_size(const gs_bench_params *o, int log2, wf_signals *sig, g
     int sb = 0, bb = 0;
     gs_status s = wf_grids(&w.p, &sb, &bb);
     const int longest = w.p.tr < w.p.tc ? w.p.tr : w.p.tc;
-    const int blocks[NVERSIONS] = {sb, bb, longest, longest};
+    const int blocks[NVERSIONS] = {sb, bb, longest, longest, longest, longest};
     gs_stats st[NVERSIONS];
-    double rel[NVERSIONS] = {0.0, 0.0, 0.0, 0.0};
-    wf_run r = {&w, 0, 0, sig, bar, {}};
+    double rel[NVERSIONS] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    wf_run r = {&w, 0, 0, 0, sig, bar, {}};
+    if (s == GS_SUCCESS)
+        s = wf_pdl_supported(&r.pdl);
     if (s == GS_SUCCESS)
         s = gs_barrier_device(bar, (unsigned int)bb, &r.view);
     for (int v = 0; v < NVERSIONS && s == GS_SUCCESS; ++v) {

@@ -23,7 +23,9 @@
  *   - full barrier (wf_barrier_kernel): every block computes its tiles of
  *     anti-diagonal d, then gs_grid_sync; TR + TC - 1 barriers.
  *   - relaunch (wf_diagonal_kernel): one kernel per anti-diagonal, one
- *     block per tile; the kernel boundary is the barrier.
+ *     block per tile; the kernel boundary is the barrier. With PDL
+ *     (programmatic dependent launch, sm_90) the next diagonal's kernel is
+ *     launched while this one runs and waits in griddepcontrol.wait.
  * Every version writes every tile's bottom row to h and right column to v
  * (each value once), which the host compares with the CPU's DP exactly.
  */
@@ -245,12 +247,35 @@ static __global__ void __launch_bounds__(32) wf_barrier_kernel(wf_problem p, gs_
     }
 }
 
-/* wf_diagonal_kernel - the relaunch version's kernel: anti-diagonal d, one
- * block per tile; the stream (or graph) orders diagonal d after d - 1. */
+/*
+ * wf_diagonal_kernel - the relaunch versions' kernel: anti-diagonal d, one
+ * block per tile.
+ * How: first griddepcontrol.launch_dependents (the next diagonal's kernel
+ *   may launch now) and griddepcontrol.wait (until the kernel before this
+ *   one has completed), then the tile. Launched without the
+ *   programmatic-serialization attribute, both are no-ops and the stream
+ *   (or graph) orders diagonal d after d - 1; with it (the "+ PDL"
+ *   versions), the next kernel's blocks start while this one runs.
+ * Why correct: nothing before the wait touches memory. Tile (x, d - x)
+ *   reads what diagonals d - 1 and d - 2 wrote: the wait returns once
+ *   kernel d - 1 has completed with its writes visible, and d - 1 completed
+ *   only after its own wait, i.e. after d - 2. Each value of h and v is
+ *   written once per solve; the next solve's first kernel overwrites them
+ *   only after its wait, when every kernel before it has completed.
+ *   The test stalls random tiles after the wait (wf_delay) to catch a
+ *   kernel that reads before its predecessor's writes.
+ * When: the textbook wavefront; PDL hides the launch, not the drain of
+ *   each tile at the kernel's end.
+ */
 static __global__ void __launch_bounds__(32) wf_diagonal_kernel(wf_problem p, int d)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaTriggerProgrammaticLaunchCompletion();
+    cudaGridDependencySynchronize();
+#endif
     __shared__ __align__(16) wf_top top;
     const int x = max(0, d - p.tc + 1) + (int)blockIdx.x;
+    wf_delay(p, (unsigned int)d); /* tests: a late tile, which the next kernel must wait for */
     wf_tile(p, x, d - x, &top);
 }
 
