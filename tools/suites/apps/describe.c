@@ -14,10 +14,12 @@ static const gs_column columns[] = {
     {.name = "size", .unit = "",
      .meaning = "the problem size: unknowns (cg) or cells (stencil, wavefront)"},
     {.name = "method", .unit = "",
-     .meaning = "gridsync persistent (cg), gridsync neighbour and gridsync tagged halo (stencil; "
-                "the tagged halo where the tiles fit on chip), gridsync signals (wavefront): "
-                "gridsync's; cg grid.sync sample, cuBLAS+cuSPARSE stream / graph, cg grid.sync, "
-                "full barrier per diagonal, relaunch graph / stream: the peers"},
+     .meaning = "gridsync persistent (cg), gridsync neighbour, gridsync tagged halo and gridsync "
+                "halo (stencil; the halos where the tiles fit on chip; gridsync halo: the "
+                "public gridsync/halo.cuh API), gridsync signals (wavefront): gridsync's; cg "
+                "grid.sync sample, cuBLAS+cuSPARSE stream / graph, cg grid.sync, full barrier "
+                "per diagonal, relaunch graph / stream, relaunch graph / stream + PDL: the "
+                "peers"},
     {.name = "blocks", .unit = "",
      .meaning = "blocks of the persistent kernel, or of each relaunched kernel (none for library "
                 "calls)"},
@@ -43,11 +45,13 @@ static const gs_column columns[] = {
 };
 
 static const char *const ours[] = {"gridsync persistent", "gridsync neighbour",
-                                   "gridsync tagged halo", "gridsync signals", NULL};
+                                   "gridsync tagged halo", "gridsync halo", "gridsync signals",
+                                   NULL};
 static const char *const peers[] = {"cg grid.sync sample", "cuBLAS+cuSPARSE stream",
                                     "cuBLAS+cuSPARSE graph", "cg grid.sync",
                                     "full barrier per diagonal", "relaunch graph",
-                                    "relaunch stream", NULL};
+                                    "relaunch stream", "relaunch graph + PDL",
+                                    "relaunch stream + PDL", NULL};
 
 #define APP_PLOT(y_, ylabel_, logy_, name_, title_, rate) \
     {                                                     \
@@ -156,12 +160,20 @@ static const gs_headline headlines[] = {
         .describe = app_size,
         .noun = "sizes",
     },
+    {
+        .peer = "relaunch graph + PDL",
+        .metric = "us_per_step",
+        .group_by = app_size,
+        .describe = app_size,
+        .noun = "sizes",
+    },
 };
 static const gs_column_style styles[] = {
     {.column = "size", .label = "size", .format = GS_CELL_POW2},
     {.column = "us_per_step", .label = "time per step", .format = GS_CELL_AUTO},
     {.column = "total_ms", .label = "solve", .format = GS_CELL_AUTO},
     {.column = "vs_graph", .label = "vs graph", .format = GS_CELL_RATIO},
+    {.column = "vs_pdl", .label = "vs graph + PDL", .format = GS_CELL_RATIO},
     {.column = "vs_full", .label = "vs full barrier", .format = GS_CELL_RATIO},
     {.column = "error", .label = "error", .format = GS_CELL_AUTO},
 };
@@ -182,7 +194,8 @@ const gs_bench_suite gs_suite_apps = {
     .help = "whole programs, microseconds per step: conjugate gradient on 2-D Poisson (gridsync's "
         "persistent kernel vs NVIDIA's grid.sync() sample design and cuBLAS + cuSPARSE on a "
         "stream and in a CUDA graph; 2^10 .. 2^24 unknowns), a 2-D heat stencil (neighbour "
-        "barriers and tagged halos vs grid.sync() and relaunch) and a wavefront (signals vs a "
+        "barriers and tagged halos, also through the public halo API, vs grid.sync() and "
+        "relaunch in a graph or on a stream, with and without PDL) and a wavefront (signals vs a "
         "full barrier per diagonal and relaunch); every answer checked against the CPU",
     .title = "apps: microseconds per step (median)",
     .columns = columns,
