@@ -116,7 +116,7 @@ GS_DEVICE void halo_begin(gs_halo_tile &t, const gs_grid_barrier *bar, const gs_
     t.ring_rows = v->dims == 2 ? 1 : 0;
     t.stride = t.w + 2;
     t.cur = smem;
-    t.nxt = smem + (size_t)(t.h + 2 * t.ring_rows) * (size_t)t.stride;
+    t.nxt = smem + (unsigned long long)(t.h + 2 * t.ring_rows) * (unsigned long long)t.stride;
     t.side[0] = t.ring_rows && t.by > 0 ? t.w : 0;
     t.side[1] = t.ring_rows && t.by + 1 < v->gy ? t.w : 0;
     t.side[2] = t.bx > 0 ? t.h : 0;
@@ -143,7 +143,7 @@ GS_DEVICE void halo_load(const gs_halo_tile &t, const T *field)
     for (int i = t.thread; i < n; i += t.threads) {
         const int x = t.x0 + i % t.stride - 1, y = t.y0 + i / t.stride - t.ring_rows;
         const bool in = x >= 0 && x < t.view.w && y >= 0 && y < t.view.h;
-        cur[i] = in ? field[(size_t)y * (size_t)t.view.w + (size_t)x] : T(0);
+        cur[i] = in ? field[(unsigned long long)y * (unsigned long long)t.view.w + (unsigned long long)x] : T(0);
         nxt[i] = T(0);
     }
     __syncthreads();
@@ -156,14 +156,14 @@ GS_DEVICE void halo_store(const gs_halo_tile &t, T *field)
     const T *cur = (const T *)t.cur;
     for (int i = t.thread; i < t.w * t.h; i += t.threads) {
         const int lx = i % t.w, ly = i / t.w;
-        field[(size_t)(t.y0 + ly) * (size_t)t.view.w + (size_t)(t.x0 + lx)] = cur[halo_at(t, lx, ly)];
+        field[(unsigned long long)(t.y0 + ly) * (unsigned long long)t.view.w + (unsigned long long)(t.x0 + lx)] = cur[halo_at(t, lx, ly)];
     }
 }
 
 template <class T>
-GS_DEVICE void halo_put_value(const gs_halo_tile &t, size_t at, T v, unsigned int tag)
+GS_DEVICE void halo_put_value(const gs_halo_tile &t, unsigned long long at, T v, unsigned int tag)
 {
-    halo_value<T>::put(t.view.words + at * (size_t)halo_value<T>::words, v, tag);
+    halo_value<T>::put(t.view.words + at * (unsigned long long)halo_value<T>::words, v, tag);
 }
 
 /* Edge cell (lx, ly) of this step: into nxt, and to each neighbour whose
@@ -174,13 +174,13 @@ GS_DEVICE void halo_put(const gs_halo_tile &t, int lx, int ly, T v)
     ((T *)t.nxt)[halo_at(t, lx, ly)] = v;
     const unsigned int tag = t.base + (unsigned int)t.step + 1u, p = tag & 1u;
     if (ly == 0 && t.side[0])
-        halo_put_value(t, halo_row(t.view, p, t.by, 0) + (size_t)(t.x0 + lx), v, tag);
+        halo_put_value(t, halo_row(t.view, p, t.by, 0) + (unsigned long long)(t.x0 + lx), v, tag);
     if (ly == t.h - 1 && t.side[1])
-        halo_put_value(t, halo_row(t.view, p, t.by, 1) + (size_t)(t.x0 + lx), v, tag);
+        halo_put_value(t, halo_row(t.view, p, t.by, 1) + (unsigned long long)(t.x0 + lx), v, tag);
     if (lx == 0 && t.side[2])
-        halo_put_value(t, halo_col(t.view, p, t.bx, 0) + (size_t)(t.y0 + ly), v, tag);
+        halo_put_value(t, halo_col(t.view, p, t.bx, 0) + (unsigned long long)(t.y0 + ly), v, tag);
     if (lx == t.w - 1 && t.side[3])
-        halo_put_value(t, halo_col(t.view, p, t.bx, 1) + (size_t)(t.y0 + ly), v, tag);
+        halo_put_value(t, halo_col(t.view, p, t.bx, 1) + (unsigned long long)(t.y0 + ly), v, tag);
 }
 
 /* A poller's share of the ring whose edges carry `tag`: cells p, p +
@@ -194,7 +194,7 @@ GS_DEVICE int halo_poll_ring(const gs_halo_tile &t, int p, unsigned int tag, T *
     const unsigned long long *words = t.view.words;
     constexpr int W = halo_value<T>::words;
     for (int j0 = p; j0 < t.ring; j0 += 4 * pollers) {
-        size_t at[4];
+        unsigned long long at[4];
         int off[4], from = 0; /* the writer: only for a watched wait, looked up then */
         T v[4];
         unsigned int pending = 0u;

@@ -54,15 +54,15 @@ GS_DEVICE int halo_cut(int i, int n, int parts) { return (int)((long long)i * n 
  * value_words. Values, parity p: each tile row's top and bottom rows
  * (rows exist when gy > 1), then each tile column's left and right columns
  * (when gx > 1); GS_HALO_VALUES (halo_view.h) counts them. */
-GS_DEVICE size_t halo_row(const gs_halo &v, unsigned int p, int by, int bottom)
+GS_DEVICE unsigned long long halo_row(const gs_halo &v, unsigned int p, int by, int bottom)
 {
-    return ((size_t)p * 2u * (size_t)v.gy + (size_t)(2 * by + bottom)) * (size_t)v.w;
+    return ((unsigned long long)p * 2u * (unsigned long long)v.gy + (unsigned long long)(2 * by + bottom)) * (unsigned long long)v.w;
 }
 
-GS_DEVICE size_t halo_col(const gs_halo &v, unsigned int p, int bx, int right)
+GS_DEVICE unsigned long long halo_col(const gs_halo &v, unsigned int p, int bx, int right)
 {
-    const size_t rows = v.gy > 1 ? 4u * (size_t)v.gy * (size_t)v.w : 0u;
-    return rows + ((size_t)p * 2u * (size_t)v.gx + (size_t)(2 * bx + right)) * (size_t)v.h;
+    const unsigned long long rows = v.gy > 1 ? 4u * (unsigned long long)v.gy * (unsigned long long)v.w : 0u;
+    return rows + ((unsigned long long)p * 2u * (unsigned long long)v.gx + (unsigned long long)(2 * bx + right)) * (unsigned long long)v.h;
 }
 
 /* Where cell (lx, ly) of the tile lies in a copy (-1 and w, h: the ring). */
@@ -109,26 +109,26 @@ GS_DEVICE int halo_edge_count(int tw, int th, int dims)
  * index among the halo's values, its place in a copy, the writer's rank.
  * The ring is the facing edges of the face neighbours, north, south, west,
  * east, one side after another. */
-GS_DEVICE void halo_ring_cell(const gs_halo_tile &t, int j, unsigned int tag, size_t *at,
+GS_DEVICE void halo_ring_cell(const gs_halo_tile &t, int j, unsigned int tag, unsigned long long *at,
                               int *off, int *from)
 {
     const gs_halo &v = t.view;
     const unsigned int p = tag & 1u;
     if (j < t.side[0]) { /* north: the bottom row of the tile above */
-        *at = halo_row(v, p, t.by - 1, 1) + (size_t)(t.x0 + j);
+        *at = halo_row(v, p, t.by - 1, 1) + (unsigned long long)(t.x0 + j);
         *off = halo_at(t, j, -1);
         *from = (t.by - 1) * v.gx + t.bx;
     } else if ((j -= t.side[0]) < t.side[1]) { /* south: the top row of the tile below */
-        *at = halo_row(v, p, t.by + 1, 0) + (size_t)(t.x0 + j);
+        *at = halo_row(v, p, t.by + 1, 0) + (unsigned long long)(t.x0 + j);
         *off = halo_at(t, j, t.h);
         *from = (t.by + 1) * v.gx + t.bx;
     } else if ((j -= t.side[1]) < t.side[2]) { /* west: the right column of the tile left */
-        *at = halo_col(v, p, t.bx - 1, 1) + (size_t)(t.y0 + j);
+        *at = halo_col(v, p, t.bx - 1, 1) + (unsigned long long)(t.y0 + j);
         *off = halo_at(t, -1, j);
         *from = t.by * v.gx + t.bx - 1;
     } else { /* east: the left column of the tile right */
         j -= t.side[2];
-        *at = halo_col(v, p, t.bx + 1, 0) + (size_t)(t.y0 + j);
+        *at = halo_col(v, p, t.bx + 1, 0) + (unsigned long long)(t.y0 + j);
         *off = halo_at(t, t.w, j);
         *from = t.by * v.gx + t.bx + 1;
     }
