@@ -173,6 +173,14 @@ void gs__format_misuse(char *buf, size_t len, const unsigned int *rec)
     case GS_MISUSE_SIGNAL_INDEX:
         snprintf(buf, len, "block %u used signal %u of a set of %u", block, a[0], a[1]);
         return;
+    case GS_MISUSE_HALO_GRID:
+        snprintf(buf, len, "block %u ran a halo exchange on a grid of %u blocks, but the halo "
+                 "was made for %u tiles (one block a tile)", block, a[0], a[1]);
+        return;
+    case GS_MISUSE_HALO_TYPE:
+        snprintf(buf, len, "block %u exchanged %u-byte values on a halo made for %u-byte values",
+                 block, a[0], a[1]);
+        return;
     default:
         snprintf(buf, len, "block %u misused a primitive (code %u)", block, rec[GS_REC_DETAIL]);
     }

@@ -12,6 +12,7 @@ add_library(gridsync_stubbed STATIC
   ${PROJECT_SOURCE_DIR}/src/runtime/workspace.c
   ${PROJECT_SOURCE_DIR}/src/runtime/kernel_shape.c
   ${PROJECT_SOURCE_DIR}/src/barrier/barrier.c
+  ${PROJECT_SOURCE_DIR}/src/barrier/halo.c
   ${PROJECT_SOURCE_DIR}/src/barrier/launch.c
   ${PROJECT_SOURCE_DIR}/src/barrier/signals.c
   ${PROJECT_SOURCE_DIR}/src/barrier/watchdog.c

@@ -2,12 +2,14 @@
  * a kernel with gs_grid_sync, split arrive/wait, a neighbour barrier, a grid
  * all-reduce, a signal and tagged words, launched with gs_launch on as many blocks as
  * fit, a chain of kernels with programmatic dependent launch (gs_launch_pdl,
- * gs_pdl_wait), a reduction, a prefix scan and a split-k gemm. Built every way a user builds it (plain nvcc with
+ * gs_pdl_wait), a halo exchange (a 1-D field shifted one cell a step), a
+ * reduction, a prefix scan and a split-k gemm. Built every way a user builds it (plain nvcc with
  * its default static CUDA runtime, pkg-config, find_package, the static
  * library); exit 0 when the results are right, 77 without a GPU, 1 wrong. */
 #include <gridsync.h>
 #include <gridsync/allreduce.cuh>
 #include <gridsync/barrier.cuh>
+#include <gridsync/halo.cuh>
 #include <gridsync/neighbour.cuh>
 #include <gridsync/pdl.cuh>
 #include <gridsync/signal.cuh>
@@ -174,6 +176,76 @@ static long long gemm_wrong_with(gs_gemm_kernel kernel, int m, int n, int k)
     return wrong;
 }
 
+/* gridsync/halo.cuh: each step every cell takes its left neighbour's value
+ * (0 enters at the left end), so after `steps` steps cell x holds
+ * u0[x - steps]: exact, and wrong wherever an edge came late or stale. */
+static __global__ void shift(gs_grid_barrier bar, gs_halo halo, const float *u0, float *out,
+                             int steps)
+{
+    extern __shared__ float smem[];
+    gs_halo_tile t;
+    gs_halo_begin_f32(&t, &bar, &halo, smem, steps);
+    gs_halo_load_f32(&t, u0);
+    for (int s = 0; s < steps; ++s) {
+        const float *c = gs_halo_cur_f32(&t);
+        for (int e = t.thread; e < t.edges; e += t.threads) {
+            int x, y;
+            gs_halo_edge_cell(&t, e, &x, &y);
+            gs_halo_put_f32(&t, x, y, c[gs_halo_at(&t, x, y) - 1]);
+        }
+        for (gs_halo_walk w = gs_halo_interior(&t); w.ly < w.end; gs_halo_next(&w))
+            gs_halo_nxt_f32(&t)[gs_halo_at(&t, w.lx, w.ly)] = c[gs_halo_at(&t, w.lx, w.ly) - 1];
+        gs_halo_exchange_f32(&t);
+    }
+    gs_halo_store_f32(&t, out);
+    gs_halo_end(&t);
+}
+
+/* The shift on `blocks` chunks of a 5003-cell field, twice on one halo (the
+ * second launch goes on from the first's tags): the cells that are wrong. */
+static long long halo_wrong(gs_barrier_t bar, int blocks)
+{
+    const int n = 5003, steps = 60;
+    gs_halo_t halo;
+    gs_halo view;
+    gs_grid_barrier bview;
+    size_t smem = 0;
+    float *h = (float *)malloc(n * sizeof(float)), *u0 = NULL, *out = NULL;
+    long long wrong = 0;
+    for (int i = 0; i < n; ++i)
+        h[i] = (float)(i + 1);
+    blocks = blocks < 64 ? blocks : 64;
+    if (gs_halo_create_1d(&halo, n, blocks, GS_FLOAT32) != GS_SUCCESS ||
+        gs_halo_device(halo, &view) != GS_SUCCESS ||
+        gs_halo_shared_bytes(halo, &smem) != GS_SUCCESS ||
+        gs_barrier_device(bar, (unsigned int)blocks, &bview) != GS_SUCCESS ||
+        cudaMalloc((void **)&u0, n * sizeof(float)) != cudaSuccess ||
+        cudaMalloc((void **)&out, n * sizeof(float)) != cudaSuccess ||
+        cudaMemcpy(u0, h, n * sizeof(float), cudaMemcpyHostToDevice) != cudaSuccess) {
+        fprintf(stderr, "halo: %s\n", gs_last_error_detail());
+        return n;
+    }
+    int s = steps;
+    for (int launch = 0; launch < 2 && wrong == 0; ++launch) {
+        void *args[] = {&bview, &view, &u0, &out, &s};
+        if (cudaMemset(out, 0xff, n * sizeof(float)) != cudaSuccess ||
+            gs_launch((const void *)shift, dim3((unsigned int)blocks), dim3(128), smem, 0, args,
+                      bar) != GS_SUCCESS ||
+            gs_barrier_check(bar, 0) != GS_SUCCESS ||
+            cudaMemcpy(h, out, n * sizeof(float), cudaMemcpyDeviceToHost) != cudaSuccess) {
+            fprintf(stderr, "halo: %s\n", gs_last_error_detail());
+            return n;
+        }
+        for (int i = 0; i < n; ++i)
+            wrong += h[i] != (i >= steps ? (float)(i - steps + 1) : 0.0f);
+    }
+    gs_halo_destroy(halo);
+    cudaFree(u0);
+    cudaFree(out);
+    free(h);
+    return wrong;
+}
+
 int main(void)
 {
     int devices = 0, blocks = 0, rounds = 100;
@@ -229,6 +301,8 @@ int main(void)
     long long streamk_wrong = gemm_wrong_with(GS_GEMM_STREAMK, 96, 80, 4096);
     long long auto_wrong = gemm_wrong_with(GS_GEMM_AUTO, 2048, 2048, 64);
     long long pdl_wrong = pdl_chain_wrong(100003u);
+    long long shift_wrong = halo_wrong(bar, blocks);
+    printf("barrier_consumer: halo shift: %lld wrong cells\n", shift_wrong);
     printf("barrier_consumer: gridsync %s, %d blocks x %d rounds: %u wrong values; sum %lld "
            "(expected %lld); prefix sums: %lld wrong; split-k gemm: %lld wrong; stream-k gemm: "
            "%lld wrong; 2048 x 2048 x 64 gemm: %lld wrong; PDL chain: %lld wrong\n",
@@ -241,7 +315,8 @@ int main(void)
     cudaFree(x);
     free(h);
     return bad == 0 && sum == n * (n + 1) / 2 && scan_wrong == 0 && gemm_wrong == 0 &&
-                   streamk_wrong == 0 && auto_wrong == 0 && pdl_wrong == 0
+                   streamk_wrong == 0 && auto_wrong == 0 && pdl_wrong == 0 &&
+                   shift_wrong == 0
                ? 0
                : 1;
 }

@@ -14,11 +14,12 @@ static const gs_column columns[] = {
     {.name = "size", .unit = "",
      .meaning = "the problem size: unknowns (cg) or cells (stencil, wavefront)"},
     {.name = "method", .unit = "",
-     .meaning = "gridsync persistent (cg), gridsync neighbour and gridsync tagged halo (stencil; "
-                "the tagged halo where the tiles fit on chip), gridsync signals (wavefront): "
-                "gridsync's; cg grid.sync sample, cuBLAS+cuSPARSE stream / graph, kernels, "
-                "stream + PDL / graph + PDL (cg), cg grid.sync, full barrier per diagonal, "
-                "relaunch graph / stream, relaunch graph + PDL / stream + PDL: the peers"},
+     .meaning = "gridsync persistent (cg), gridsync neighbour, gridsync tagged halo and gridsync "
+                "halo (stencil; the halos where the tiles fit on chip; gridsync halo: the "
+                "public gridsync/halo.cuh API), gridsync signals (wavefront): gridsync's; cg "
+                "grid.sync sample, cuBLAS+cuSPARSE stream / graph, kernels, stream + PDL / "
+                "graph + PDL (cg), cg grid.sync, full barrier per diagonal, relaunch graph / "
+                "stream, relaunch graph + PDL / stream + PDL: the peers"},
     {.name = "blocks", .unit = "",
      .meaning = "blocks of the persistent kernel, or of each relaunched kernel (none for library "
                 "calls)"},
@@ -44,7 +45,8 @@ static const gs_column columns[] = {
 };
 
 static const char *const ours[] = {"gridsync persistent", "gridsync neighbour",
-                                   "gridsync tagged halo", "gridsync signals", NULL};
+                                   "gridsync tagged halo", "gridsync halo", "gridsync signals",
+                                   NULL};
 static const char *const peers[] = {"cg grid.sync sample", "cuBLAS+cuSPARSE stream",
                                     "cuBLAS+cuSPARSE graph", "kernels, stream + PDL",
                                     "kernels, graph + PDL", "cg grid.sync",
@@ -178,9 +180,10 @@ const gs_bench_suite gs_suite_apps = {
     .help = "whole programs, microseconds per step: conjugate gradient on 2-D Poisson (gridsync's "
         "persistent kernel vs NVIDIA's grid.sync() sample design and cuBLAS + cuSPARSE on a "
         "stream and in a CUDA graph and hand-written kernels chained by PDL; 2^10 .. 2^24 "
-        "unknowns), a 2-D heat stencil (neighbour barriers and tagged halos vs grid.sync() and "
-        "relaunch) and a wavefront (signals vs a full barrier per diagonal and relaunch, with "
-        "and without PDL); every answer checked against the CPU",
+        "unknowns), a 2-D heat stencil (neighbour barriers and tagged halos, also through the "
+        "public halo API, vs grid.sync() and relaunch in a graph or on a stream, with and "
+        "without PDL) and a wavefront (signals vs a full barrier per diagonal and relaunch, "
+        "with and without PDL); every answer checked against the CPU",
     .title = "apps: microseconds per step (median)",
     .columns = columns,
     .ncolumns = GS_COUNT(columns),

@@ -64,6 +64,8 @@
 #define GS_MISUSE_SUBSET_EMPTY 9u      /* a subset of no blocks: slot */
 #define GS_MISUSE_NEIGHBOUR_LAUNCH 10u /* a neighbour barrier's launch count was off: count, blocks */
 #define GS_MISUSE_TASK_GRID 11u        /* a task plan launched on another grid: grid, plan's blocks */
+#define GS_MISUSE_HALO_GRID 12u        /* a halo used on another grid: grid, halo's blocks */
+#define GS_MISUSE_HALO_TYPE 13u        /* a halo used with another value type: bytes, halo's */
 
 #define GS_W_LOCK (1u * GS_LINE_WORDS)
 #define GS_W_FLIP (2u * GS_LINE_WORDS)

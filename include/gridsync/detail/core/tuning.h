@@ -212,4 +212,20 @@
 /* The tutorial's kernel: 16 x 16 tiles, one element per thread. */
 #define GS_TUNE_SGEMM_TILED16_TILE 16
 
+/* ------------------------------------------------------------ halo
+ * The early polls of gridsync/halo.cuh (detail/scoped/halo_exchange.cuh), measured
+ * with the bench's tagged-halo stencil on H200, 2026-11 (docs/apps-stencil.md).
+ * How many threads poll the next step's ring while the others compute the
+ * interior: whole warps, at most half the block; one poller a ring cell, or
+ * one per two, or per four: the most pollers that leave at most
+ * INTERIOR_PER_THREAD interior cells to each other thread, else one per
+ * four. Why (us a step, one / two / four cells a poller, 256 threads): tiles
+ * of 32 x 32 (2^16 cells on 64 blocks) 0.88 / 0.92 / 1.00, where the polls'
+ * own latency is the step's; tiles of 45 x 44 (2^18 on 132 blocks) 1.16 /
+ * 1.09 / 1.04, where the interior is (14 / 11 / 9 cells a thread).
+ * POLL_ROUNDS: unwatched looks at a poller's four words (loads in flight
+ * together) before its watched waits. */
+#define GS_TUNE_HALO_INTERIOR_PER_THREAD 8
+#define GS_TUNE_HALO_POLL_ROUNDS 8
+
 #endif /* GRIDSYNC_DETAIL_TUNING_H */

@@ -13,9 +13,12 @@
 typedef enum gs_stencil_method {
     GS_STENCIL_NEIGHBOUR, /* persistent, gs_neighbour_sync_2d between steps */
     GS_STENCIL_TAGGED,    /* persistent, tiles on chip, edges in tagged words: no barrier */
+    GS_STENCIL_HALO,      /* the same pattern written on the public API (gridsync/halo.cuh) */
     GS_STENCIL_GRID_SYNC, /* persistent, cooperative groups grid.sync() between steps */
     GS_STENCIL_GRAPH,     /* a kernel per step, a whole solve captured in one CUDA graph */
     GS_STENCIL_STREAM,    /* a kernel per step, launched on the stream */
+    GS_STENCIL_GRAPH_PDL, /* a kernel per step with programmatic dependent launch, in a graph */
+    GS_STENCIL_STREAM_PDL, /* the same on the stream */
     GS_STENCIL_NMETHODS
 } gs_stencil_method;
 
@@ -34,6 +37,8 @@ typedef struct gs_stencil_run {
     gs_stencil_field f;
     gs_barrier_t bar;    /* gridsync's versions' (the watchdog); NULL for the peers */
     gs_grid_barrier view;
+    gs_halo_t halo;      /* the halo version's (gridsync/halo.cuh); NULL for the others */
+    gs_halo halo_view;
 } gs_stencil_run;
 
 /* Set up `method` on `field` (w, h, steps >= 1, u0, a, b, out given; the
@@ -41,8 +46,8 @@ typedef struct gs_stencil_run {
  * choice (docs/apps-stencil.md), else the persistent grid to use; `mode`:
  * GS_STENCIL_AUTO (on chip when the tiles fit in shared memory), or one
  * forced. GS_ERR_NOT_CORESIDENT when a forced choice cannot be resident;
- * the tagged version runs only on chip (GS_ERR_NOT_CORESIDENT where the
- * tiles do not fit). */
+ * the tagged and halo versions run only on chip (GS_ERR_NOT_CORESIDENT where
+ * the tiles do not fit). */
 gs_status gs_stencil_setup(gs_stencil_run *run, gs_stencil_method method,
                            const gs_stencil_field *field, int blocks, int mode);
 

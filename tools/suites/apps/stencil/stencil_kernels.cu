@@ -8,6 +8,7 @@
  */
 #include <cooperative_groups.h>
 
+#include <gridsync/halo.cuh>
 #include <gridsync/neighbour.cuh>
 #include <gridsync/tagged.cuh>
 
@@ -47,8 +48,8 @@ enum { ONCHIP_THREADS = 1024, GLOBAL_THREADS = 512, GLOBAL_PER_SM = 4, STEP_X = 
 #define TAGGED_CELLS_PER_BLOCK 1024
 
 const char *const gs_stencil_method_names[GS_STENCIL_NMETHODS] = {
-    "gridsync neighbour", "gridsync tagged halo", "cg grid.sync", "relaunch graph",
-    "relaunch stream"};
+    "gridsync neighbour", "gridsync tagged halo", "gridsync halo", "cg grid.sync",
+    "relaunch graph", "relaunch stream", "relaunch graph + PDL", "relaunch stream + PDL"};
 
 struct neighbour_sync {
     gs_grid_barrier *bar;
@@ -157,15 +158,86 @@ static __global__ void __launch_bounds__(STEP_X *STEP_Y)
         dst[(size_t)y * (size_t)w + (size_t)x] = gs_stencil_at(src, w, h, x, y);
 }
 
+/*
+ * The PDL peers' step: the same kernel, launched with programmatic dependent
+ * launch (cudaLaunchAttributeProgrammaticStreamSerialization): each step's
+ * grid may start while the one before still runs, and waits for it only
+ * where it must.
+ * How: cudaTriggerProgrammaticLaunchCompletion() first, so the next step's
+ * grid is launched as early as possible (its blocks take SM slots as this
+ * grid's leave); then cudaGridDependencySynchronize() before any access
+ * to the field, then the cell.
+ * Why correct: the wait returns once the step before has completed and its
+ * writes are visible (the programming guide's guarantee for the primary
+ * grid); that step waited for its own predecessor, so every earlier step is
+ * complete too: the reads of src (step s - 1's output) see it, and the
+ * write of dst (what step s - 1 read) follows those reads. Plain loads, not
+ * the read-only path: the grid starts before its input is written.
+ * When: the strongest boundary a relaunched stencil has (docs/apps.md:
+ * faster than the plain graph up to 2^18 cells on H200, slower from 2^20,
+ * where early blocks take SM slots from the running grid).
+ */
+static __global__ void __launch_bounds__(STEP_X *STEP_Y)
+    stencil_step_pdl(const float *src, float *dst, int w, int h)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    cudaTriggerProgrammaticLaunchCompletion();
+    cudaGridDependencySynchronize();
+#endif
+    const int x = (int)(blockIdx.x * STEP_X + threadIdx.x);
+    const int y = (int)(blockIdx.y * STEP_Y + threadIdx.y);
+    if (x < w && y < h)
+        dst[(size_t)y * (size_t)w + (size_t)x] = gs_stencil_at(src, w, h, x, y);
+}
+
+/*
+ * The halo version: the tagged-halo pattern as a user writes it on
+ * gridsync/halo.cuh (how it works and why it is correct: there), nothing of
+ * the bench's own code but the cell. The same grid rule and block size as
+ * the tagged version, so that the two compare the API with the expert body.
+ */
+static __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
+    stencil_halo(gs_grid_barrier bar, gs_halo halo, const float *u0, float *out, int steps)
+{
+    extern __shared__ float smem[];
+    gs_halo_tile t;
+    gs_halo_begin_f32(&t, &bar, &halo, smem, steps);
+    gs_halo_load_f32(&t, u0);
+    const int S = t.stride;
+    for (int s = 0; s < steps; ++s) {
+        const float *c = gs_halo_cur_f32(&t);
+        float *n = gs_halo_nxt_f32(&t);
+        for (int e = t.thread; e < t.edges; e += t.threads) { /* edges first: they travel */
+            int x, y;
+            gs_halo_edge_cell(&t, e, &x, &y);
+            const float *p = c + gs_halo_at(&t, x, y);
+            gs_halo_put_f32(&t, x, y, gs_stencil_cell(p[0], p[-S], p[S], p[-1], p[1]));
+        }
+        for (gs_halo_walk w = gs_halo_interior(&t); w.ly < w.end; gs_halo_next(&w)) {
+            const int i = gs_halo_at(&t, w.lx, w.ly);
+            n[i] = gs_stencil_cell(c[i], c[i - S], c[i + S], c[i - 1], c[i + 1]);
+        }
+        gs_halo_exchange_f32(&t); /* the next ring arrives while the interior runs */
+    }
+    gs_halo_store_f32(&t, out);
+    gs_halo_end(&t);
+}
+
 static int persistent(gs_stencil_method m)
 {
-    return m == GS_STENCIL_NEIGHBOUR || m == GS_STENCIL_TAGGED || m == GS_STENCIL_GRID_SYNC;
+    return m == GS_STENCIL_NEIGHBOUR || m == GS_STENCIL_TAGGED || m == GS_STENCIL_HALO ||
+           m == GS_STENCIL_GRID_SYNC;
 }
 
 /* gridsync's versions: the ones with a gridsync barrier (launch, watchdog). */
 static int ours(gs_stencil_method m)
 {
-    return m == GS_STENCIL_NEIGHBOUR || m == GS_STENCIL_TAGGED;
+    return m == GS_STENCIL_NEIGHBOUR || m == GS_STENCIL_TAGGED || m == GS_STENCIL_HALO;
+}
+
+static int pdl(gs_stencil_method m)
+{
+    return m == GS_STENCIL_GRAPH_PDL || m == GS_STENCIL_STREAM_PDL;
 }
 
 /* Threads of an on-chip block: about 16 cells a thread, 256 to 1024 (a
@@ -246,7 +318,7 @@ static gs_status plan_global(gs_stencil_run *r, int blocks, int sms)
  * then one per TAGGED_CELLS_PER_BLOCK cells, at most one per SM. */
 static int onchip_blocks(gs_stencil_method m, long long cells, int sms)
 {
-    if (m != GS_STENCIL_TAGGED)
+    if (m != GS_STENCIL_TAGGED && m != GS_STENCIL_HALO)
         return ours(m) && cells <= ONE_BLOCK_MAX_CELLS ? 1 : sms;
     if (cells <= TAGGED_ONE_BLOCK_MAX_CELLS)
         return 1;
@@ -254,9 +326,47 @@ static int onchip_blocks(gs_stencil_method m, long long cells, int sms)
     return per_tile < sms ? (int)per_tile : sms;
 }
 
+/* The halo version: the tagged version's grid (onchip_blocks), the tiles
+ * from gs_halo_split_2d, the shared memory from the halo; on chip only. */
+static gs_status plan_halo(gs_stencil_run *r, int blocks, int mode)
+{
+    gs_stencil_field *f = &r->f;
+    int dev = 0, sms = 0, optin = 0, most = 0;
+    if (mode == GS_STENCIL_GLOBAL)
+        return gs__fail(GS_ERR_NOT_CORESIDENT, "stencil: the halo runs only with the tiles on "
+                        "chip");
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    GS_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    const int want = blocks ? blocks : onchip_blocks(r->method, (long long)f->w * f->h, sms);
+    GS_TRY(gs_halo_split_2d(f->w, f->h, want, &f->gx, &f->gy));
+    f->tile_w = (f->w + f->gx - 1) / f->gx;
+    f->tile_h = (f->h + f->gy - 1) / f->gy;
+    GS_TRY(gs_halo_create_2d(&r->halo, f->w, f->h, f->gx, f->gy, GS_FLOAT32));
+    GS_TRY(gs_halo_device(r->halo, &r->halo_view));
+    GS_TRY(gs_halo_shared_bytes(r->halo, &r->smem));
+    r->kernel = (const void *)stencil_halo;
+    r->block = dim3((unsigned int)onchip_threads(f->tile_w * f->tile_h));
+    r->grid = dim3((unsigned int)f->gx, (unsigned int)f->gy);
+    r->onchip = 1;
+    if (r->smem <= (size_t)optin) {
+        GS_CUDA_TRY(cudaFuncSetAttribute(r->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         (int)r->smem));
+        GS_TRY(gs_max_coresident_blocks(r->kernel, (int)r->block.x, r->smem, &most));
+    }
+    if (most < f->gx * f->gy)
+        return gs__fail(GS_ERR_NOT_CORESIDENT,
+                        "stencil: %d x %d tiles of %d x %d cells need %zu bytes of shared "
+                        "memory a block; they do not fit on %d co-resident blocks",
+                        f->gx, f->gy, f->tile_w, f->tile_h, r->smem, f->gx * f->gy);
+    return GS_SUCCESS;
+}
+
 static gs_status plan_persistent(gs_stencil_run *r, int blocks, int mode)
 {
     gs_stencil_field *f = &r->f;
+    if (r->method == GS_STENCIL_HALO)
+        return plan_halo(r, blocks, mode);
     if (r->method == GS_STENCIL_TAGGED && mode == GS_STENCIL_GLOBAL)
         return gs__fail(GS_ERR_NOT_CORESIDENT, "stencil: the tagged halo runs only with the "
                         "tiles on chip");
@@ -306,7 +416,7 @@ gs_status gs_stencil_setup(gs_stencil_run *r, gs_stencil_method method,
         r->block = dim3(STEP_X, STEP_Y);
         r->grid = dim3((unsigned int)((field->w + STEP_X - 1) / STEP_X),
                        (unsigned int)((field->h + STEP_Y - 1) / STEP_Y));
-        r->kernel = (const void *)stencil_step;
+        r->kernel = pdl(method) ? (const void *)stencil_step_pdl : (const void *)stencil_step;
         return GS_SUCCESS;
     }
     gs_status st = plan_persistent(r, blocks, mode);
@@ -320,9 +430,37 @@ gs_status gs_stencil_setup(gs_stencil_run *r, gs_stencil_method method,
     return st;
 }
 
+/* The PDL peers' steps: each launch with the programmatic-stream-
+ * serialization attribute (stencil_step_pdl says why that is correct). */
+static gs_status enqueue_pdl(gs_stencil_run *r, cudaStream_t stream)
+{
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = r->grid;
+    config.blockDim = r->block;
+    config.stream = stream;
+    config.attrs = attr;
+    config.numAttrs = 1;
+    for (int s = 0; s < r->f.steps; ++s) {
+        const float *src;
+        float *dst;
+        gs_stencil_buffers(r->f, s, &src, &dst);
+        GS_CUDA_TRY(cudaLaunchKernelEx(&config, stencil_step_pdl, src, dst, r->f.w, r->f.h));
+    }
+    return GS_SUCCESS;
+}
+
 gs_status gs_stencil_enqueue(void *p, cudaStream_t stream)
 {
     gs_stencil_run *r = (gs_stencil_run *)p;
+    if (pdl(r->method))
+        return enqueue_pdl(r, stream);
+    if (r->method == GS_STENCIL_HALO) { /* the halo's epochs carry the tags on: no reset */
+        void *args[] = {&r->view, &r->halo_view, &r->f.u0, &r->f.out, &r->f.steps};
+        return gs_launch(r->kernel, r->grid, r->block, r->smem, stream, args, r->bar);
+    }
     if (!persistent(r->method)) {
         for (int s = 0; s < r->f.steps; ++s) {
             const float *src;
@@ -371,6 +509,9 @@ void gs_stencil_release(gs_stencil_run *r)
         cudaFree(r->f.halo);
     if (r->f.tagged)
         cudaFree(r->f.tagged);
+    if (r->halo)
+        gs_halo_destroy(r->halo);
+    r->halo = NULL;
     r->bar = NULL;
     r->f.halo = NULL;
     r->f.tagged = NULL;
