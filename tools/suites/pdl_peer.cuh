@@ -4,8 +4,9 @@
  * "relaunch + PDL" (on a stream) and "relaunch graph + PDL" (those launches
  * captured once into a CUDA graph) of the barrier and sync suites.
  *
- * Each kernel calls peer_pdl_trigger at its top (the next kernel may be
- * scheduled once every block has), then peer_pdl_wait before it touches
+ * Each kernel calls peer_pdl_trigger at its top, or after the work a step
+ * may do before its wait (the next kernel may be scheduled once every
+ * block has), then peer_pdl_wait before it touches
  * the exchanged memory: the previous kernel has then completed and its
  * writes are visible (PTX griddepcontrol.wait), and its reads are done, so
  * the kernel may overwrite what the previous one read. The launch carries

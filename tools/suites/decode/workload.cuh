@@ -303,8 +303,9 @@ template <class S> struct workload {
         return GS_SUCCESS;
     }
 
-    /* The tagged version's outputs into `host` (as the plain layout), every
-     * word's tag checked against launch `launch`'s. */
+    /* The tagged version's outputs into `host` (as the plain layout: step
+     * st's vector b at st B MAXLEN + b m), every word's tag checked against
+     * launch `launch`'s. */
     gs_status untag(std::vector<T> &host, unsigned int launch, long long *untagged)
     {
         std::vector<unsigned long long> h(out_elems() / 2);
@@ -326,7 +327,7 @@ template <class S> struct workload {
                     if ((unsigned int)(word >> 32) != act_tag(launch, steps, st))
                         ++*untagged;
                     unsigned short lo = (unsigned short)word, hi = (unsigned short)(word >> 16);
-                    T *dst = &host[((size_t)st * S::B + b) * G::MAXLEN + 2 * i];
+                    T *dst = &host[(size_t)st * S::B * G::MAXLEN + (size_t)b * m + 2 * i];
                     memcpy((void *)&dst[0], &lo, 2);
                     memcpy((void *)&dst[1], &hi, 2);
                 }

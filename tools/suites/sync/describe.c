@@ -233,7 +233,8 @@ static const gs_winners winners[] = {
     {
         .title = "Fastest per grid and step length, steps with W us of independent work "
             "(split arrive/wait, or a kernel boundary with the work in each step's kernel; "
-            "with PDL before its wait):",
+            "with PDL the work, then the trigger and the wait, so that it overlaps the last "
+            "step's end):",
         .group_by = step_length,
         .filter = "primitive",
         .filter_values = with_work,

@@ -7,8 +7,9 @@
  * (suites/pdl_peer.cuh) on a stream and inside a graph; and, for the
  * split-phase barrier, cooperative groups' grid.barrier_arrive()/
  * barrier_wait() and the relaunches with the same work in each step's
- * kernel (with PDL before its wait for the last step: the independent work
- * overlaps the last kernel's end, as arrive/wait's overlaps the barrier).
+ * kernel (with PDL: the work, then the trigger and the wait for the last
+ * step, so that the next step's work overlaps this step's wait and
+ * exchange, as arrive/wait's work overlaps the barrier).
  *
  * Workload (the same for every row): each step the last thread of every
  * block writes its slot (two buffers, even and odd steps), the primitive
@@ -227,15 +228,21 @@ static __global__ void relaunch_step(unsigned int *slots, unsigned int *errors, 
     relaunch_exchange(slots, errors, it);
 }
 
-/* Relaunch + PDL peer: the next step may start at once; the independent
- * work runs before the wait, the exchange after it (the last step has
- * completed: its slot writes are visible and its reads of the slots this
- * step overwrites, two steps back, are done). */
+/* Relaunch + PDL peer: the independent work first, then the trigger (the
+ * next step may start once every block has done its work), then the wait,
+ * then the exchange (the last step has completed: its slot writes are
+ * visible and its reads of the slots this step overwrites, two steps back,
+ * are done). The next step's work thus overlaps this step's wait and
+ * exchange, as arrive/wait's work overlaps its barrier, and no more: with
+ * the trigger at the top, every step's work (independent of all steps,
+ * here) would pile up in the kernels waiting behind each other and the
+ * rows would time less than the work alone. Without work the trigger is at
+ * the top. */
 static __global__ void relaunch_step_pdl(unsigned int *slots, unsigned int *errors, int it,
                                          long long work_cycles)
 {
-    peer_pdl_trigger();
     spin(work_cycles);
+    peer_pdl_trigger();
     peer_pdl_wait();
     relaunch_exchange(slots, errors, it);
 }
