@@ -12,7 +12,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.19721050393551673:17.990451517742276]
+set yrange [0.1796804325719466:16.895395406919256]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -22,11 +22,16 @@ plot 'barrier-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs soli
      'barrier-speedup-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'barrier-speedup-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
+     'barrier-speedup-256.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'barrier-speedup-256.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
-     'barrier-speedup-256.dat' index 6 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
-     'barrier-speedup-256.dat' index 7 using 1:(NaN):xtic(2) notitle
+     'barrier-speedup-256.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
+     'barrier-speedup-256.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'barrier-speedup-256.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
+     'barrier-speedup-256.dat' index 7 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'barrier-speedup-256.dat' index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
+     'barrier-speedup-256.dat' index 9 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -41,8 +46,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'barrier-speedup-256.dat' index 8 using 1:2:3 with labels font ',15' notitle, \
-     'barrier-speedup-256.dat' index 9 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'barrier-speedup-256.dat' index 10 using 1:2:3 with labels font ',15' notitle, \
+     'barrier-speedup-256.dat' index 11 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # barrier-speedup-1024
@@ -59,20 +64,25 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.2314101731137026:11.560296768123935]
+set yrange [0.15795053192752428:10.824701604080541]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
 set ytics ('0.25x' 0.25, '0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4, '8x' 8)
 plot 'barrier-speedup-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
      'barrier-speedup-1024.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'barrier-speedup-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'barrier-speedup-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
      'barrier-speedup-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'barrier-speedup-1024.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-1024.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
-     'barrier-speedup-1024.dat' index 6 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
-     'barrier-speedup-1024.dat' index 7 using 1:(NaN):xtic(2) notitle
+     'barrier-speedup-1024.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
+     'barrier-speedup-1024.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'barrier-speedup-1024.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
+     'barrier-speedup-1024.dat' index 7 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'barrier-speedup-1024.dat' index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
+     'barrier-speedup-1024.dat' index 9 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -87,8 +97,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'barrier-speedup-1024.dat' index 8 using 1:2:3 with labels font ',15' notitle, \
-     'barrier-speedup-1024.dat' index 9 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'barrier-speedup-1024.dat' index 10 using 1:2:3 with labels font ',15' notitle, \
+     'barrier-speedup-1024.dat' index 11 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # barrier-time-256
@@ -105,7 +115,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.042619998566806316:7.7000450134277347]
+set yrange [0.042349998839199543:7.3782531738281252]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -117,7 +127,9 @@ plot 'barrier-time-256.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#0851
      'barrier-time-256.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'barrier-time-256.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
      'barrier-time-256.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
-     'barrier-time-256.dat' index 7 using 1:(NaN):xtic(2) notitle
+     'barrier-time-256.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'barrier-time-256.dat' index 8 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
+     'barrier-time-256.dat' index 9 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -132,8 +144,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'barrier-time-256.dat' index 8 using 1:2:3 with labels font ',15' notitle, \
-     'barrier-time-256.dat' index 9 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'barrier-time-256.dat' index 10 using 1:2:3 with labels font ',15' notitle, \
+     'barrier-time-256.dat' index 11 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # barrier-time-1024
@@ -150,7 +162,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.068859998136758804:5.435545730590821]
+set yrange [0.068780002184212208:7.1401985168457038]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -162,7 +174,9 @@ plot 'barrier-time-1024.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#085
      'barrier-time-1024.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'barrier-time-1024.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
      'barrier-time-1024.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
-     'barrier-time-1024.dat' index 7 using 1:(NaN):xtic(2) notitle
+     'barrier-time-1024.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'barrier-time-1024.dat' index 8 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
+     'barrier-time-1024.dat' index 9 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -177,8 +191,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'barrier-time-1024.dat' index 8 using 1:2:3 with labels font ',15' notitle, \
-     'barrier-time-1024.dat' index 9 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'barrier-time-1024.dat' index 10 using 1:2:3 with labels font ',15' notitle, \
+     'barrier-time-1024.dat' index 11 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # sync-speedup-256
@@ -195,24 +209,29 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0.30349301982846683:10.750601960076496]
+set yrange [0.21115749220468741:9.82913659032595]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
-set ytics ('0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4, '8x' 8)
+set ytics ('0.25x' 0.25, '0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4, '8x' 8)
 plot 'sync-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
      'sync-speedup-256.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'sync-speedup-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'sync-speedup-256.dat' index 2 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
      'sync-speedup-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
      'sync-speedup-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#3182bd' title columnheader(1), \
+     'sync-speedup-256.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#74c476' title columnheader(1), \
-     'sync-speedup-256.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
-     'sync-speedup-256.dat' index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
-     'sync-speedup-256.dat' index 9 using 1:(NaN):xtic(2) notitle
+     'sync-speedup-256.dat' index 8 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
+     'sync-speedup-256.dat' index 8 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-speedup-256.dat' index 9 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
+     'sync-speedup-256.dat' index 9 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-speedup-256.dat' index 10 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
+     'sync-speedup-256.dat' index 11 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -227,8 +246,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'sync-speedup-256.dat' index 10 using 1:2:3 with labels font ',15' notitle, \
-     'sync-speedup-256.dat' index 11 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'sync-speedup-256.dat' index 12 using 1:2:3 with labels font ',15' notitle, \
+     'sync-speedup-256.dat' index 13 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # sync-speedup-1024
@@ -245,24 +264,26 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.29646400838849246:6.9644446506009787]
+set yrange [0.2259938605609581:6.522653280963862]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
-set ytics ('0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4)
+set ytics ('0.25x' 0.25, '0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4)
 plot 'sync-speedup-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
+     'sync-speedup-1024.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'sync-speedup-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'sync-speedup-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
      'sync-speedup-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
-     'sync-speedup-1024.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#3182bd' title columnheader(1), \
-     'sync-speedup-1024.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#74c476' title columnheader(1), \
      'sync-speedup-1024.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
-     'sync-speedup-1024.dat' index 7 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'sync-speedup-1024.dat' index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
-     'sync-speedup-1024.dat' index 9 using 1:(NaN):xtic(2) notitle
+     'sync-speedup-1024.dat' index 8 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
+     'sync-speedup-1024.dat' index 8 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-speedup-1024.dat' index 9 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
+     'sync-speedup-1024.dat' index 10 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
+     'sync-speedup-1024.dat' index 11 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -277,8 +298,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'sync-speedup-1024.dat' index 10 using 1:2:3 with labels font ',15' notitle, \
-     'sync-speedup-1024.dat' index 11 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'sync-speedup-1024.dat' index 12 using 1:2:3 with labels font ',15' notitle, \
+     'sync-speedup-1024.dat' index 13 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # sync-time-256
@@ -295,7 +316,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step (log scale)'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0.079720001667737961:9.272013092041016]
+set yrange [0.0814799964427948:9.5068672180175788]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -309,7 +330,9 @@ plot 'sync-time-256.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c'
      'sync-time-256.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#74c476' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
      'sync-time-256.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'sync-time-256.dat' index 8 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
-     'sync-time-256.dat' index 9 using 1:(NaN):xtic(2) notitle
+     'sync-time-256.dat' index 9 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 10 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 11 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -324,8 +347,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'sync-time-256.dat' index 10 using 1:2:3 with labels font ',15' notitle, \
-     'sync-time-256.dat' index 11 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'sync-time-256.dat' index 12 using 1:2:3 with labels font ',15' notitle, \
+     'sync-time-256.dat' index 13 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # sync-time-1024
@@ -342,7 +365,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.12869999743998051:5.4192638397216797]
+set yrange [0.12740000151097775:6.6779647827148443]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -356,7 +379,9 @@ plot 'sync-time-1024.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c
      'sync-time-1024.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#74c476' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
      'sync-time-1024.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'sync-time-1024.dat' index 8 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
-     'sync-time-1024.dat' index 9 using 1:(NaN):xtic(2) notitle
+     'sync-time-1024.dat' index 9 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 10 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 11 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -371,8 +396,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'sync-time-1024.dat' index 10 using 1:2:3 with labels font ',15' notitle, \
-     'sync-time-1024.dat' index 11 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'sync-time-1024.dat' index 12 using 1:2:3 with labels font ',15' notitle, \
+     'sync-time-1024.dat' index 13 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # sync-split-256
@@ -389,18 +414,22 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0:5.6751202106475835]
+set yrange [0:6.1058625221252454]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
 plot 'sync-split-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
      'sync-split-256.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'sync-split-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'sync-split-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
-     'sync-split-256.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
      'sync-split-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
-     'sync-split-256.dat' index 6 using 1:(NaN):xtic(2) notitle
+     'sync-split-256.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#de2d26' title columnheader(1), \
+     'sync-split-256.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#636363' title columnheader(1), \
+     'sync-split-256.dat' index 8 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fdae6b' title columnheader(1), \
+     'sync-split-256.dat' index 9 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#bd9e39' title columnheader(1), \
+     'sync-split-256.dat' index 10 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -415,8 +444,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'sync-split-256.dat' index 7 using 1:2:3 with labels font ',15' notitle, \
-     'sync-split-256.dat' index 8 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'sync-split-256.dat' index 11 using 1:2:3 with labels font ',15' notitle, \
+     'sync-split-256.dat' index 12 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # sync-split-1024
@@ -433,7 +462,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0:4.1333246707916267]
+set yrange [0:4.1689121007919319]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
@@ -443,7 +472,11 @@ plot 'sync-split-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.
      'sync-split-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
      'sync-split-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
      'sync-split-1024.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
-     'sync-split-1024.dat' index 6 using 1:(NaN):xtic(2) notitle
+     'sync-split-1024.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#de2d26' title columnheader(1), \
+     'sync-split-1024.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#636363' title columnheader(1), \
+     'sync-split-1024.dat' index 8 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fdae6b' title columnheader(1), \
+     'sync-split-1024.dat' index 9 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#bd9e39' title columnheader(1), \
+     'sync-split-1024.dat' index 10 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -458,8 +491,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'sync-split-1024.dat' index 7 using 1:2:3 with labels font ',15' notitle, \
-     'sync-split-1024.dat' index 8 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'sync-split-1024.dat' index 11 using 1:2:3 with labels font ',15' notitle, \
+     'sync-split-1024.dat' index 12 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # reduce-speedup-1
@@ -1008,7 +1041,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [819.20000000000005:20971520]
-set yrange [1.4208593347575511:1641.4239883422852]
+set yrange [1.4122265565674752:1645.4879760742188]
 set logscale x 2
 set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1017,7 +1050,9 @@ set ytics ('2' 2, '5' 5, '10' 10, '20' 20, '50' 50, '100' 100, '200' 200, '500' 
 plot 'apps-time-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'apps-time-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'apps-time-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
-     'apps-time-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1)
+     'apps-time-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-time-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-time-1.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1032,8 +1067,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-time-1.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
-     'apps-time-1.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-time-1.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
+     'apps-time-1.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-time-2
@@ -1050,17 +1085,20 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [3276.8000000000002:83886080]
-set yrange [0.51275998353958119:380.70399761199951]
+set yrange [0.45458000153303146:512.40320205688477]
 set logscale x 2
 set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set logscale y 10
-set ytics ('1' 1, '2' 2, '5' 5, '10' 10, '20' 20, '50' 50, '100' 100, '200' 200)
+set ytics ('0.5' 0.5, '1' 1, '2' 2, '5' 5, '10' 10, '20' 20, '50' 50, '100' 100, '200' 200, '500' 500)
 plot 'apps-time-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
      'apps-time-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
-     'apps-time-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'apps-time-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
-     'apps-time-2.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
+     'apps-time-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+     'apps-time-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-time-2.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-time-2.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-time-2.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-time-2.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1075,8 +1113,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-time-2.dat' index 5 using 1:2:3 with labels font ',15' notitle, \
-     'apps-time-2.dat' index 6 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-time-2.dat' index 8 using 1:2:3 with labels font ',15' notitle, \
+     'apps-time-2.dat' index 9 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-time-3
@@ -1093,16 +1131,18 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [838860.80000000005:1342177280]
-set yrange [3.4321126337155863:22.42439991799624]
+set yrange [3.4378716177037436:41.789926822713056]
 set logscale x 2
 set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set logscale y 10
 set ytics ('5' 5, '10' 10, '20' 20)
-plot 'apps-time-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
-     'apps-time-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
-     'apps-time-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'apps-time-3.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
+plot 'apps-time-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
+     'apps-time-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-time-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-time-3.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-time-3.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
+     'apps-time-3.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1117,8 +1157,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-time-3.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
-     'apps-time-3.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-time-3.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
+     'apps-time-3.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-vs-graph-1
@@ -1135,7 +1175,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [819.20000000000005:20971520]
-set yrange [0:9.8145378090757465]
+set yrange [0:9.5315688291513432]
 set logscale x 2
 set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1143,7 +1183,9 @@ set format y '%g'
 plot 'apps-vs-graph-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'apps-vs-graph-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'apps-vs-graph-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1)
+     'apps-vs-graph-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-1.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1158,8 +1200,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-vs-graph-1.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
-     'apps-vs-graph-1.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-vs-graph-1.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-graph-1.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-vs-graph-2
@@ -1176,16 +1218,19 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [3276.8000000000002:83886080]
-set yrange [0:2.361591512609627]
+set yrange [0:2.3630654723217837]
 set logscale x 2
 set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'apps-vs-graph-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
      'apps-vs-graph-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-2.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
+     'apps-vs-graph-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-2.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-2.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-2.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-2.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1200,8 +1245,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-vs-graph-2.dat' index 5 using 1:2:3 with labels font ',15' notitle, \
-     'apps-vs-graph-2.dat' index 6 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-vs-graph-2.dat' index 8 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-graph-2.dat' index 9 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-vs-graph-3
@@ -1218,15 +1263,17 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [838860.80000000005:1342177280]
-set yrange [0:2.09186101631893]
+set yrange [0:2.0857472139027533]
 set logscale x 2
 set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
-plot 'apps-vs-graph-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-3.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
+plot 'apps-vs-graph-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-3.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-3.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-3.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1241,8 +1288,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-vs-graph-3.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
-     'apps-vs-graph-3.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-vs-graph-3.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-graph-3.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-vs-full-1
@@ -1259,7 +1306,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [819.20000000000005:20971520]
-set yrange [0:4.7311129138655392]
+set yrange [0:4.9962629216403069]
 set logscale x 2
 set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1267,7 +1314,9 @@ set format y '%g'
 plot 'apps-vs-full-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'apps-vs-full-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'apps-vs-full-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
-     'apps-vs-full-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1)
+     'apps-vs-full-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-vs-full-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-full-1.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1282,8 +1331,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-vs-full-1.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
-     'apps-vs-full-1.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-vs-full-1.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-full-1.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-vs-full-2
@@ -1300,16 +1349,19 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [3276.8000000000002:83886080]
-set yrange [0:2.5521218956639702]
+set yrange [0:2.8018565972212834]
 set logscale x 2
 set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'apps-vs-full-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
      'apps-vs-full-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
-     'apps-vs-full-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'apps-vs-full-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
-     'apps-vs-full-2.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
+     'apps-vs-full-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+     'apps-vs-full-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-vs-full-2.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-vs-full-2.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-vs-full-2.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-full-2.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1324,8 +1376,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-vs-full-2.dat' index 5 using 1:2:3 with labels font ',15' notitle, \
-     'apps-vs-full-2.dat' index 6 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-vs-full-2.dat' index 8 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-full-2.dat' index 9 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-vs-full-3
@@ -1342,15 +1394,17 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [838860.80000000005:1342177280]
-set yrange [0:2.7961726422145166]
+set yrange [0:2.7794600139193637]
 set logscale x 2
 set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
-plot 'apps-vs-full-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
-     'apps-vs-full-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
-     'apps-vs-full-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'apps-vs-full-3.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
+plot 'apps-vs-full-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
+     'apps-vs-full-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-vs-full-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-vs-full-3.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-full-3.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
+     'apps-vs-full-3.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1365,8 +1419,139 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-vs-full-3.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
-     'apps-vs-full-3.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-vs-full-3.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-full-3.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# apps-vs-pdl-1
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-vs-pdl-1.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'speedup over the CUDA graph + PDL version'
+set xrange [819.20000000000005:20971520]
+set yrange [0:3.4102951885299024]
+set logscale x 2
+set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'apps-vs-pdl-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-1.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-vs-pdl-1.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-pdl-1.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# apps-vs-pdl-2
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-vs-pdl-2.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'speedup over the CUDA graph + PDL version'
+set xrange [3276.8000000000002:83886080]
+set yrange [0:3.4466244081195367]
+set logscale x 2
+set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'apps-vs-pdl-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-2.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-2.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-2.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-2.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-vs-pdl-2.dat' index 8 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-pdl-2.dat' index 9 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# apps-vs-pdl-3
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-vs-pdl-3.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'speedup over the CUDA graph + PDL version'
+set xrange [838860.80000000005:1342177280]
+set yrange [0:5.1233921612035909]
+set logscale x 2
+set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'apps-vs-pdl-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-3.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-3.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-3.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-vs-pdl-3.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-pdl-3.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # multi-barrier-scaling-1
@@ -1778,7 +1963,7 @@ unset multiplot
 
 # decode-bandwidth
 reset
-set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set terminal pngcairo size 1484,600 noenhanced font 'sans,11'
 set output 'decode-bandwidth.png'
 set multiplot
 set tmargin at screen 0.8700
@@ -1789,8 +1974,8 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'workload, dtype, D, batch'
 set ylabel 'fraction of the measured read bandwidth'
-set xrange [-0.59999999999999998:8.5999999999999996]
-set yrange [0:1.1154507519085315]
+set xrange [-0.59999999999999998:15.6]
+set yrange [0:1.06009827453175]
 set xtics scale 0
 set xtics rotate by 25 right
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
@@ -1806,7 +1991,6 @@ plot 'decode-bandwidth.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0
      'decode-bandwidth.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
      'decode-bandwidth.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'decode-bandwidth.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
-     'decode-bandwidth.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'decode-bandwidth.dat' index 6 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
@@ -1840,7 +2024,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'us per call (GPU)'
 set xrange [819.20000000000005:335544320]
-set yrange [3.1965078106002203:3177.2723388671875]
+set yrange [4.387252687752901:3175.0247192382812]
 set logscale x 2
 set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1883,7 +2067,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'us per call (GPU)'
 set xrange [819.20000000000005:335544320]
-set yrange [3.0121052833764175:402.90817260742193]
+set yrange [4.2706796700514635:402.61631011962891]
 set logscale x 2
 set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1925,7 +2109,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'us per call (host, to issue it)'
 set xrange [819.20000000000005:335544320]
-set yrange [0:57.618227202374406]
+set yrange [0:53.384591460873565]
 set logscale x 2
 set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1967,7 +2151,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'us per call (host, to issue it)'
 set xrange [819.20000000000005:335544320]
-set yrange [0:24.111680842106495]
+set yrange [0:20.917106185693527]
 set logscale x 2
 set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
