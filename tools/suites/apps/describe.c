@@ -163,6 +163,23 @@ static const gs_column_style styles[] = {
     {.column = "vs_full", .label = "vs full barrier", .format = GS_CELL_RATIO},
     {.column = "error", .label = "error", .format = GS_CELL_AUTO},
 };
+/* per application and size, which version was fastest: the report's
+ * advice, from the rows measured */
+static const gs_pick picks[] = {
+    {.header = "fastest version", .among = NULL},
+    {.header = "fastest of gridsync's", .among = ours},
+    {.header = "fastest peer", .among = peers},
+};
+static const gs_winners winners[] = {
+    {
+        .title = "Fastest per application and size: gridsync's persistent version or a peer "
+            "(relaunches with and without programmatic dependent launch, libraries, a full "
+            "barrier), whichever measured faster here (median time per step):",
+        .group_by = app_size,
+        .picks = picks,
+        .npicks = GS_COUNT(picks),
+    },
+};
 static const gs_reading reading = {
     .method = "method",
     .ours = ours,
@@ -171,6 +188,8 @@ static const gs_reading reading = {
     .metric = "us_per_step",
     .headlines = headlines,
     .nheadlines = GS_COUNT(headlines),
+    .winners = winners,
+    .nwinners = GS_COUNT(winners),
     .styles = styles,
     .nstyles = GS_COUNT(styles),
 };
