@@ -8,7 +8,8 @@
 # own component's and the ones below it in the table `below` (core under
 # everything), nothing else; and every function they define is named as an
 # internal (gs__name, or inside namespace gs::detail), never gs_name, which
-# is the public API's.
+# is the public API's. And the library (src/, include/) includes nothing of
+# tools/, tests/ or cli/.
 cd "$1" || exit 1
 bad=""
 for dir in src/*/; do
@@ -69,8 +70,14 @@ for f in include/gridsync/detail/*.h include/gridsync/detail/*.cuh; do
     [ -f "$f" ] && bad="$bad
 $f: directly in detail/ (each internal header belongs to a component folder)"
 done
+# the library (src/, include/) never includes a tool, a test or the CLI
+for f in $(find src include -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' -o -name '*.cuh' \)); do
+    hits=$(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*["<]([.][.]/)*(tools|tests|cli|suites|harness|results|report|testing|common)/' "$f" || true)
+    [ -z "$hits" ] || bad="$bad
+$f includes a tool, a test or the CLI: $hits"
+done
 if [ -n "$bad" ]; then
     printf 'FAIL: library layering:%s\n' "$bad"
     exit 1
 fi
-echo "ok: every library component includes only its own files, src/core and src/runtime; every detail/ component only those below it, and names its functions as internals"
+echo "ok: every library component includes only its own files, src/core and src/runtime; every detail/ component only those below it, and names its functions as internals; the library includes no tool"
