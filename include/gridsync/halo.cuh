@@ -204,6 +204,16 @@ GS_DEVICE gs_halo_walk gs_halo_interior(const gs_halo_tile *t)
 
 GS_DEVICE void gs_halo_next(gs_halo_walk *w) { gs::detail::halo_interior_next(*w); }
 
+GS_DEVICE gs_halo_strip gs_halo_strips(const gs_halo_tile *t)
+{
+    return gs::detail::halo_strips(*t);
+}
+
+GS_DEVICE void gs_halo_strip_next(const gs_halo_tile *t, gs_halo_strip *s)
+{
+    gs::detail::halo_strip_next(*t, *s);
+}
+
 GS_DEVICE void gs_halo_exchange_f32(gs_halo_tile *t) { gs::detail::halo_exchange<float>(*t); }
 
 GS_DEVICE void gs_halo_exchange_f64(gs_halo_tile *t) { gs::detail::halo_exchange<double>(*t); }
