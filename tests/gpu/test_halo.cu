@@ -1,7 +1,8 @@
 /*
  * test_halo.cu - the halo exchange (gridsync/halo.cuh) on the GPU: a heat
  * stencil (2-D 5-point and 1-D 3-point, weights exact in binary) written on
- * the public API, in float and in double, on odd fields cut into tiles for
+ * the public API (the interior by rows on even steps, by column strips on
+ * odd), in float and in double, on odd fields cut into tiles for
  * grids of 1, 2, SMs, SMs + 1 and the co-resident maximum (and one less),
  * every block sleeping a random time before its edges at random steps. Each
  * halo serves two plain launches and then two replays of a CUDA graph of two
@@ -113,9 +114,18 @@ static __global__ void heat(gs_grid_barrier bar, gs_halo halo, const T *in, T *o
             gs_halo_edge_cell(&t, e, &x, &y);
             api<T>::put(&t, x, y, step_at(t, c, gs_halo_at(&t, x, y)));
         }
-        for (gs_halo_walk w = gs_halo_interior(&t); w.ly < w.end; gs_halo_next(&w)) {
-            const int i = gs_halo_at(&t, w.lx, w.ly);
-            n[i] = step_at(t, c, i);
+        if (s % 2 == 0) { /* the interior: by rows on even steps, column strips on odd */
+            for (gs_halo_walk w = gs_halo_interior(&t); w.ly < w.end; gs_halo_next(&w)) {
+                const int i = gs_halo_at(&t, w.lx, w.ly);
+                n[i] = step_at(t, c, i);
+            }
+        } else {
+            for (gs_halo_strip st = gs_halo_strips(&t); st.item < st.items;
+                 gs_halo_strip_next(&t, &st))
+                for (int y = st.y; y < st.end; ++y) {
+                    const int i = gs_halo_at(&t, st.x, y);
+                    n[i] = step_at(t, c, i);
+                }
         }
         api<T>::exchange(&t);
     }

@@ -193,8 +193,14 @@ static __global__ void shift(gs_grid_barrier bar, gs_halo halo, const float *u0,
             gs_halo_edge_cell(&t, e, &x, &y);
             gs_halo_put_f32(&t, x, y, c[gs_halo_at(&t, x, y) - 1]);
         }
-        for (gs_halo_walk w = gs_halo_interior(&t); w.ly < w.end; gs_halo_next(&w))
-            gs_halo_nxt_f32(&t)[gs_halo_at(&t, w.lx, w.ly)] = c[gs_halo_at(&t, w.lx, w.ly) - 1];
+        if (s % 2 == 0) /* the interior: the walk, then the column strips */
+            for (gs_halo_walk w = gs_halo_interior(&t); w.ly < w.end; gs_halo_next(&w))
+                gs_halo_nxt_f32(&t)[gs_halo_at(&t, w.lx, w.ly)] = c[gs_halo_at(&t, w.lx, w.ly) - 1];
+        else
+            for (gs_halo_strip st = gs_halo_strips(&t); st.item < st.items;
+                 gs_halo_strip_next(&t, &st))
+                for (int y = st.y; y < st.end; ++y)
+                    gs_halo_nxt_f32(&t)[gs_halo_at(&t, st.x, y)] = c[gs_halo_at(&t, st.x, y) - 1];
         gs_halo_exchange_f32(&t);
     }
     gs_halo_store_f32(&t, out);

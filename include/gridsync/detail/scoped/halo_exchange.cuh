@@ -126,6 +126,11 @@ GS_DEVICE void halo_begin(gs_halo_tile &t, const gs_grid_barrier *bar, const gs_
     const int iw = t.w > 2 ? t.w - 2 : 0, ih = t.ring_rows ? (t.h > 2 ? t.h - 2 : 0) : 1;
     t.pollers = halo_pollers(t.ring, iw * ih, t.threads);
     t.computers = t.threads > t.pollers ? t.threads - t.pollers : t.threads;
+    int ex = 0, ey = 0;
+    if (t.thread < t.edges)
+        halo_edge_decode(t, t.thread, &ex, &ey);
+    t.edge_xy = ex | ey << 16;
+    halo_strip_plan(t);
     t.step = 0;
     t.steps = steps;
     /* written by this block's thread 0 at the end of the last launch

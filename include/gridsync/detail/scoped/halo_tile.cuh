@@ -31,6 +31,10 @@ typedef struct gs_halo_tile {
     int thread, threads;        /* the calling thread's rank in the block, the block's threads */
     int pollers, computers;     /* the last `pollers` threads fetch the next ring; the first
                                    `computers` walk the interior (all of them, with one thread) */
+    int edge_xy;                /* edge cell t.thread (when t.thread < edges), decoded once:
+                                   x | y << 16 (a tile in shared memory is < 2^16 cells wide) */
+    int strips, bands;          /* the interior's column strips, `bands` a column */
+    int strip_xy, strip_end;    /* the calling thread's first strip (strip t.thread), packed so */
     int step, steps;            /* the step being computed, and how many this launch makes */
     unsigned int base;          /* the last tag before this launch: step s carries base + s + 1 */
 } gs_halo_tile;
@@ -43,6 +47,17 @@ typedef struct gs_halo_walk {
     int lx, ly, end;
     int dx, dy, x_end, width;
 } gs_halo_walk;
+
+/* A column strip of the interior (gs_halo_strips): column x, rows
+ * [y, end), while item < items. 2-D: the interior's columns cut into
+ * `bands` strips each, strip i being column 1 + i % iw, band i / iw, the
+ * computing threads taking strips computers apart; a thread walking its
+ * strip down keeps the cells above and at it in registers (three shared
+ * loads a 5-point cell, not five). 1-D: a strip is one cell (y = 0). */
+typedef struct gs_halo_strip {
+    int x, y, end;
+    int item, items;
+} gs_halo_strip;
 
 namespace gs {
 namespace detail {
@@ -75,7 +90,7 @@ GS_DEVICE int halo_at(const gs_halo_tile &t, int lx, int ly)
  * row, then the left and the right columns between them (each cell once,
  * also when the tile is one cell wide or high); 1-D, the first cell and
  * the last. Every other cell is the interior. */
-GS_DEVICE void halo_edge_cell(const gs_halo_tile &t, int i, int *lx, int *ly)
+GS_DEVICE void halo_edge_decode(const gs_halo_tile &t, int i, int *lx, int *ly)
 {
     const int tw = t.w, th = t.h;
     if (t.ring_rows == 0) { /* 1-D */
@@ -95,6 +110,18 @@ GS_DEVICE void halo_edge_cell(const gs_halo_tile &t, int i, int *lx, int *ly)
         *lx = j < side ? 0 : tw - 1;
         *ly = 1 + (j < side ? j : j - side);
     }
+}
+
+/* The same, with the calling thread's own edge cell (i == t.thread, the
+ * first of a loop from t.thread) decoded once at gs_halo_begin. */
+GS_DEVICE void halo_edge_cell(const gs_halo_tile &t, int i, int *lx, int *ly)
+{
+    if (i == t.thread) {
+        *lx = t.edge_xy & 0xffff;
+        *ly = t.edge_xy >> 16;
+        return;
+    }
+    halo_edge_decode(t, i, lx, ly);
 }
 
 GS_DEVICE int halo_edge_count(int tw, int th, int dims)
@@ -160,6 +187,51 @@ GS_DEVICE void halo_interior_next(gs_halo_walk &c)
         c.lx -= c.width;
         ++c.ly;
     }
+}
+
+/* The interior's strips (halo_strip_plan at gs_halo_begin): strip i's
+ * column and rows. Bands split the interior's rows evenly (ih / bands
+ * each, at least one row: bands <= ih), so the strips of a column cover
+ * its rows once. */
+GS_DEVICE void halo_strip_of(const gs_halo_tile &t, int i, gs_halo_strip &s)
+{
+    const int iw = t.w - 2, y0 = t.ring_rows, ih = t.ring_rows ? t.h - 2 : 1;
+    const int band = i / iw;
+    s.x = 1 + (i - band * iw);
+    s.y = y0 + band * ih / t.bands; /* < 1024 * 2^16: bands <= threads */
+    s.end = y0 + (band + 1) * ih / t.bands;
+}
+
+/* Sets t.strips, t.bands and the calling thread's first strip: 2-D, as
+ * many bands a column as the computing threads fill (at least one, at most
+ * the interior's rows); 1-D, one cell a strip. */
+GS_DEVICE void halo_strip_plan(gs_halo_tile &t)
+{
+    const int iw = t.w > 2 ? t.w - 2 : 0, ih = t.ring_rows ? (t.h > 2 ? t.h - 2 : 0) : 1;
+    int bands = t.ring_rows && iw > 0 ? t.computers / iw : 1;
+    bands = bands < 1 ? 1 : bands > ih ? ih : bands;
+    t.bands = bands;
+    t.strips = iw > 0 && ih > 0 ? iw * bands : 0;
+    gs_halo_strip s = {0, 0, 0, 0, 0};
+    if (t.thread < t.strips && t.thread < t.computers)
+        halo_strip_of(t, t.thread, s);
+    t.strip_xy = s.x | s.y << 16;
+    t.strip_end = s.end;
+}
+
+/* The calling thread's first strip (none for the pollers). */
+GS_DEVICE gs_halo_strip halo_strips(const gs_halo_tile &t)
+{
+    gs_halo_strip s = {t.strip_xy & 0xffff, t.strip_xy >> 16, t.strip_end,
+                       t.thread < t.computers ? t.thread : t.strips, t.strips};
+    return s;
+}
+
+GS_DEVICE void halo_strip_next(const gs_halo_tile &t, gs_halo_strip &s)
+{
+    s.item += t.computers;
+    if (s.item < s.items)
+        halo_strip_of(t, s.item, s);
 }
 
 /* Pollers for a ring of `ring` cells and an interior of `interior` cells on

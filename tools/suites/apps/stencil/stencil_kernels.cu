@@ -195,6 +195,10 @@ static __global__ void __launch_bounds__(STEP_X *STEP_Y)
  * gridsync/halo.cuh (how it works and why it is correct: there), nothing of
  * the bench's own code but the cell. The same grid rule and block size as
  * the tagged version, so that the two compare the API with the expert body.
+ * The interior goes by column strips (gs_halo_strips), each walked down by
+ * the stencil's own column (gs_stencil_strip, the math as the tagged
+ * version has it: the cells above and at the current one in registers,
+ * three shared loads a cell, four rows' loads ahead of their stores).
  */
 static __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
     stencil_halo(gs_grid_barrier bar, gs_halo halo, const float *u0, float *out, int steps)
@@ -213,9 +217,9 @@ static __global__ void __launch_bounds__(ONCHIP_THREADS, 1)
             const float *p = c + gs_halo_at(&t, x, y);
             gs_halo_put_f32(&t, x, y, gs_stencil_cell(p[0], p[-S], p[S], p[-1], p[1]));
         }
-        for (gs_halo_walk w = gs_halo_interior(&t); w.ly < w.end; gs_halo_next(&w)) {
-            const int i = gs_halo_at(&t, w.lx, w.ly);
-            n[i] = gs_stencil_cell(c[i], c[i - S], c[i + S], c[i - 1], c[i + 1]);
+        for (gs_halo_strip st = gs_halo_strips(&t); st.item < st.items; gs_halo_strip_next(&t, &st)) {
+            const int col = gs_halo_at(&t, st.x, -1); /* the column, row -1 (the ring) on */
+            gs_stencil_strip(c + col, n + col, S, st.y, st.end);
         }
         gs_halo_exchange_f32(&t); /* the next ring arrives while the interior runs */
     }
