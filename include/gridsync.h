@@ -314,57 +314,6 @@ static inline gs_status gs_launch(const void *kernel, dim3 grid, dim3 block, siz
 GS_API void gs_format_coresidency(char *buf, size_t len, long long requested, int sm_count,
                                   int blocks_per_sm, int block_threads);
 
-/* ------------------------------------------- programmatic dependent launch */
-
-/* gs_launch_pdl for a driver function handle (see gs_max_coresident_blocks_func):
- * kernels compiled at run time (NVRTC, CuPy, numba-cuda) launch this way. */
-GS_API gs_status gs_launch_pdl_func(cudaFunction_t func, dim3 grid, dim3 block,
-                                    size_t dynamic_smem, cudaStream_t stream, void **args);
-
-/* Whether gs_launch_pdl_func(func, ...) on the current device lets the
- * launch overlap the previous kernel on its stream (*overlap = 1): compute
- * capability 9.0 or later and the kernel's code built for it (PTX 9.0 or
- * later); 0 where its launches are ordinary stream-ordered ones. */
-GS_API gs_status gs_pdl_overlaps_func(cudaFunction_t func, int *overlap);
-
-/* Launch `kernel` chained to the previous kernel on `stream` by
- * programmatic dependent launch (PDL, sm_90): the launch may start while
- * that kernel is still finishing (once each of its blocks has called
- * gs_pdl_launch_dependents, or ended), and the kernel calls gs_pdl_wait
- * (<gridsync/pdl.cuh>) before it touches anything an earlier kernel
- * writes or reads: the wait returns once the previous kernel has completed
- * and its memory is visible. A kernel boundary that costs less than a
- * plain one (H200: 0.7-1.0 us a step against 0.9-1.3 us in a CUDA graph,
- * up to 528 blocks; docs/pdl.md says when it beats an in-kernel barrier).
- * Any grid size (no co-residency needed); `args` as for cudaLaunchKernel.
- * Inside a stream capture the graph gets a programmatic edge, so replays
- * overlap the same way. Below compute capability 9.0, or for code built
- * without sm_90 (gs_pdl_overlaps), it is an ordinary launch on `stream`,
- * and gs_pdl_wait compiles to nothing there: the chain is correct either
- * way. Bad arguments (NULL kernel, a zero grid or block dimension, more
- * than 1024 threads a block) return GS_ERR_INVALID_ARGUMENT and launch
- * nothing; a failed launch GS_ERR_CUDA naming the call and the error.
- * Works whichever CUDA runtime the program links. Asynchronous. */
-static inline gs_status gs_launch_pdl(const void *kernel, dim3 grid, dim3 block,
-                                      size_t dynamic_smem, cudaStream_t stream, void **args)
-{
-    cudaFunction_t func;
-    gs_status st = gs__launch_target(kernel, &func, &stream);
-    if (st != GS_SUCCESS)
-        return st;
-    return gs_launch_pdl_func(func, grid, block, dynamic_smem, stream, args);
-}
-
-/* gs_pdl_overlaps_func for a __global__ function pointer. */
-static inline gs_status gs_pdl_overlaps(const void *kernel, int *overlap)
-{
-    cudaFunction_t func;
-    gs_status st = gs__kernel_func(kernel, &func);
-    if (st != GS_SUCCESS)
-        return st;
-    return gs_pdl_overlaps_func(func, overlap);
-}
-
 /* -------------------------------------------------------------- reductions */
 
 /* Element types of the reductions, dot products and scans. The 16-bit
@@ -597,41 +546,13 @@ GS_API gs_status gs_sgemm_with(gs_gemm_kernel kernel, int m, int n, int k, float
                                const float *a, int lda, const float *b, int ldb, float beta,
                                float *c, int ldc, cudaStream_t stream);
 
-/* -------------------------------------------------------------------- halo */
-
-/* The edges of a field's tiles, exchanged between blocks as tagged words
- * (device API and contract: gridsync/halo.cuh; docs/halo.md). A halo holds
- * the words of one decomposition, one block a tile, and each block's epoch
- * (its last tag): created zeroed on the current device, it serves any
- * number of launches and graph replays with no reset. Its waits are watched
- * by the grid barrier the kernel also receives (gs_launch, gs_barrier_check). */
-typedef struct gs_halo_object *gs_halo_t;
-
-/* A 1-D field of n cells in `blocks` chunks (1 <= blocks <= n), or a w x h
- * field in gx x gy tiles (1 <= gx <= w, 1 <= gy <= h); `type` GS_FLOAT32 or
- * GS_FLOAT64 (GS_ERR_INVALID_ARGUMENT for others). */
-GS_API gs_status gs_halo_create_1d(gs_halo_t *halo, int n, int blocks, gs_dtype type);
-GS_API gs_status gs_halo_create_2d(gs_halo_t *halo, int w, int h, int gx, int gy, gs_dtype type);
-GS_API gs_status gs_halo_destroy(gs_halo_t halo);
-
-/* The view to pass to kernels, the dynamic shared memory a block needs (two
- * copies of the largest tile with its ring), and the grid (gx * gy blocks). */
-GS_API gs_status gs_halo_device(gs_halo_t halo, gs_halo *view);
-GS_API gs_status gs_halo_shared_bytes(gs_halo_t halo, size_t *bytes);
-GS_API gs_status gs_halo_blocks(gs_halo_t halo, int *blocks);
-
-/* Zero the words and epochs in stream order (a memset: it can be captured):
- * needed only after a launch that timed out or was refused as a misuse. */
-GS_API gs_status gs_halo_reset(gs_halo_t halo, cudaStream_t stream);
-
-/* Tiles for at most `blocks` blocks on a w x h field: gx x gy with gx <= w,
- * gy <= h, gx * gy <= blocks, using at least 7/8 of the blocks the field
- * allows, with the smallest tile perimeter (the halo a step exchanges), then
- * the most blocks (132 blocks on a square field: 12 x 11). Pure. */
-GS_API gs_status gs_halo_split_2d(int w, int h, int blocks, int *gx, int *gy);
-
 #ifdef __cplusplus
 }
 #endif
+
+/* The rest of the host API, a header per concept (each includes this one,
+ * so either may be included first): */
+#include "gridsync/pdl_host.h"  /* programmatic dependent launch */
+#include "gridsync/halo_host.h" /* halos: tiles' edges as tagged words */
 
 #endif /* GRIDSYNC_H */

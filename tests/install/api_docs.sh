@@ -16,8 +16,9 @@ if [ -s "$tmp/doxygen-warnings.log" ]; then
     head -n 20 "$tmp/doxygen-warnings.log"
     echo "FAIL: $(wc -l <"$tmp/doxygen-warnings.log") doxygen warnings"; fail=1
 fi
-for h in gridsync.h gridsync_tasks.h gridsync_multi.h; do
-    page=$tmp/api/$(echo "$h" | sed 's/_/__/g; s/\./_8/').html
+for h in gridsync.h gridsync_tasks.h gridsync_multi.h \
+    $(cd "$src/include" && ls gridsync/*_host.h); do
+    page=$tmp/api/$(basename "$h" | sed 's/_/__/g; s/\./_8/').html
     [ -e "$page" ] || { echo "FAIL: no page for $h"; fail=1; continue; }
     n=0
     for f in $("$src/tests/install/public_api.sh" "$src/include/$h"); do

@@ -1,7 +1,8 @@
 #!/bin/sh
 # exported_symbols.sh SOURCE_DIR LIBGRIDSYNC [LIBGRIDSYNC_MULTI] - the shared
 # libraries export their public API and nothing else:
-#   - every function declared in include/gridsync.h and gridsync_tasks.h
+#   - every function declared in include/gridsync.h (and the parts it
+#     includes, include/gridsync/*_host.h) and gridsync_tasks.h
 #     (include/gridsync_multi.h)
 #     is in libgridsync.so's (libgridsync_multi.so's) dynamic symbol table,
 #   - every symbol defined there is such a declaration, or one of the
@@ -47,7 +48,11 @@ soname() { # soname LIBRARY BASENAME
     else echo "FAIL: $2 SONAME is '$got', expected $2.so.$soversion"; fail=1; fi
 }
 
-{ declared "$src/include/gridsync.h"; declared "$src/include/gridsync_tasks.h"; } >"$tmp/public"
+{
+    declared "$src/include/gridsync.h"
+    declared "$src/include/gridsync_tasks.h"
+    for h in "$src"/include/gridsync/*_host.h; do declared "$h"; done # gridsync.h's parts
+} >"$tmp/public"
 if [ "$(wc -l <"$tmp/public")" -lt 40 ]; then
     echo "FAIL: read only $(wc -l <"$tmp/public") declarations from gridsync.h"; exit 1
 fi
