@@ -1,8 +1,10 @@
 /* cuda_stub.c - the stand-in CUDA runtime of cuda_stub.h. Only what the
  * library's host files linked into the stubbed tests call, and what the
- * tests themselves call. */
+ * tests themselves call; the driver entry points it hands out are in
+ * cuda_stub_driver.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "cuda_stub.h"
+#include "cuda_stub_internal.h"
 
 #include <cuda.h>
 
@@ -10,23 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-enum op_kind { OP_KERNEL, OP_MEMSET, OP_COPY, OP_RECORD, OP_FREE };
-
-struct stub_op {
-    enum op_kind kind;
-    stub_effect effect; /* OP_KERNEL */
-    void *arg;
-    int held;           /* a held kernel not finished yet */
-    void *dst;          /* OP_MEMSET, OP_COPY, OP_FREE */
-    const void *src;
-    size_t bytes;
-    int value;
-    struct CUevent_st *event; /* OP_RECORD */
-    unsigned long long ticket;
-    struct CUstream_st *stream;
-    struct stub_op *next;
-};
 
 struct op_list {
     stub_op *head, *tail;
@@ -51,20 +36,22 @@ struct CUgraphExec_st {
     struct CUgraph_st *graph;
 };
 
-static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t stub__mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static struct CUstream_st legacy = {1, {NULL, NULL}, 0, NULL};
 static struct CUstream_st per_thread = {2, {NULL, NULL}, 0, NULL};
 static unsigned long long next_id = 100;
-static int hold_count, held_n, live_allocs;
+static int hold_count, held_n;
+int stub__live_allocs;
 static stub_op *held_ops[256];
-static void (*launch_hook)(void *);
-static void *launch_hook_arg;
-static int cc_major = 9, ptx_version = 90;
-static stub_launch_ex last_ex;
+void (*stub__launch_hook)(void *);
+void *stub__launch_hook_arg;
+static int cc_major = 9;
+int stub__ptx_version = 90;
+stub_launch_ex stub__last_ex;
 static _Thread_local enum cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeGlobal;
 
-static struct CUstream_st *stream_of(cudaStream_t s)
+struct CUstream_st *stub__stream_of(cudaStream_t s)
 {
     if (s == NULL || s == cudaStreamLegacy)
         return &legacy;
@@ -98,12 +85,12 @@ static void execute(stub_op *op)
         break;
     case OP_FREE:
         free(op->dst);
-        --live_allocs;
+        --stub__live_allocs;
         break;
     }
 }
 
-/* Run what can run on `s`; under mu. */
+/* Run what can run on `s`; under stub__mu. */
 static void run(struct CUstream_st *s)
 {
     stub_op *op;
@@ -120,8 +107,8 @@ static void run(struct CUstream_st *s)
     pthread_cond_broadcast(&cv);
 }
 
-/* Put `op` on `s` (or into its capture); under mu. */
-static void enqueue(struct CUstream_st *s, stub_op *op)
+/* Put `op` on `s` (or into its capture); under stub__mu. */
+void stub__enqueue(struct CUstream_st *s, stub_op *op)
 {
     op->stream = s;
     if (s->capturing) {
@@ -140,7 +127,7 @@ static void enqueue(struct CUstream_st *s, stub_op *op)
     run(s);
 }
 
-static stub_op *new_op(enum op_kind kind)
+stub_op *stub__new_op(enum op_kind kind)
 {
     stub_op *op = calloc(1, sizeof *op);
     if (!op)
@@ -149,14 +136,14 @@ static stub_op *new_op(enum op_kind kind)
     return op;
 }
 
-/* Wait under mu until done(x) or the limit: 1 when done. */
+/* Wait under stub__mu until done(x) or the limit: 1 when done. */
 static int wait_for(int (*done)(void *), void *x)
 {
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     until.tv_sec += STUB_WAIT_LIMIT_S;
     while (!done(x))
-        if (pthread_cond_timedwait(&cv, &mu, &until) != 0)
+        if (pthread_cond_timedwait(&cv, &stub__mu, &until) != 0)
             return done(x);
     return 1;
 }
@@ -173,97 +160,97 @@ static int event_done(void *e)
 
 stub_op *stub_launch(cudaStream_t stream, stub_effect effect, void *arg, int held)
 {
-    pthread_mutex_lock(&mu);
-    struct CUstream_st *s = stream_of(stream);
-    stub_op *op = new_op(OP_KERNEL);
+    pthread_mutex_lock(&stub__mu);
+    struct CUstream_st *s = stub__stream_of(stream);
+    stub_op *op = stub__new_op(OP_KERNEL);
     op->effect = effect;
     op->arg = arg;
     op->held = held && !s->capturing;
-    enqueue(s, op);
-    pthread_mutex_unlock(&mu);
+    stub__enqueue(s, op);
+    pthread_mutex_unlock(&stub__mu);
     return held ? op : NULL;
 }
 
 void stub_finish(stub_op *op)
 {
-    pthread_mutex_lock(&mu);
+    pthread_mutex_lock(&stub__mu);
     op->held = 0;
     run(op->stream);
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
 }
 
 void stub_hold_next(int count)
 {
-    pthread_mutex_lock(&mu);
+    pthread_mutex_lock(&stub__mu);
     hold_count = count;
     held_n = 0;
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
 }
 
 stub_op *stub_held(int i)
 {
-    pthread_mutex_lock(&mu);
+    pthread_mutex_lock(&stub__mu);
     stub_op *op = i < held_n ? held_ops[i] : NULL;
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
     return op;
 }
 
 void stub_set_launch_hook(void (*hook)(void *arg), void *arg)
 {
-    pthread_mutex_lock(&mu);
-    launch_hook = hook;
-    launch_hook_arg = arg;
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_lock(&stub__mu);
+    stub__launch_hook = hook;
+    stub__launch_hook_arg = arg;
+    pthread_mutex_unlock(&stub__mu);
 }
 
 static int read_locked(const int *counter)
 {
-    pthread_mutex_lock(&mu);
+    pthread_mutex_lock(&stub__mu);
     int n = *counter;
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
     return n;
 }
 
-int stub_live_allocations(void) { return read_locked(&live_allocs); }
+int stub_live_allocations(void) { return read_locked(&stub__live_allocs); }
 
 void stub_reset(void)
 {
-    pthread_mutex_lock(&mu);
+    pthread_mutex_lock(&stub__mu);
     hold_count = held_n = 0;
-    launch_hook = NULL;
+    stub__launch_hook = NULL;
     cc_major = 9;
-    ptx_version = 90;
-    memset(&last_ex, 0, sizeof last_ex);
-    pthread_mutex_unlock(&mu);
+    stub__ptx_version = 90;
+    memset(&stub__last_ex, 0, sizeof stub__last_ex);
+    pthread_mutex_unlock(&stub__mu);
 }
 
 void stub_set_compute_capability(int major)
 {
-    pthread_mutex_lock(&mu);
+    pthread_mutex_lock(&stub__mu);
     cc_major = major;
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
 }
 
 void stub_set_ptx_version(int version)
 {
-    pthread_mutex_lock(&mu);
-    ptx_version = version;
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_lock(&stub__mu);
+    stub__ptx_version = version;
+    pthread_mutex_unlock(&stub__mu);
 }
 
 stub_launch_ex stub_last_launch_ex(void)
 {
-    pthread_mutex_lock(&mu);
-    stub_launch_ex r = last_ex;
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_lock(&stub__mu);
+    stub_launch_ex r = stub__last_ex;
+    pthread_mutex_unlock(&stub__mu);
     return r;
 }
 
 void stub_fail_next_launch_ex(int result)
 {
-    pthread_mutex_lock(&mu);
-    last_ex.fail_next = result;
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_lock(&stub__mu);
+    stub__last_ex.fail_next = result;
+    pthread_mutex_unlock(&stub__mu);
 }
 
 /* -------------------------------------------------------- the runtime */
@@ -274,9 +261,9 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags)
     struct CUstream_st *s = calloc(1, sizeof *s);
     if (!s)
         return cudaErrorMemoryAllocation;
-    pthread_mutex_lock(&mu);
+    pthread_mutex_lock(&stub__mu);
     s->id = next_id++;
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
     *stream = s;
     return cudaSuccess;
 }
@@ -285,9 +272,9 @@ cudaError_t cudaStreamCreate(cudaStream_t *stream) { return cudaStreamCreateWith
 
 cudaError_t cudaStreamDestroy(cudaStream_t stream)
 {
-    pthread_mutex_lock(&mu);
+    pthread_mutex_lock(&stub__mu);
     int busy = !stream_empty(stream);
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
     if (busy) /* a test that destroys a busy stream is wrong */
         return cudaErrorInvalidResourceHandle;
     free(stream);
@@ -296,35 +283,35 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream)
 
 cudaError_t cudaStreamGetId(cudaStream_t stream, unsigned long long *id)
 {
-    *id = stream_of(stream)->id;
+    *id = stub__stream_of(stream)->id;
     return cudaSuccess;
 }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t stream)
 {
-    pthread_mutex_lock(&mu);
-    struct CUstream_st *s = stream_of(stream);
+    pthread_mutex_lock(&stub__mu);
+    struct CUstream_st *s = stub__stream_of(stream);
     cudaError_t err = s->capturing        ? cudaErrorStreamCaptureUnsupported
                       : wait_for(stream_empty, s) ? cudaSuccess
                                                   : cudaErrorLaunchTimeout;
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
     return err;
 }
 
 cudaError_t cudaStreamQuery(cudaStream_t stream)
 {
-    pthread_mutex_lock(&mu);
-    int idle = stream_empty(stream_of(stream));
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_lock(&stub__mu);
+    int idle = stream_empty(stub__stream_of(stream));
+    pthread_mutex_unlock(&stub__mu);
     return idle ? cudaSuccess : cudaErrorNotReady;
 }
 
 cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *status)
 {
-    pthread_mutex_lock(&mu);
-    *status = stream_of(stream)->capturing ? cudaStreamCaptureStatusActive
+    pthread_mutex_lock(&stub__mu);
+    *status = stub__stream_of(stream)->capturing ? cudaStreamCaptureStatusActive
                                            : cudaStreamCaptureStatusNone;
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
     return cudaSuccess;
 }
 
@@ -334,22 +321,22 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMo
     struct CUgraph_st *g = calloc(1, sizeof *g);
     if (!g)
         return cudaErrorMemoryAllocation;
-    pthread_mutex_lock(&mu);
-    struct CUstream_st *s = stream_of(stream);
+    pthread_mutex_lock(&stub__mu);
+    struct CUstream_st *s = stub__stream_of(stream);
     s->capturing = 1;
     s->graph = g;
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
     return cudaSuccess;
 }
 
 cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph)
 {
-    pthread_mutex_lock(&mu);
-    struct CUstream_st *s = stream_of(stream);
+    pthread_mutex_lock(&stub__mu);
+    struct CUstream_st *s = stub__stream_of(stream);
     *graph = s->graph;
     s->capturing = 0;
     s->graph = NULL;
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
     return cudaSuccess;
 }
 
@@ -374,15 +361,15 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph, unsig
 
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream)
 {
-    pthread_mutex_lock(&mu);
-    struct CUstream_st *s = stream_of(stream);
+    pthread_mutex_lock(&stub__mu);
+    struct CUstream_st *s = stub__stream_of(stream);
     for (stub_op *t = exec->graph->ops.head; t; t = t->next) {
-        stub_op *op = new_op(t->kind);
+        stub_op *op = stub__new_op(t->kind);
         *op = *t;
         op->held = 0;
-        enqueue(s, op);
+        stub__enqueue(s, op);
     }
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
     return cudaSuccess;
 }
 
@@ -421,14 +408,14 @@ cudaError_t cudaEventDestroy(cudaEvent_t event)
  * ordinary one only joins streams within the capture). */
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags)
 {
-    pthread_mutex_lock(&mu);
-    struct CUstream_st *s = stream_of(stream);
+    pthread_mutex_lock(&stub__mu);
+    struct CUstream_st *s = stub__stream_of(stream);
     if (!s->capturing || (flags & cudaEventRecordExternal)) {
-        stub_op *op = new_op(OP_RECORD);
+        stub_op *op = stub__new_op(OP_RECORD);
         op->event = event;
-        enqueue(s, op);
+        stub__enqueue(s, op);
     }
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
     return cudaSuccess;
 }
 
@@ -439,116 +426,18 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
 
 cudaError_t cudaEventQuery(cudaEvent_t event)
 {
-    pthread_mutex_lock(&mu);
+    pthread_mutex_lock(&stub__mu);
     int done = event_done(event);
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
     return done ? cudaSuccess : cudaErrorNotReady;
 }
 
 cudaError_t cudaEventSynchronize(cudaEvent_t event)
 {
-    pthread_mutex_lock(&mu);
+    pthread_mutex_lock(&stub__mu);
     int done = wait_for(event_done, event);
-    pthread_mutex_unlock(&mu);
+    pthread_mutex_unlock(&stub__mu);
     return done ? cudaSuccess : cudaErrorLaunchTimeout;
-}
-
-cudaError_t cudaMalloc(void **p, size_t bytes)
-{
-    *p = calloc(1, bytes ? bytes : 1);
-    if (!*p)
-        return cudaErrorMemoryAllocation;
-    pthread_mutex_lock(&mu);
-    ++live_allocs;
-    pthread_mutex_unlock(&mu);
-    return cudaSuccess;
-}
-
-cudaError_t cudaMallocAsync(void **p, size_t bytes, cudaStream_t stream)
-{
-    (void)stream;
-    return cudaMalloc(p, bytes);
-}
-
-cudaError_t cudaFree(void *p)
-{
-    if (!p)
-        return cudaSuccess;
-    free(p);
-    pthread_mutex_lock(&mu);
-    --live_allocs;
-    pthread_mutex_unlock(&mu);
-    return cudaSuccess;
-}
-
-cudaError_t cudaFreeAsync(void *p, cudaStream_t stream)
-{
-    pthread_mutex_lock(&mu);
-    stub_op *op = new_op(OP_FREE);
-    op->dst = p;
-    enqueue(stream_of(stream), op);
-    pthread_mutex_unlock(&mu);
-    return cudaSuccess;
-}
-
-cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned int flags)
-{
-    (void)flags;
-    *p = calloc(1, bytes ? bytes : 1);
-    return *p ? cudaSuccess : cudaErrorMemoryAllocation;
-}
-
-cudaError_t cudaFreeHost(void *p)
-{
-    free(p);
-    return cudaSuccess;
-}
-
-cudaError_t cudaHostGetDevicePointer(void **device, void *host, unsigned int flags)
-{
-    (void)flags;
-    *device = host;
-    return cudaSuccess;
-}
-
-cudaError_t cudaMemset(void *p, int value, size_t bytes)
-{
-    memset(p, value, bytes);
-    return cudaSuccess;
-}
-
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
-{
-    (void)kind;
-    memcpy(dst, src, bytes);
-    return cudaSuccess;
-}
-
-/* A memset or a copy on `stream`. */
-static cudaError_t enqueue_data(enum op_kind kind, void *dst, const void *src, int value,
-                                size_t bytes, cudaStream_t stream)
-{
-    pthread_mutex_lock(&mu);
-    stub_op *op = new_op(kind);
-    op->dst = dst;
-    op->src = src;
-    op->value = value;
-    op->bytes = bytes;
-    enqueue(stream_of(stream), op);
-    pthread_mutex_unlock(&mu);
-    return cudaSuccess;
-}
-
-cudaError_t cudaMemsetAsync(void *p, int value, size_t bytes, cudaStream_t stream)
-{
-    return enqueue_data(OP_MEMSET, p, NULL, value, bytes, stream);
-}
-
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind,
-                            cudaStream_t stream)
-{
-    (void)kind;
-    return enqueue_data(OP_COPY, dst, src, 0, bytes, stream);
 }
 
 cudaError_t cudaGetDevice(int *device)
@@ -575,9 +464,9 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
     case cudaDevAttrCooperativeLaunch: *value = 1; break;
     case cudaDevAttrMemoryPoolsSupported: *value = 1; break;
     case cudaDevAttrComputeCapabilityMajor:
-        pthread_mutex_lock(&mu);
+        pthread_mutex_lock(&stub__mu);
         *value = cc_major;
-        pthread_mutex_unlock(&mu);
+        pthread_mutex_unlock(&stub__mu);
         break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = 232448; break;
     default: *value = 0;
@@ -652,108 +541,4 @@ const char *cudaGetErrorName(cudaError_t error)
 const char *cudaGetErrorString(cudaError_t error)
 {
     return error == cudaSuccess ? "no error" : "an error of the stub runtime";
-}
-
-/* ------------------------------------------------ driver entry points */
-
-static CUresult stub_occupancy(int *blocks, CUfunction f, int threads, size_t smem)
-{
-    (void)f, (void)threads, (void)smem;
-    *blocks = 8;
-    return CUDA_SUCCESS;
-}
-
-static CUresult stub_launch_cooperative(CUfunction f, unsigned int gx, unsigned int gy,
-                                        unsigned int gz, unsigned int bx, unsigned int by,
-                                        unsigned int bz, unsigned int smem, CUstream stream,
-                                        void **params)
-{
-    (void)f, (void)gx, (void)gy, (void)gz, (void)bx, (void)by, (void)bz, (void)smem;
-    (void)params;
-    pthread_mutex_lock(&mu);
-    void (*hook)(void *) = launch_hook;
-    void *arg = launch_hook_arg;
-    pthread_mutex_unlock(&mu);
-    if (hook)
-        hook(arg);
-    pthread_mutex_lock(&mu);
-    enqueue(stream_of((cudaStream_t)stream), new_op(OP_KERNEL));
-    pthread_mutex_unlock(&mu);
-    return CUDA_SUCCESS;
-}
-
-/* cuLaunchKernelEx: recorded (stub_last_launch_ex), then enqueued as a
- * kernel as cuLaunchCooperativeKernel's launches are. */
-static CUresult stub_launch_ex_fn(const CUlaunchConfig *config, CUfunction f, void **params,
-                                  void **extra)
-{
-    (void)f, (void)params, (void)extra;
-    pthread_mutex_lock(&mu);
-    CUresult fail = (CUresult)last_ex.fail_next;
-    last_ex.fail_next = CUDA_SUCCESS;
-    if (fail != CUDA_SUCCESS) {
-        pthread_mutex_unlock(&mu);
-        return fail;
-    }
-    last_ex.grid[0] = config->gridDimX;
-    last_ex.grid[1] = config->gridDimY;
-    last_ex.grid[2] = config->gridDimZ;
-    last_ex.block[0] = config->blockDimX;
-    last_ex.block[1] = config->blockDimY;
-    last_ex.block[2] = config->blockDimZ;
-    last_ex.smem = config->sharedMemBytes;
-    last_ex.stream = (cudaStream_t)config->hStream;
-    last_ex.programmatic = 0;
-    for (unsigned int i = 0; i < config->numAttrs; ++i)
-        last_ex.programmatic |=
-            config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION &&
-            config->attrs[i].value.programmaticStreamSerializationAllowed;
-    last_ex.count++;
-    enqueue(stream_of((cudaStream_t)config->hStream), new_op(OP_KERNEL));
-    pthread_mutex_unlock(&mu);
-    return CUDA_SUCCESS;
-}
-
-static CUresult stub_func_attribute(int *value, CUfunction_attribute attr, CUfunction f)
-{
-    (void)f;
-    pthread_mutex_lock(&mu);
-    *value = attr == CU_FUNC_ATTRIBUTE_PTX_VERSION ? ptx_version : 0;
-    pthread_mutex_unlock(&mu);
-    return CUDA_SUCCESS;
-}
-
-static CUresult stub_error_name(CUresult r, const char **name)
-{
-    *name = r == CUDA_SUCCESS ? "CUDA_SUCCESS" : "CUDA_ERROR_STUB";
-    return CUDA_SUCCESS;
-}
-
-cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **fn, unsigned int version,
-                                             unsigned long long flags,
-                                             enum cudaDriverEntryPointQueryResult *status)
-{
-    (void)version, (void)flags;
-    CUresult (*occupancy)(int *, CUfunction, int, size_t) = stub_occupancy;
-    CUresult (*launch)(CUfunction, unsigned int, unsigned int, unsigned int, unsigned int,
-                       unsigned int, unsigned int, unsigned int, CUstream, void **) =
-        stub_launch_cooperative;
-    CUresult (*error_name)(CUresult, const char **) = stub_error_name;
-    CUresult (*launch_ex)(const CUlaunchConfig *, CUfunction, void **, void **) =
-        stub_launch_ex_fn;
-    CUresult (*func_attribute)(int *, CUfunction_attribute, CUfunction) = stub_func_attribute;
-    *status = cudaDriverEntryPointSuccess;
-    if (strcmp(symbol, "cuOccupancyMaxActiveBlocksPerMultiprocessor") == 0)
-        memcpy(fn, &occupancy, sizeof occupancy);
-    else if (strcmp(symbol, "cuLaunchCooperativeKernel") == 0)
-        memcpy(fn, &launch, sizeof launch);
-    else if (strcmp(symbol, "cuGetErrorName") == 0)
-        memcpy(fn, &error_name, sizeof error_name);
-    else if (strcmp(symbol, "cuLaunchKernelEx") == 0)
-        memcpy(fn, &launch_ex, sizeof launch_ex);
-    else if (strcmp(symbol, "cuFuncGetAttribute") == 0)
-        memcpy(fn, &func_attribute, sizeof func_attribute);
-    else
-        *status = cudaDriverEntryPointSymbolNotFound;
-    return cudaSuccess;
 }

@@ -5,6 +5,8 @@
 # (what reaches cuLaunchKernelEx), run on any machine.
 add_library(gridsync_stubbed STATIC
   host/cuda_stub.c
+  host/cuda_stub_driver.c
+  host/cuda_stub_memory.c
   ${PROJECT_SOURCE_DIR}/src/core/error.c
   ${PROJECT_SOURCE_DIR}/src/core/device.c
   ${PROJECT_SOURCE_DIR}/src/core/driver.c
