@@ -2,6 +2,7 @@
  * (workspace.h): a locked cache keyed by (device, stream id). */
 #define _POSIX_C_SOURCE 200809L
 #include "workspace.h"
+#include "fault_record.h"
 
 #include <gridsync/detail/core/fault_record.h>
 
@@ -190,83 +191,12 @@ static void free_when_done(gs__reduce_ws **list, int n)
 
 /* ------------------------------------------------------- fault records */
 
-/* A fault record: host-mapped, portable (one address for every device),
- * zeroed. Relaxed capture mode: a capture under way stays valid. */
-static gs_status fault_record_new(volatile unsigned int **host, unsigned int **device)
-{
-    enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
-    void *p = NULL, *d = NULL;
-    GS_CUDA_TRY(cudaThreadExchangeStreamCaptureMode(&mode));
-    cudaError_t err = cudaHostAlloc(&p, GS_FAULT_WORDS * sizeof(unsigned int),
-                                    cudaHostAllocMapped | cudaHostAllocPortable);
-    if (err == cudaSuccess)
-        err = cudaHostGetDevicePointer(&d, p, 0);
-    (void)cudaThreadExchangeStreamCaptureMode(&mode);
-    if (err != cudaSuccess) {
-        if (p)
-            cudaFreeHost(p);
-        return gs__cuda_fail(err, "cudaHostAlloc(fault record)", __FILE__, __LINE__);
-    }
-    for (unsigned int i = 0; i < GS_FAULT_WORDS; ++i)
-        ((volatile unsigned int *)p)[i] = 0u;
-    *device = (unsigned int *)d;
-    __atomic_store_n(host, (volatile unsigned int *)p, __ATOMIC_RELEASE);
-    return GS_SUCCESS;
-}
-
-/* Take the record's fault (fault_record.h): the flag with acquire, then the
- * details and the count of later faults, then the flag lowered. `seen`:
- * the later count at the last take. */
-static int fault_take(volatile unsigned int *rec, unsigned int *seen, gs__ws_fault *f)
-{
-    memset(f, 0, sizeof *f);
-    if (!rec)
-        return 0;
-    f->described = __atomic_load_n(&rec[GS_FAULT_FLAG], __ATOMIC_ACQUIRE) != 0u;
-    if (f->described) {
-        f->call = rec[GS_FAULT_CALL];
-        f->where = rec[GS_FAULT_WHERE];
-        f->of = rec[GS_FAULT_OF];
-    }
-    unsigned int later = __atomic_load_n(&rec[GS_FAULT_LATER], __ATOMIC_ACQUIRE);
-    f->later = later - *seen;
-    *seen = later;
-    if (f->described)
-        __atomic_store_n(&rec[GS_FAULT_FLAG], 0u, __ATOMIC_RELEASE);
-    return f->described || f->later;
-}
-
 /* Whether the workspace's record holds a fault not yet reported (then it
  * stays with its stream). Under the cache's lock, nobody holding it. */
 static int fault_pending(const gs__reduce_ws *ws)
 {
     return ws->fault &&
            (ws->fault[GS_FAULT_FLAG] != 0u || ws->fault[GS_FAULT_LATER] != ws->later_seen);
-}
-
-/* The record of the calls captured into graphs: one per process. */
-static pthread_mutex_t graph_fault_lock = PTHREAD_MUTEX_INITIALIZER;
-static volatile unsigned int *graph_fault;
-static unsigned int *graph_fault_device;
-static unsigned int graph_later_seen;
-
-static gs_status graph_fault_record(unsigned int **device)
-{
-    gs_status st = GS_SUCCESS;
-    pthread_mutex_lock(&graph_fault_lock);
-    if (!graph_fault)
-        st = fault_record_new(&graph_fault, &graph_fault_device);
-    *device = graph_fault_device;
-    pthread_mutex_unlock(&graph_fault_lock);
-    return st;
-}
-
-int gs__ws_graph_fault_take(gs__ws_fault *fault)
-{
-    pthread_mutex_lock(&graph_fault_lock);
-    int any = fault_take(graph_fault, &graph_later_seen, fault);
-    pthread_mutex_unlock(&graph_fault_lock);
-    return any;
 }
 
 int gs__ws_fault_take(gs__ws_lease *lease, gs__ws_fault *fault)
@@ -276,7 +206,7 @@ int gs__ws_fault_take(gs__ws_lease *lease, gs__ws_fault *fault)
         memset(fault, 0, sizeof *fault);
         return 0;
     }
-    return fault_take(ws->fault, &ws->later_seen, fault);
+    return gs__fault_record_take(ws->fault, &ws->later_seen, fault);
 }
 
 /* ----------------------------------------------------------- the cache */
@@ -470,7 +400,7 @@ static gs_status acquire_in_graph(const gs__ws_request *rq, gs__ws_lease *lease)
 {
     lease->seq = 1;
     if (rq->faults)
-        GS_TRY(graph_fault_record(&lease->fault));
+        GS_TRY(gs__fault_record_graph(&lease->fault));
     if (!rq->counted) {
         GS_TRY(graph_block(rq, WS_BYTES, lease));
         fill_lease(lease, lease->graph_block);
@@ -509,7 +439,7 @@ gs_status gs__ws_acquire(const gs__ws_request *rq, gs__ws_lease *lease)
     const unsigned int number = next_number(ws);
     st = request_areas(ws, rq);
     if (st == GS_SUCCESS && rq->faults && !ws->fault)
-        st = fault_record_new(&ws->fault, &ws->fault_device);
+        st = gs__fault_record_new(&ws->fault, &ws->fault_device);
     if (st != GS_SUCCESS) /* held, nothing counted: let go of it */
         return gs__ws_release(lease, rq->stream, st);
     fill_lease(lease, ws->memory);

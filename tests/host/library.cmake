@@ -12,6 +12,7 @@ add_library(gridsync_stubbed STATIC
   ${PROJECT_SOURCE_DIR}/src/core/driver.c
   ${PROJECT_SOURCE_DIR}/src/runtime/timeout.c
   ${PROJECT_SOURCE_DIR}/src/runtime/workspace.c
+  ${PROJECT_SOURCE_DIR}/src/runtime/fault_record.c
   ${PROJECT_SOURCE_DIR}/src/runtime/kernel_shape.c
   ${PROJECT_SOURCE_DIR}/src/barrier/barrier.c
   ${PROJECT_SOURCE_DIR}/src/barrier/halo.c
