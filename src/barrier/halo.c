@@ -10,6 +10,8 @@
 
 #include "../core/error.h"
 
+#include <gridsync/detail/scoped/halo_split.h>
+
 /* Tiles a halo may have: a grid larger than any GPU's co-resident maximum
  * is refused by gs_launch anyway; this bound keeps the epochs' size small. */
 enum { GS_HALO_MAX_BLOCKS = 1 << 20 };
@@ -164,23 +166,6 @@ gs_status gs_halo_split_2d(int w, int h, int blocks, int *gx, int *gy)
     if (!gx || !gy || w < 1 || h < 1 || blocks < 1)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_halo_split_2d: a %d x %d field on %d "
                         "blocks (each must be >= 1, gx and gy not NULL)", w, h, blocks);
-    long long most = 0, best_cost = -1, best_used = 0;
-    *gx = *gy = 1;
-    for (int x = 1; x <= blocks && x <= w; ++x) { /* the most blocks the field allows */
-        long long y = blocks / x < h ? blocks / x : h;
-        most = x * y > most ? x * y : most;
-    }
-    for (int x = 1; x <= blocks && x <= w; ++x) {
-        int y = blocks / x < h ? blocks / x : h;
-        long long used = (long long)x * y, cost = (w + x - 1) / x + (h + y - 1) / y;
-        if (8 * used < 7 * most)
-            continue;
-        if (best_cost < 0 || cost < best_cost || (cost == best_cost && used > best_used)) {
-            best_cost = cost;
-            best_used = used;
-            *gx = x;
-            *gy = y;
-        }
-    }
+    gs__halo_split_2d(w, h, blocks, gx, gy);
     return GS_SUCCESS;
 }

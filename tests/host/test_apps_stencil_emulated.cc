@@ -18,12 +18,14 @@
  * fields, one to a dozen blocks, block sizes that are not multiples of 32
  * or of the tile's width, 1 and 7 steps: the same bits as the CPU's float
  * replica, and within gs_stencil_bound of the FP64 reference; the halo and
- * the buffers poisoned (NaN) first. Also the tile split (gs_stencil_tiles).
+ * the buffers poisoned (NaN) first. Also the tile split (gs_halo_split_2d's,
+ * included from detail/scoped/halo_split.h: this test does not link the library).
  * GRIDSYNC_TEST_SEED repeats a run (the seed is printed).
  */
 #include "cuda_emulation.h"
 
 #include "suites/apps/stencil/stencil_body.cuh"
+#include <gridsync/detail/scoped/halo_split.h>
 #include "testing/random.h"
 
 #include <limits>
@@ -142,7 +144,7 @@ static void solve(int w, int h, int steps, int blocks, int threads, int mode_,
         f.gx = 1;
         f.gy = blocks < groups ? blocks : groups;
     } else {
-        gs_stencil_tiles(w, h, blocks, &f.gx, &f.gy);
+        gs__halo_split_2d(w, h, blocks, &f.gx, &f.gy);
         f.tile_w = (w + f.gx - 1) / f.gx;
         f.tile_h = (h + f.gy - 1) / f.gy;
     }
@@ -226,18 +228,18 @@ static void test_perimeter(void)
 static void test_tiles(void)
 {
     int gx = 0, gy = 0;
-    gs_stencil_tiles(1024, 1024, 132, &gx, &gy);
+    gs__halo_split_2d(1024, 1024, 132, &gx, &gy);
     expect(gx * gy == 132 && (gx == 12 || gx == 11), "132 on a square: %d x %d", gx, gy);
-    gs_stencil_tiles(2048, 1024, 132, &gx, &gy);
+    gs__halo_split_2d(2048, 1024, 132, &gx, &gy);
     expect(gx >= gy && gx * gy >= 116, "132 on 2:1: %d x %d", gx, gy);
-    gs_stencil_tiles(3, 1000, 132, &gx, &gy);
+    gs__halo_split_2d(3, 1000, 132, &gx, &gy);
     expect(gx <= 3 && gy <= 1000 && gx * gy >= 116, "132 on 3 x 1000: %d x %d", gx, gy);
-    gs_stencil_tiles(5, 3, 132, &gx, &gy);
+    gs__halo_split_2d(5, 3, 132, &gx, &gy);
     expect(gx == 5 && gy == 3, "132 on 5 x 3: %d x %d", gx, gy);
-    gs_stencil_tiles(64, 64, 1, &gx, &gy);
+    gs__halo_split_2d(64, 64, 1, &gx, &gy);
     expect(gx == 1 && gy == 1, "1 block: %d x %d", gx, gy);
     for (int blocks = 1; blocks <= 300; ++blocks) {
-        gs_stencil_tiles(97, 61, blocks, &gx, &gy);
+        gs__halo_split_2d(97, 61, blocks, &gx, &gy);
         expect(gx >= 1 && gy >= 1 && gx * gy <= blocks && gx <= 97 && gy <= 61,
                "%d blocks: %d x %d", blocks, gx, gy);
     }

@@ -1,40 +1,14 @@
 /*
  * stencil_host.h - the 2-D heat stencil's host side (stencil_body.cuh
- * includes it at its end): the split of a field into tiles for a number of
- * blocks, the CPU's solve (FP64 reference, float replica of the GPU's bits)
- * and the error and its bound. No includes of gridsync or the CUDA runtime.
+ * includes it at its end): the CPU's solve (FP64 reference, float replica
+ * of the GPU's bits) and the error and its bound (the split into tiles is
+ * the library's gs_halo_split_2d). No includes of gridsync or the CUDA runtime.
  */
 #ifndef GS_BENCH_APPS_STENCIL_HOST_H
 #define GS_BENCH_APPS_STENCIL_HOST_H
 
 #include <math.h>
 #include <stddef.h>
-
-/* Tiles for `blocks` blocks on a w x h field: gx x gy with gx <= w, gy <= h
- * and gx * gy <= blocks, using at least 7/8 of the blocks where the field
- * allows, with the smallest tile perimeter (the halo a step exchanges), then
- * the most blocks. 132 blocks on a square field: 12 x 11. */
-static inline void gs_stencil_tiles(int w, int h, int blocks, int *gx, int *gy)
-{
-    long long most = 0, best_cost = -1, best_used = 0;
-    *gx = *gy = 1;
-    for (int x = 1; x <= blocks && x <= w; ++x) { /* the most blocks the field allows */
-        long long y = blocks / x < h ? blocks / x : h;
-        most = x * y > most ? x * y : most;
-    }
-    for (int x = 1; x <= blocks && x <= w; ++x) {
-        int y = blocks / x < h ? blocks / x : h;
-        long long used = (long long)x * y, cost = (w + x - 1) / x + (h + y - 1) / y;
-        if (8 * used < 7 * most)
-            continue;
-        if (best_cost < 0 || cost < best_cost || (cost == best_cost && used > best_used)) {
-            best_cost = cost;
-            best_used = used;
-            *gx = x;
-            *gy = y;
-        }
-    }
-}
 
 /* The CPU's solve in T: double is the reference, float the replica that
  * must match the GPU's bits. Returns x or y, whichever holds the result. */

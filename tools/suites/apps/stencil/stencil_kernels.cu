@@ -269,7 +269,7 @@ static gs_status try_onchip(gs_stencil_run *r, int want, int *fits)
     int dev = 0, optin = 0, most = 0;
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    gs_stencil_tiles(f->w, f->h, want, &f->gx, &f->gy);
+    GS_TRY(gs_halo_split_2d(f->w, f->h, want, &f->gx, &f->gy));
     f->tile_w = (f->w + f->gx - 1) / f->gx;
     f->tile_h = (f->h + f->gy - 1) / f->gy;
     r->smem = 2u * sizeof(float) * (size_t)(f->tile_w + 2) * (size_t)(f->tile_h + 2);
