@@ -2,7 +2,9 @@
  * pdl_peer.cuh - a kernel boundary with programmatic dependent launch (PDL,
  * sm_90) as a careful CUDA user writes it without gridsync: the peer
  * "relaunch + PDL" (on a stream) and "relaunch graph + PDL" (those launches
- * captured once into a CUDA graph) of the barrier and sync suites.
+ * captured once into a CUDA graph) of the barrier and sync suites, and the
+ * apps suite's CG and wavefront PDL peers (which, on a GPU without PDL,
+ * launch the same kernels without the attribute: plain stream order).
  *
  * Each kernel calls peer_pdl_trigger at its top, or after the work a step
  * may do before its wait (the next kernel may be scheduled once every
@@ -13,8 +15,9 @@
  * cudaLaunchAttributeProgrammaticStreamSerialization where the GPU and the
  * kernel's code can use it (compute capability 9.0, code from PTX 9.0 or
  * later: code JIT-compiled from older PTX has no wait, and must not start
- * early); peer_pdl_supported says whether they can, and the suites leave
- * the rows out where they cannot (they would be plain relaunches).
+ * early); peer_pdl_supported says whether they can, and the barrier and
+ * sync suites leave the rows out where they cannot (they would be plain
+ * relaunches).
  */
 #ifndef GS_SUITES_PDL_PEER_CUH
 #define GS_SUITES_PDL_PEER_CUH
@@ -52,10 +55,11 @@ static inline gs_status peer_pdl_supported(const void *kernel, int *yes)
     return GS_SUCCESS;
 }
 
-/* Launch `kernel` chained to the previous kernel on `stream` by PDL;
- * `args` as for cudaLaunchKernel. */
+/* Launch `kernel` on `stream`, chained to the previous kernel by PDL where
+ * `pdl` (peer_pdl_supported said yes), else in plain stream order (the
+ * attribute left off); `args` as for cudaLaunchKernel. */
 static inline gs_status peer_pdl_launch(const void *kernel, dim3 grid, dim3 block,
-                                        cudaStream_t stream, void **args)
+                                        cudaStream_t stream, void **args, int pdl)
 {
     cudaLaunchAttribute attr[1];
     cudaLaunchConfig_t config = {};
@@ -64,8 +68,8 @@ static inline gs_status peer_pdl_launch(const void *kernel, dim3 grid, dim3 bloc
     config.stream = stream;
     attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr[0].val.programmaticStreamSerializationAllowed = 1;
-    config.attrs = attr;
-    config.numAttrs = 1;
+    config.attrs = pdl ? attr : NULL;
+    config.numAttrs = pdl ? 1 : 0;
     GS_CUDA_TRY(cudaLaunchKernelExC(&config, kernel, args));
     return GS_SUCCESS;
 }

@@ -98,11 +98,17 @@ def flat(x, who, name, stream=None):
     `stream`: the one the call will run on, if known (DLPack producers order
     their pending work before it)."""
     t = type(x)
-    if t is _TT:
-        dev, gs = _torch_checked(x, who, name, True)
+    if t is _TT:  # every call's path: the checks inline, the helper only to raise
+        dev = x.get_device()
+        gs = _TORCH_GS.get(x.dtype)
+        if dev < 0 or gs is None or not x.is_contiguous() or dev != _torch_device():
+            _torch_checked(x, who, name, True)  # raises the error that applies
         return x.data_ptr(), gs, x.numel(), dev, TORCH, None
     if t is _CT:
-        dev, gs = _cupy_checked(x, who, name, True)
+        gs = _GS_OF_NP.get(x.dtype)
+        dev = x.data.device_id
+        if gs is None or not x.flags.c_contiguous or dev != _cupy_device():
+            _cupy_checked(x, who, name, True)  # raises the error that applies
         return x.data.ptr, gs, x.size, dev, CUPY, None
     if _bind_for(x):
         return flat(x, who, name, stream)
@@ -118,7 +124,8 @@ def flat(x, who, name, stream=None):
 def _torch_checked(x, who, name, contiguous):
     """(device, gs dtype) of a torch tensor that is on CUDA, of a dtype
     gridsync takes, on the current device and, if `contiguous`, C-contiguous;
-    else the error saying which it is not."""
+    else the error saying which it is not (flat tests the same inline and
+    calls this only to raise it)."""
     dev = x.get_device()
     gs = _TORCH_GS.get(x.dtype)
     if dev < 0:

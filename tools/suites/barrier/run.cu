@@ -174,9 +174,9 @@ static gs_status enqueue(void *p, cudaStream_t stream)
             void *write_args[] = {&c->slots, &it};
             void *check_args[] = {&c->slots, &c->errors, &it};
             GS_TRY(peer_pdl_launch((const void *)exchange_write_pdl, grid, block, stream,
-                                   write_args));
+                                   write_args, 1));
             GS_TRY(peer_pdl_launch((const void *)exchange_check_pdl, grid, block, stream,
-                                   check_args));
+                                   check_args, 1));
         }
         return GS_SUCCESS;
     }

@@ -322,7 +322,7 @@ static gs_status enqueue(void *p, cudaStream_t stream)
         for (int it = 0; it < c->iters; ++it) {
             void *args[] = {&c->slots, &c->errors, &it, &c->work_cycles};
             GS_TRY(peer_pdl_launch((const void *)relaunch_step_pdl, c->grid, block, stream,
-                                   args));
+                                   args, 1));
         }
         return GS_SUCCESS;
     }

@@ -28,6 +28,7 @@
 #include "gridsync_internal.h"
 #include "suites/apps/cg/cg.h"
 #include "suites/apps/cg/cg_block_sum.cuh"
+#include "suites/pdl_peer.cuh"
 
 enum { THREADS = 256 };
 
@@ -47,15 +48,14 @@ typedef struct cg_pdl_args {
 
 /* The top of every kernel: let the next kernel on the stream launch, then
  * wait until the kernel before this one has completed and its writes are
- * visible (griddepcontrol.launch_dependents, griddepcontrol.wait). Nothing
+ * visible (griddepcontrol.launch_dependents, griddepcontrol.wait; the
+ * barrier and sync suites' peer_pdl_trigger and peer_pdl_wait). Nothing
  * before this reads or writes memory. Compiled out before sm_90 (the host
  * then launches without the attribute: plain stream order). */
 static __device__ __forceinline__ void pdl_start(void)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    cudaTriggerProgrammaticLaunchCompletion();
-    cudaGridDependencySynchronize();
-#endif
+    peer_pdl_trigger();
+    peer_pdl_wait();
 }
 
 /*
@@ -251,15 +251,11 @@ static gs_status create(gs_cg_run *run)
     GS_TRY(gs_cg_impl_new(run, sizeof(impl)));
     impl *m = (impl *)run->impl;
     cg_pdl_args *a = &m->args;
-    int blocks = 0, dev = 0, major = 0;
+    int blocks = 0;
     GS_TRY(pick_blocks(run->n, &blocks));
     run->kernel_blocks = blocks;
     /* a build without sm_90 code runs older PTX on sm_90: no griddepcontrol */
-    struct cudaFuncAttributes fa;
-    GS_CUDA_TRY(cudaFuncGetAttributes(&fa, (const void *)cg_spmv_dot));
-    GS_CUDA_TRY(cudaGetDevice(&dev));
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    m->pdl = major >= 9 && fa.ptxVersion >= 90;
+    GS_TRY(peer_pdl_supported((const void *)cg_spmv_dot, &m->pdl));
     const size_t bytes = (size_t)run->n * sizeof(double);
     a->b = run->b;
     a->x = run->x;
@@ -280,35 +276,24 @@ static gs_status create(gs_cg_run *run)
 }
 
 /* One kernel on `stream`, with the PDL attribute where the device has it. */
-static gs_status launch(const gs_cg_run *run, void (*kernel)(cg_pdl_args), const char *name,
-                        cudaStream_t stream)
+static gs_status launch(const gs_cg_run *run, void (*kernel)(cg_pdl_args), cudaStream_t stream)
 {
-    const impl *m = (const impl *)run->impl;
-    cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3((unsigned int)run->kernel_blocks);
-    cfg.blockDim = dim3(THREADS);
-    cfg.stream = stream;
-    cfg.attrs = m->pdl ? &attr : NULL;
-    cfg.numAttrs = m->pdl ? 1 : 0;
-    cudaError_t err = cudaLaunchKernelEx(&cfg, kernel, m->args);
-    if (err != cudaSuccess)
-        return gs__cuda_fail(err, name, __FILE__, __LINE__);
-    return GS_SUCCESS;
+    impl *m = (impl *)run->impl;
+    void *args[] = {&m->args};
+    return peer_pdl_launch((const void *)kernel, dim3((unsigned int)run->kernel_blocks),
+                           dim3(THREADS), stream, args, m->pdl);
 }
 
 /* One iteration on `stream`. */
 static gs_status iteration(gs_cg_run *run, cudaStream_t stream)
 {
-    GS_TRY(launch(run, cg_spmv_dot, "cudaLaunchKernelEx(cg_spmv_dot)", stream));
-    return launch(run, cg_update_dot, "cudaLaunchKernelEx(cg_update_dot)", stream);
+    GS_TRY(launch(run, cg_spmv_dot, stream));
+    return launch(run, cg_update_dot, stream);
 }
 
 static gs_status solve(gs_cg_run *run, cudaStream_t stream)
 {
-    GS_TRY(launch(run, cg_init, "cudaLaunchKernelEx(cg_init)", stream));
+    GS_TRY(launch(run, cg_init, stream));
     return gs_cg_iterate_to_tol(run, iteration, ((impl *)run->impl)->args.s + S_RR, stream);
 }
 

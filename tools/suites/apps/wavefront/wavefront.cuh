@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "gridsync_internal.h"
+#include "suites/pdl_peer.cuh"
 
 enum {
     WF_R = 4,               /* rows of a lane */
@@ -269,10 +270,8 @@ static __global__ void __launch_bounds__(32) wf_barrier_kernel(wf_problem p, gs_
  */
 static __global__ void __launch_bounds__(32) wf_diagonal_kernel(wf_problem p, int d)
 {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    cudaTriggerProgrammaticLaunchCompletion();
-    cudaGridDependencySynchronize();
-#endif
+    peer_pdl_trigger();
+    peer_pdl_wait();
     __shared__ __align__(16) wf_top top;
     const int x = max(0, d - p.tc + 1) + (int)blockIdx.x;
     wf_delay(p, (unsigned int)d); /* tests: a late tile, which the next kernel must wait for */

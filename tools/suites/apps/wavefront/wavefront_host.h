@@ -196,13 +196,7 @@ static gs_status wf_solve_barrier(const wf_host *w, gs_barrier_t bar, const gs_g
  * would read its inputs before the previous diagonal ended. */
 static gs_status wf_pdl_supported(int *yes)
 {
-    int dev = 0, major = 0;
-    struct cudaFuncAttributes fa;
-    GS_CUDA_TRY(cudaGetDevice(&dev));
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    GS_CUDA_TRY(cudaFuncGetAttributes(&fa, (const void *)wf_diagonal_kernel));
-    *yes = major >= 9 && fa.ptxVersion >= 90;
-    return GS_SUCCESS;
+    return peer_pdl_supported((const void *)wf_diagonal_kernel, yes);
 }
 
 /* One kernel per anti-diagonal on `stream`; `pdl` (only where
@@ -210,19 +204,12 @@ static gs_status wf_pdl_supported(int *yes)
  * serialization, so that it starts while the one before drains. */
 static gs_status wf_solve_relaunch(const wf_host *w, int pdl, cudaStream_t stream)
 {
-    const wf_problem p = w->p;
-    cudaLaunchAttribute attr;
-    attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-    attr.val.programmaticStreamSerializationAllowed = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.blockDim = dim3(32);
-    cfg.stream = stream;
-    cfg.attrs = pdl ? &attr : NULL;
-    cfg.numAttrs = pdl ? 1 : 0;
+    wf_problem p = w->p;
     for (int d = 0; d < p.tr + p.tc - 1; ++d) {
         const int lo = d - p.tc + 1 > 0 ? d - p.tc + 1 : 0, hi = d < p.tr - 1 ? d : p.tr - 1;
-        cfg.gridDim = dim3((unsigned int)(hi - lo + 1));
-        GS_CUDA_TRY(cudaLaunchKernelEx(&cfg, wf_diagonal_kernel, p, d));
+        void *args[] = {&p, &d};
+        GS_TRY(peer_pdl_launch((const void *)wf_diagonal_kernel,
+                               dim3((unsigned int)(hi - lo + 1)), dim3(32), stream, args, pdl));
     }
     return GS_SUCCESS;
 }
