@@ -263,7 +263,7 @@ static gs_status run_config(const gs_bench_params *o, int threads, unsigned int 
     measured m[NVARIANTS];
     double cg_us = 0.0, graph_us = 0.0, pdl_us = NAN;
     int pdl = 0;
-    GS_TRY(peer_pdl_supported((const void *)exchange_write_pdl, &pdl));
+    GS_TRY(gs_pdl_overlaps((const void *)exchange_write_pdl, &pdl));
     for (int v = 0; v < NVARIANTS; ++v) {
         run_ctx c = *base;
         c.v = &variants[v];

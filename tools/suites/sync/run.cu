@@ -459,7 +459,7 @@ static gs_status run_config(const gs_bench_params *o, int threads, unsigned int 
 {
     measured m[NVARIANTS];
     int pdl = 0;
-    GS_TRY(peer_pdl_supported((const void *)relaunch_step_pdl, &pdl));
+    GS_TRY(gs_pdl_overlaps((const void *)relaunch_step_pdl, &pdl));
     for (int v = 0; v < NVARIANTS; ++v) {
         run_ctx c = *base;
         c.v = &variants[v];
