@@ -199,6 +199,13 @@ int gs_row_value(gs_table *t, const char *column, double value)
     return gs_table_set(t, named(t, column), value);
 }
 
+int gs_row_ratio(gs_table *t, const char *column, double num, double den)
+{
+    if (!(isfinite(num) && isfinite(den) && den > 0.0))
+        return 0;
+    return gs_row_value(t, column, num / den);
+}
+
 int gs_row_measured(gs_table *t, const char *column, const gs_stats *stats, double scale)
 {
     return gs_table_set_measured(t, named(t, column), stats, scale);

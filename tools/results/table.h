@@ -72,6 +72,9 @@ int gs_table_set_measured(gs_table *t, int col, const gs_stats *stats, double sc
 int gs_row_text(gs_table *t, const char *column, const char *text);
 /* With the column's decimals (gs_table_set). */
 int gs_row_value(gs_table *t, const char *column, double value);
+/* `column` = num / den where both sides were measured (finite, den > 0);
+ * else the cell stays unset ("-", null in JSON) and 0 is returned. */
+int gs_row_ratio(gs_table *t, const char *column, double num, double den);
 /* gs_table_set_measured. */
 int gs_row_measured(gs_table *t, const char *column, const gs_stats *stats, double scale);
 /* The first name a gs_row_* call gave that the table has no column of;

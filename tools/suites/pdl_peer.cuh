@@ -15,9 +15,10 @@
  * cudaLaunchAttributeProgrammaticStreamSerialization where the GPU and the
  * kernel's code can use it (compute capability 9.0, code from PTX 9.0 or
  * later: code JIT-compiled from older PTX has no wait, and must not start
- * early); peer_pdl_supported says whether they can, and the barrier and
- * sync suites leave the rows out where they cannot (they would be plain
- * relaunches).
+ * early); gridsync's gs_pdl_overlaps (<gridsync/pdl_host.h>) asks exactly
+ * that: the barrier and sync suites leave the rows out where it says no
+ * (they would be plain relaunches), the apps suite launches without the
+ * attribute.
  */
 #ifndef GS_SUITES_PDL_PEER_CUH
 #define GS_SUITES_PDL_PEER_CUH
@@ -42,21 +43,8 @@ static __device__ __forceinline__ void peer_pdl_wait(void)
 #endif
 }
 
-/* Whether `kernel` can overlap the previous kernel on this GPU. */
-static inline gs_status peer_pdl_supported(const void *kernel, int *yes)
-{
-    int dev = 0, major = 0;
-    struct cudaFuncAttributes attr;
-    *yes = 0;
-    GS_CUDA_TRY(cudaGetDevice(&dev));
-    GS_CUDA_TRY(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    GS_CUDA_TRY(cudaFuncGetAttributes(&attr, kernel));
-    *yes = major >= 9 && attr.ptxVersion >= 90;
-    return GS_SUCCESS;
-}
-
 /* Launch `kernel` on `stream`, chained to the previous kernel by PDL where
- * `pdl` (peer_pdl_supported said yes), else in plain stream order (the
+ * `pdl` (gs_pdl_overlaps said yes), else in plain stream order (the
  * attribute left off); `args` as for cudaLaunchKernel. */
 static inline gs_status peer_pdl_launch(const void *kernel, dim3 grid, dim3 block,
                                         cudaStream_t stream, void **args, int pdl)

@@ -235,13 +235,6 @@ static gs_status coresident_max(int threads, int *max_blocks)
     return GS_SUCCESS;
 }
 
-/* A ratio, or nothing when a side was not measured. */
-static void set_ratio(gs_table *t, const char *column, double num, double den)
-{
-    if (isfinite(num) && isfinite(den) && den > 0.0)
-        gs_row_value(t, column, num / den);
-}
-
 static void add_row(gs_table *t, int threads, unsigned int blocks, int sms, const char *name,
                     const measured *m, double cg_us, double graph_us, double pdl_us,
                     double floor_us)
@@ -258,7 +251,7 @@ static void add_row(gs_table *t, int threads, unsigned int blocks, int sms, cons
     gs_row_value(t, "max_us", m->st.max);
     gs_row_value(t, "speedup_vs_cg", cg_us / m->st.median);
     gs_row_value(t, "speedup_vs_graph", graph_us / m->st.median);
-    set_ratio(t, "speedup_vs_pdl", pdl_us, m->st.median);
+    gs_row_ratio(t, "speedup_vs_pdl", pdl_us, m->st.median);
     gs_row_value(t, "x_floor", m->st.median / floor_us);
     gs_row_value(t, "errors", m->errors);
 }
@@ -270,7 +263,7 @@ static gs_status run_config(const gs_bench_params *o, int threads, unsigned int 
     measured m[NVARIANTS];
     double cg_us = 0.0, graph_us = 0.0, pdl_us = NAN;
     int pdl = 0;
-    GS_TRY(peer_pdl_supported((const void *)exchange_write_pdl, &pdl));
+    GS_TRY(gs_pdl_overlaps((const void *)exchange_write_pdl, &pdl));
     for (int v = 0; v < NVARIANTS; ++v) {
         run_ctx c = *base;
         c.v = &variants[v];

@@ -418,13 +418,6 @@ static double find(const measured *m, enum prim kind, double work_us)
     return NAN;
 }
 
-/* A ratio, or nothing when a side was not measured. */
-static void set_ratio(gs_table *t, const char *column, double num, double den)
-{
-    if (isfinite(num) && isfinite(den) && den > 0.0)
-        gs_row_value(t, column, num / den);
-}
-
 static void add_rows(gs_table *t, int threads, unsigned int blocks, const measured *m)
 {
     for (int v = 0; v < NVARIANTS; ++v) {
@@ -444,16 +437,16 @@ static void add_rows(gs_table *t, int threads, unsigned int blocks, const measur
         gs_row_value(t, "min_us", m[v].st.min);
         gs_row_value(t, "max_us", m[v].st.max);
         if (!split) {
-            set_ratio(t, "speedup_vs_cg", find(m, K_CG, 0.0), us);
-            set_ratio(t, "speedup_vs_graph", find(m, K_GRAPH, 0.0), us);
-            set_ratio(t, "speedup_vs_pdl", find(m, K_GRAPH_PDL, 0.0), us);
-            set_ratio(t, "x_full_barrier", us, find(m, K_FULL, 0.0));
+            gs_row_ratio(t, "speedup_vs_cg", find(m, K_CG, 0.0), us);
+            gs_row_ratio(t, "speedup_vs_graph", find(m, K_GRAPH, 0.0), us);
+            gs_row_ratio(t, "speedup_vs_pdl", find(m, K_GRAPH_PDL, 0.0), us);
+            gs_row_ratio(t, "x_full_barrier", us, find(m, K_FULL, 0.0));
         } else if (x->kind != K_WORK) {
-            set_ratio(t, "speedup_vs_cg", find(m, K_CG_SPLIT, x->work_us), us);
+            gs_row_ratio(t, "speedup_vs_cg", find(m, K_CG_SPLIT, x->work_us), us);
             if (x->work_us > 0.0) {
-                set_ratio(t, "speedup_vs_graph", find(m, K_GRAPH, x->work_us), us);
-                set_ratio(t, "speedup_vs_pdl", find(m, K_GRAPH_PDL, x->work_us), us);
-                set_ratio(t, "x_work", us, find(m, K_WORK, x->work_us));
+                gs_row_ratio(t, "speedup_vs_graph", find(m, K_GRAPH, x->work_us), us);
+                gs_row_ratio(t, "speedup_vs_pdl", find(m, K_GRAPH_PDL, x->work_us), us);
+                gs_row_ratio(t, "x_work", us, find(m, K_WORK, x->work_us));
             }
         }
         gs_row_value(t, "errors", m[v].errors);
@@ -466,7 +459,7 @@ static gs_status run_config(const gs_bench_params *o, int threads, unsigned int 
 {
     measured m[NVARIANTS];
     int pdl = 0;
-    GS_TRY(peer_pdl_supported((const void *)relaunch_step_pdl, &pdl));
+    GS_TRY(gs_pdl_overlaps((const void *)relaunch_step_pdl, &pdl));
     for (int v = 0; v < NVARIANTS; ++v) {
         run_ctx c = *base;
         c.v = &variants[v];

@@ -255,7 +255,7 @@ static gs_status create(gs_cg_run *run)
     GS_TRY(pick_blocks(run->n, &blocks));
     run->kernel_blocks = blocks;
     /* a build without sm_90 code runs older PTX on sm_90: no griddepcontrol */
-    GS_TRY(peer_pdl_supported((const void *)cg_spmv_dot, &m->pdl));
+    GS_TRY(gs_pdl_overlaps((const void *)cg_spmv_dot, &m->pdl));
     const size_t bytes = (size_t)run->n * sizeof(double);
     a->b = run->b;
     a->x = run->x;

@@ -196,7 +196,7 @@ static gs_status wf_solve_barrier(const wf_host *w, gs_barrier_t bar, const gs_g
  * would read its inputs before the previous diagonal ended. */
 static gs_status wf_pdl_supported(int *yes)
 {
-    return peer_pdl_supported((const void *)wf_diagonal_kernel, yes);
+    return gs_pdl_overlaps((const void *)wf_diagonal_kernel, yes);
 }
 
 /* One kernel per anti-diagonal on `stream`; `pdl` (only where
