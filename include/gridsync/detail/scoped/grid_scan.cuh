@@ -54,7 +54,7 @@ namespace gs {
  * Cost: the barrier, plus n / threads loads a thread (one round for grids
  *   up to the block's size), a block scan (two block barriers) and one more
  *   block barrier; no block reduction before the barrier, unlike the
- *   all-reduce.
+ *   all-reduce (measured by `gridsync bench sync`, row `grid scan u32`).
  * When: each block of a persistent kernel produced a count (items kept,
  *   work found, bytes to write) and needs where its output starts and how
  *   much the grid produced, to go on without a kernel boundary: stream
