@@ -38,6 +38,7 @@
 static const char *const source =
     "#include <gridsync/allreduce.cuh>\n"
     "#include <gridsync/barrier.cuh>\n"
+    "#include <gridsync/grid_scan.cuh>\n"
     "#include <gridsync/neighbour.cuh>\n"
     "#include <gridsync/reduce.cuh>\n"
     "#include <gridsync/scan.cuh>\n"
@@ -114,6 +115,9 @@ static const char *const source =
     "    gs_neighbour_sync_2d(&bar, GS_NEIGHBOURS_DIAGONAL);\n"
     "    gs_subset_sync(&bar, 0, members, 2);\n"
     "    out[0] = gs_grid_allreduce_sum_f32(&bar, 1.0f) + (float)gs_grid_allreduce_max_f64(&bar, 2.0);\n"
+    "    unsigned int all;\n"
+    "    out[2] = (float)gs_grid_exclusive_sum_u32(&bar, 3u, &all) + (float)all +\n"
+    "             gs_grid_exclusive_max_f32(&bar, v, 0) + (float)gs_grid_exclusive_sum_f64(&bar, 1.0, 0);\n"
     "    gs_grid_wait(&bar, gs_grid_arrive(&bar));\n"
     "    gs_block_signal_store(&sig, 0, 1);\n"
     "    gs_block_signal_wait(&sig, 0, 1);\n"

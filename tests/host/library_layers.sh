@@ -38,7 +38,7 @@ below() {
     barrier | reduce | gemm) echo "core" ;;
     scan) echo "core reduce" ;;
     tasks) echo "core barrier" ;;
-    scoped) echo "core barrier reduce" ;;
+    scoped) echo "core barrier reduce scan" ;;
     multi) echo "core barrier reduce scoped" ;;
     *) echo "?" ;;
     esac

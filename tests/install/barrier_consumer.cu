@@ -1,7 +1,8 @@
 /* barrier_consumer.cu - a user's CUDA program against an installed gridsync:
  * a kernel with gs_grid_sync, split arrive/wait, a neighbour barrier, a grid
  * all-reduce, a signal and tagged words, launched with gs_launch on as many blocks as
- * fit, a chain of kernels with programmatic dependent launch (gs_launch_pdl,
+ * fit, a stream compaction in a persistent kernel (block scan, then the grid
+ * scan of the blocks' counts), a chain of kernels with programmatic dependent launch (gs_launch_pdl,
  * gs_pdl_wait), a halo exchange (a 1-D field shifted one cell a step), a
  * reduction, a prefix scan and a split-k gemm. Built every way a user builds it (plain nvcc with
  * its default static CUDA runtime, pkg-config, find_package, the static
@@ -9,9 +10,11 @@
 #include <gridsync.h>
 #include <gridsync/allreduce.cuh>
 #include <gridsync/barrier.cuh>
+#include <gridsync/grid_scan.cuh>
 #include <gridsync/halo.cuh>
 #include <gridsync/neighbour.cuh>
 #include <gridsync/pdl.cuh>
+#include <gridsync/scan.cuh>
 #include <gridsync/signal.cuh>
 #include <gridsync/tagged.cuh>
 
@@ -62,6 +65,75 @@ static __global__ void ring(gs_grid_barrier bar, gs_signal_set sig, unsigned int
         gs_block_signal_store(&sig, b, (unsigned long long)r + 1ull);
         gs_block_signal_wait(&sig, next, (unsigned long long)r + 1ull);
     }
+}
+
+/* Stream compaction in a persistent kernel: the even values of in[0 .. n),
+ * in order, to out; *kept their count. Each round every block takes the
+ * next blockDim values: the block scan gives each kept value its place in
+ * the block and the block's count, the grid scan of the counts the block's
+ * place in the round and the round's count. */
+static __global__ void keep_even(gs_grid_barrier bar, const unsigned int *in, unsigned int n,
+                                 unsigned int *out, unsigned int *kept)
+{
+    __shared__ unsigned int smem[32];
+    unsigned int written = 0u;
+    for (unsigned int start = 0u; start < n; start += gridDim.x * blockDim.x) {
+        unsigned int i = start + blockIdx.x * blockDim.x + threadIdx.x;
+        unsigned int x = i < n ? in[i] : 1u, keep = x % 2u == 0u, mine, round;
+        unsigned int slot = gs::block_exclusive_scan(keep, smem, gs::sum<unsigned int>(), &mine);
+        unsigned int base = gs_grid_exclusive_sum_u32(&bar, mine, &round);
+        if (keep)
+            out[written + base + slot] = x;
+        written += round;
+    }
+    if (blockIdx.x == 0 && threadIdx.x == 0)
+        *kept = written;
+}
+
+/* keep_even on 1000003 values (several rounds of as many blocks as fit):
+ * the wrong or missing values against the CPU, -1 when a call failed. */
+static long long compact_wrong(gs_barrier_t bar)
+{
+    const unsigned int n = 1000003u;
+    unsigned int *h = (unsigned int *)malloc(2 * (size_t)n * sizeof *h), *got = h + n;
+    unsigned int *in = NULL, *out = NULL, *kept = NULL, count = 0u, want = 0u;
+    int blocks = 0;
+    gs_grid_barrier view;
+    long long wrong = -1;
+    if (!h)
+        return -1;
+    for (unsigned int i = 0; i < n; ++i)
+        h[i] = (i * 2654435761u) >> 7;
+    if (gs_max_coresident_blocks((const void *)keep_even, 256, 0, &blocks) == GS_SUCCESS &&
+        gs_barrier_device(bar, (unsigned int)blocks, &view) == GS_SUCCESS &&
+        cudaMalloc((void **)&in, n * sizeof *h) == cudaSuccess &&
+        cudaMalloc((void **)&out, n * sizeof *h) == cudaSuccess &&
+        cudaMalloc((void **)&kept, sizeof *kept) == cudaSuccess &&
+        cudaMemcpy(in, h, n * sizeof *h, cudaMemcpyHostToDevice) == cudaSuccess &&
+        cudaMemset(out, 0xff, n * sizeof *h) == cudaSuccess) {
+        unsigned int len = n;
+        void *args[] = {&view, (void *)&in, &len, &out, &kept};
+        if (gs_launch((const void *)keep_even, dim3((unsigned int)blocks), dim3(256), 0, 0, args,
+                      bar) == GS_SUCCESS &&
+            gs_barrier_check(bar, 0) == GS_SUCCESS &&
+            cudaMemcpy(&count, kept, sizeof count, cudaMemcpyDeviceToHost) == cudaSuccess &&
+            cudaMemcpy(got, out, n * sizeof *h, cudaMemcpyDeviceToHost) == cudaSuccess) {
+            wrong = 0;
+            for (unsigned int i = 0; i < n; ++i) /* the even values in order, then untouched */
+                if (h[i] % 2u == 0u)
+                    wrong += got[want++] != h[i];
+            for (unsigned int i = want; i < n; ++i)
+                wrong += got[i] != 0xffffffffu;
+            wrong += count != want;
+        }
+    }
+    if (wrong < 0)
+        fprintf(stderr, "compaction: %s\n", gs_last_error_detail());
+    cudaFree(in);
+    cudaFree(out);
+    cudaFree(kept);
+    free(h);
+    return wrong;
 }
 
 /* One kernel of a PDL chain: out[i] = 3 in[i + 1 (mod n)] + 1, after the
@@ -308,7 +380,9 @@ int main(void)
     long long auto_wrong = gemm_wrong_with(GS_GEMM_AUTO, 2048, 2048, 64);
     long long pdl_wrong = pdl_chain_wrong(100003u);
     long long shift_wrong = halo_wrong(bar, blocks);
-    printf("barrier_consumer: halo shift: %lld wrong cells\n", shift_wrong);
+    long long compact = compact_wrong(bar);
+    printf("barrier_consumer: halo shift: %lld wrong cells; compaction: %lld wrong\n",
+           shift_wrong, compact);
     printf("barrier_consumer: gridsync %s, %d blocks x %d rounds: %u wrong values; sum %lld "
            "(expected %lld); prefix sums: %lld wrong; split-k gemm: %lld wrong; stream-k gemm: "
            "%lld wrong; 2048 x 2048 x 64 gemm: %lld wrong; PDL chain: %lld wrong\n",
@@ -322,7 +396,7 @@ int main(void)
     free(h);
     return bad == 0 && sum == n * (n + 1) / 2 && scan_wrong == 0 && gemm_wrong == 0 &&
                    streamk_wrong == 0 && auto_wrong == 0 && pdl_wrong == 0 &&
-                   shift_wrong == 0
+                   shift_wrong == 0 && compact == 0
                ? 0
                : 1;
 }

@@ -1,7 +1,7 @@
 /*
  * describe.c - `gridsync bench sync`, described (results/suite.h): time per
  * step of the scoped primitives (neighbour and subset barriers, tagged
- * exchange, grid all-reduce, split arrive/wait with independent work) next
+ * exchange, grid all-reduce, grid scan, split arrive/wait with independent work) next
  * to grid.sync(), cooperative groups' arrive/wait and relaunch (in a CUDA
  * graph, and with programmatic dependent launch on a stream and in a
  * graph; for the split-phase rows with the same work in each step); its
@@ -16,7 +16,8 @@ static const gs_column columns[] = {
     {.name = "blocks", .unit = "", .meaning = "blocks in the grid"},
     {.name = "primitive", .unit = "",
      .meaning = "neighbour 1-D / 2-D, tagged exchange 1-D (a word with each 1-D neighbour, "
-                "gridsync/tagged.cuh), subset of 8, all-reduce f32 / f64, full barrier "
+                "gridsync/tagged.cuh), subset of 8, all-reduce f32 / f64, grid scan u32 (one "
+                "value a block: its offset and the total), full barrier "
                 "(gs_grid_sync_flip: tree's path up to 2048 blocks), arrive/wait, work alone "
                 "(gridsync's and the baseline); cg grid.sync, cg arrive/wait, relaunch graph, "
                 "relaunch + PDL, relaunch graph + PDL, and the relaunches with W us of work "
@@ -43,7 +44,8 @@ static const gs_column columns[] = {
 
 static const char *const ours[] = {"neighbour 1-D", "neighbour 2-D", "tagged exchange 1-D",
                                    "subset of 8",
-                                   "all-reduce f32", "all-reduce f64", "full barrier",
+                                   "all-reduce f32", "all-reduce f64", "grid scan u32",
+                                   "full barrier",
                                    "arrive/wait", "arrive/wait, 0.5 us work",
                                    "arrive/wait, 1 us work", "arrive/wait, 2 us work", NULL};
 static const char *const peers[] = {"cg grid.sync", "relaunch graph", "relaunch + PDL",
@@ -74,7 +76,8 @@ static const char *const configuration[] = {"threads", "blocks", NULL};
 static const char *const grid[] = {"blocks", NULL};
 static const char *const no_work[] = {"neighbour 1-D", "neighbour 2-D", "tagged exchange 1-D",
                                       "subset of 8",
-                                      "all-reduce f32", "all-reduce f64", "full barrier",
+                                      "all-reduce f32", "all-reduce f64", "grid scan u32",
+                                   "full barrier",
                                       "cg grid.sync", "relaunch graph", "relaunch + PDL",
                                       "relaunch graph + PDL", NULL};
 static const char *const split_rows[] = {"work alone, 1 us", "arrive/wait, 1 us work",

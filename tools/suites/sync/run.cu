@@ -1,7 +1,7 @@
 /*
  * run.cu - `gridsync bench sync`: the scoped synchronization primitives
- * (neighbour barriers, subset barrier, grid all-reduce, split-phase
- * barrier) next to the full barriers a CUDA programmer has: gridsync's own
+ * (neighbour barriers, subset barrier, grid all-reduce, grid scan,
+ * split-phase barrier) next to the full barriers a CUDA programmer has: gridsync's own
  * (gs_grid_sync), cooperative groups grid.sync() and relaunching a kernel
  * per step: inside a CUDA graph, and with programmatic dependent launch
  * (suites/pdl_peer.cuh) on a stream and inside a graph; and, for the
@@ -37,6 +37,7 @@
 
 #include <gridsync/allreduce.cuh>
 #include <gridsync/barrier.cuh>
+#include <gridsync/grid_scan.cuh>
 #include <gridsync/neighbour.cuh>
 #include <gridsync/tagged.cuh>
 
@@ -56,7 +57,7 @@ namespace cg = cooperative_groups;
 
 enum prim {
     K_NEIGHBOUR_1D, K_NEIGHBOUR_2D, K_SUBSET, K_ALLREDUCE_F32, K_ALLREDUCE_F64, K_FULL, K_CG,
-    K_GRAPH, K_WORK, K_SPLIT, K_CG_SPLIT, K_TAGGED_1D, K_GRAPH_PDL, K_STREAM_PDL
+    K_GRAPH, K_WORK, K_SPLIT, K_CG_SPLIT, K_TAGGED_1D, K_GRAPH_PDL, K_STREAM_PDL, K_GRID_SCAN
 };
 enum { SUBSET_SIZE = 8 };
 enum { SLOT_BYTES = 32 }; /* a slot a sector: see the workload above */
@@ -176,6 +177,10 @@ static __global__ void sync_kernel(gs_grid_barrier bar, unsigned int *slots,
             bad += gs_grid_allreduce_sum_f32(&bar, 1.0f) != (float)(n * nt);
         } else if constexpr (P == K_ALLREDUCE_F64) {
             bad += gs_grid_allreduce_sum_f64(&bar, 1.0) != (double)(n * nt);
+        } else if constexpr (P == K_GRID_SCAN) { /* one a block: its rank, and n */
+            unsigned int all;
+            bad += gs_grid_exclusive_sum_u32(&bar, 1u, &all) != b;
+            bad += all != n;
         } else if constexpr (P == K_FULL) {
             if (n == 1u) /* auto's (tree's) paths up to flat_max blocks, inline */
                 __syncthreads();
@@ -265,6 +270,7 @@ static const variant variants[] = {
     V("subset of 8", K_SUBSET, 0.0),
     V("all-reduce f32", K_ALLREDUCE_F32, 0.0),
     V("all-reduce f64", K_ALLREDUCE_F64, 0.0),
+    V("grid scan u32", K_GRID_SCAN, 0.0),
     V("full barrier", K_FULL, 0.0),
     V("cg grid.sync", K_CG, 0.0),
     {"relaunch graph", K_GRAPH, 0.0, NULL, 0},

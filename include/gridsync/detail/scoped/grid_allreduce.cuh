@@ -7,9 +7,9 @@
 #define GRIDSYNC_DETAIL_GRID_ALLREDUCE_CUH
 
 #include <gridsync/barrier_view.h>
-#include <gridsync/detail/barrier/barrier_wait.cuh>
 #include <gridsync/detail/reduce/reduce_ops.cuh>
 #include <gridsync/detail/reduce/warp_reduce.cuh>
+#include <gridsync/detail/scoped/grid_slots.cuh>
 
 namespace gs {
 
@@ -21,7 +21,9 @@ namespace gs {
  * How: the block reduces its values (warp shuffles, then warp 0 over the
  *   warps' results), thread 0 stores the block's partial in its slot of
  *   the state and arrives at flip's counter (atom.add.release), then polls
- *   it (ld.acquire) until every block has arrived. Then every warp reads its
+ *   it (ld.acquire) until every block has arrived (the meeting
+ *   gs::detail::grid_slot_meeting of detail/scoped/grid_slots.cuh, which
+ *   the grid scan shares). Then every warp reads its
  *   share of the partials, eight independent loads at a time, folds them in
  *   a fixed order, and the warps' results are folded in order through
  *   shared memory. (Eight copies of the partials, each read by an eighth of
@@ -30,10 +32,11 @@ namespace gs {
  *   after the reader's acquire of a value that every release contributed
  *   to, so every read sees its block's store (happens-before; the block's
  *   reads are ordered after thread 0's acquire by a block barrier). Two slot
- *   sets are used by turns (the view's count of all-reduces decides): a
- *   block writes set s for all-reduce k + 2 only after passing all-reduce
- *   k + 1, a grid barrier no block reaches before it has read set s for
- *   all-reduce k.
+ *   sets are used by turns (the view's count of slot collectives, all-reduces
+ *   and scans, decides): a block writes set s for collective k + 2 only
+ *   after passing collective k + 1, a grid barrier no block reaches before
+ *   it has read set s for collective k (the argument in full:
+ *   grid_slots.cuh).
  * Deterministic: the block's order (fixed by the block's shape) and the
  *   grid's (fixed by the grid's size) do not depend on timing, so a grid of
  *   a given shape gets the same bits on every run, in every block.
@@ -78,34 +81,19 @@ static __device__ __forceinline__ T grid_allreduce(gs_grid_barrier *b, T v, Op o
         warp_partial[warp] = v;
     b->count += 1u;
     __syncthreads(); /* warps' results; and the block's writes before the release */
-    /* slot set (reduces & 1) */
-    b->reduces += 1u;
-    unsigned int *set = b->state + GS_W_PARTIALS(b->capacity) +
-                        (b->reduces & 1u) * GS_PARTIAL_SET_WORDS(b->capacity);
-    int give_up = 0;
+    T x = v;
     if (warp == 0u) {
-        T x = tid < nwarps ? warp_partial[tid] : Op::identity();
+        x = tid < nwarps ? warp_partial[tid] : Op::identity();
         x = warp_reduce(x, nwarps < 32u ? nwarps : 32u, op);
-        if (tid == 0u) {
+        if (tid == 0u)
             block_result = x; /* the answer when the block is the grid */
-            if (n > 1u) {
-                unsigned int rank = gs__block_rank();
-                unsigned int *ctr = b->state + GS_W_FLIP;
-                ((T *)set)[rank] = x; /* ordered before the release */
-                unsigned int old =
-                    gs__atom_add_release_gpu(ctr, rank == 0u ? 0x80000000u - (n - 1u) : 1u);
-                give_up = gs__wait(b, rank, ctr, GS__UNTIL_TOPBIT_FLIPS | GS__ACQUIRE_EACH, old,
-                                   0u, gs__late(b));
-            }
-        }
     }
-    if (__syncthreads_or(give_up)) /* thread 0's acquire before every warp's loads */
-        asm volatile("exit;");
+    const T *set = detail::grid_slot_meeting(b, x); /* thread 0's x: the block's partial */
     if (n == 1u)
         return block_result;
     /* every warp folds its share of the partials, in an order fixed by n and
      * the block's size; then warp 0 folds the warps' results in order */
-    T x = fold_slots((const T *)set, n, tid, nt, op);
+    x = fold_slots(set, n, tid, nt, op);
     x = warp_reduce(x, wlanes, op);
     if (lane == 0u)
         warp_partial[warp] = x;
