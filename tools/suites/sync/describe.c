@@ -273,7 +273,7 @@ static const gs_reading reading = {
 const gs_bench_suite gs_suite_sync = {
     .name = "sync",
     .help = "microseconds per step of the scoped primitives (neighbour 1-D and 2-D, a tagged-word "
-        "exchange with the 1-D neighbours, subset, grid all-reduce, split arrive/wait with 0-2 us "
+        "exchange with the 1-D neighbours, subset, grid all-reduce, grid scan of block values, split arrive/wait with 0-2 us "
         "of work between) vs gridsync's full barrier, cooperative groups grid.sync() and "
         "barrier_arrive/wait, and relaunch in a CUDA graph, with programmatic dependent launch "
         "(PDL) on a stream and in a graph; the report names the fastest method and the best "
