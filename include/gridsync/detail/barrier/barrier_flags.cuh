@@ -3,7 +3,7 @@
  * all-to-all flag barrier. Each block owns one 32-bit word of the state,
  * flag[b] (consecutive words, barrier_layout.h), counting its barriers; a
  * block arrives with one st.release of its count and leaves once its threads
- * have seen every block's word reach that count (ld.acquire polls). No
+ * have seen every block's word reach that count (acquire polls). No
  * atomic, no master block: one release and one acquire round trip on the
  * critical path, against flip's returning atomic then polls, or lockfree's
  * two hops through block 0. The public entry point: gs_grid_sync_flags in
@@ -18,10 +18,11 @@
  *   3. the words of blocks past the grid, [n, capacity), are kept equal to the
  *      grid's: block b stores k (relaxed) into its share of them, ceil((capacity
  *      - n) / n) consecutive words from n + b * share (see "reuse" below);
- *   4. thread t < n polls flag[t] (ld.acquire.gpu on each poll) until it has
- *      reached k, wrap-safe ((int)(flag - k) >= 0), in the library's bounded
- *      wait (barrier_wait.cuh: inline polls, then the watched slow path); a
- *      block barrier with OR ends it and carries the watchdog's verdict.
+ *   4. thread t < n polls flag[t] (relaxed loads, then one ld.acquire.gpu of
+ *      the word once it has reached k) until it has reached k, wrap-safe
+ *      ((int)(flag - k) >= 0), in the library's bounded wait (barrier_wait.cuh:
+ *      inline polls, then the watched slow path); a block barrier with OR
+ *      ends it and carries the watchdog's verdict.
  * More blocks than threads (n > T): flip's counter (gs__sync_flip, inline in
  *   gs_grid_sync as for flip and tree). A thread polling several words needs
  *   a loop around the bounded wait, and that loop, in the out-of-line
@@ -35,10 +36,13 @@
  *   - Ordering. Block b's writes before the barrier precede thread 0's
  *     st.release of flag[b] through the entry bar.sync (the release is
  *     cumulative over what bar.sync made thread 0 observe). A poller in
- *     block c whose ld.acquire reads flag[b] >= k reads a value stored by
- *     b's release of k or by a later release of the same thread (k + 1),
- *     which follows the release of k in program order: either way the read
- *     synchronizes with a release that b's pre-barrier writes happen before.
+ *     block c, once a relaxed poll has seen flag[b] >= k, loads the word
+ *     again with ld.acquire, which reads the value seen or a later one (only
+ *     b's thread 0 writes the word: coherence order is its program order),
+ *     so a value stored by b's release of k or by a later release of the same
+ *     thread (k + 1), which follows the release of k in program order: either
+ *     way the acquire synchronizes with a release that b's pre-barrier writes
+ *     happen before.
  *     Every word of the grid is read so by a thread of c (thread t reads
  *     word t, n <= T), and c's final bar.sync orders all those acquires before
  *     every thread of c's accesses after the barrier; causality order is
@@ -69,11 +73,16 @@
  *     the barrier number in where[] (barrier_wait.cuh): the blocks with no
  *     record, named by gs_barrier_check, are exactly the ones whose words
  *     stayed behind. A block that arrives after a time-out (late) leaves.
- *   - Why ld.acquire on every poll rather than relaxed polls: the poll that
- *     sees the count is the acquire, so nothing follows it on the critical
- *     path; relaxed polls end with one more ld.acquire of the word (another
- *     L2 round trip), and relaxed polls with one fence.acq_rel after them
- *     measured ~20% slower on flip's counter (barrier_wait.cuh).
+ *   - Why relaxed polls and one closing ld.acquire rather than an acquire on
+ *     every poll (which saves that last load's L2 round trip): on words one
+ *     block writes and others poll, relaxed polls measured faster, 1.157 ->
+ *     1.115 us at 132 blocks for the neighbour barrier (docs/scoped-sync.md);
+ *     flip's counter keeps an acquire every poll because relaxed polls
+ *     congest its one line at 1056 blocks (2.2 against 3.3 us) while they
+ *     are even at 132 (barrier_wait.cuh), and flags never runs its words on
+ *     grids that large. A fence.acq_rel after relaxed polls measured ~20%
+ *     slower than either. Which is faster here is for the bench to say;
+ *     the other is GS__ACQUIRE_EACH or-ed into the wait's condition below.
  *
  * When (a prediction until `gridsync bench barrier` measures it): at 2 to
  *   about 264 blocks, where flip's n atomics serialized on one L2 line
@@ -118,8 +127,7 @@ GS_DEVICE int gs__sync_flags_grid(const gs_grid_barrier *b)
         gs__st_release_gpu(flags + rank, count);
     gs__flags_keep_in_step(flags, n, b->capacity, rank, count);
     if (tid < n) /* late: the record's flag, read after arriving (gs__wait_slow) */
-        give_up = gs__wait(b, rank, flags + tid, GS__UNTIL_REACHED | GS__ACQUIRE_EACH, count, 0u,
-                           gs__late(b));
+        give_up = gs__wait(b, rank, flags + tid, GS__UNTIL_REACHED, count, 0u, gs__late(b));
     return __syncthreads_or(give_up);
 }
 
