@@ -192,11 +192,12 @@ static inline gs_status gs_max_coresident_blocks(const void *kernel, int block_t
 
 /* ----------------------------------------------------------- grid barriers */
 
-/* gs_barrier_method (auto, lock, lockfree, flip, tree; the list of methods)
- * and gs_grid_barrier (the view a kernel receives) are defined in
- * gridsync/barrier_view.h, included above. */
+/* gs_barrier_method (auto, then every method of the registry
+ * GS_BARRIER_METHODS) and gs_grid_barrier (the view a kernel receives) are
+ * defined in gridsync/barrier_view.h, included above. */
 
-/* "auto", "lock", "lockfree", "flip", "tree". */
+/* "auto", or the method's name in GS_BARRIER_METHODS ("lock", "tree", ...);
+ * "unknown" past the last method. */
 GS_API const char *gs_barrier_method_name(gs_barrier_method method);
 
 /* Parse a method name; GS_ERR_INVALID_ARGUMENT for an unknown one. */

@@ -46,7 +46,11 @@
  *   lock, lockfree, flip - the classic designs of the tutorials
  *                          (docs/tutorials.md) and of cooperative groups,
  *                          made correct;
- *   tree                 - gridsync's own, the fastest; see gs_grid_sync_tree.
+ *   tree                 - gridsync's own, the fastest; see gs_grid_sync_tree;
+ *   flags                - gridsync's all-to-all flags: one release and one
+ *                          acquire round trip, no atomic; predicted to beat
+ *                          tree up to a few hundred blocks (not yet
+ *                          measured); see gs_grid_sync_flags.
  */
 #ifndef GRIDSYNC_BARRIER_CUH
 #define GRIDSYNC_BARRIER_CUH
@@ -181,6 +185,34 @@ static __device__ __forceinline__ void gs_grid_sync_lockfree(gs_grid_barrier *b)
     gs::detail::grid_sync_with<GS_BARRIER_LOCKFREE>(b);
 }
 
+/*
+ * gs_grid_sync_flags - an all-to-all flag barrier: each block owns one word
+ *   and every block polls every word.
+ * How: thread 0 of block b stores b's count of barriers (its word + 1,
+ *   loaded while the block arrives) into its word (st.release); the block's
+ *   thread t < N polls word t (relaxed loads, one ld.acquire once it has
+ *   reached that count). One
+ *   block: a block barrier; more blocks than threads a block: flip's counter
+ *   (a loop of waits per thread would cost every gs_grid_sync kernel
+ *   registers). The words of blocks past the grid are kept equal to the
+ *   grid's, so that a later, larger grid finds its words equal.
+ * Why correct: block b's release (cumulative over the block barrier before
+ *   it) is read by an acquire of every other block, whose final block barrier
+ *   carries it to all its threads. A word is one count behind, level, or one
+ *   ahead of the count polled for (never two: that needs the poller's own
+ *   next store), so the wrap-safe compare holds. The full argument:
+ *   gridsync/detail/barrier/barrier_flags.cuh.
+ * When: predicted (to be measured by `gridsync bench barrier`): fastest at
+ *   2 to a few hundred blocks, where one counter's serialized atomics cost
+ *   most; from about 1056 blocks the N^2 polls make tree and flip faster.
+ *   Small grids (2-8 blocks) pay the stores that keep the words past the
+ *   grid equal: (capacity - N) / N words a block per barrier.
+ */
+static __device__ __forceinline__ void gs_grid_sync_flags(gs_grid_barrier *b)
+{
+    gs::detail::grid_sync_with<GS_BARRIER_FLAGS>(b);
+}
+
 /* ------------------------------------------------ split-phase grid barrier */
 
 /*
@@ -241,7 +273,7 @@ static __device__ __forceinline__ void gs_grid_wait(gs_grid_barrier *b, gs_grid_
 /*
  * gs_grid_sync - barrier across every thread of the grid, with the method the
  * view carries (flip and tree's common paths, which auto resolves to,
- * inline; lock, lockfree and tree's grouped path through a call). All
+ * inline; the other methods through a call). All
  * threads of every block must call it, the same number of times, each with a
  * pointer to its own copy of the view. On a watchdog time-out every waiting
  * block's threads exit the kernel (see the file comment); otherwise it

@@ -23,7 +23,8 @@
     X(GS_BARRIER_LOCK, "lock")         /* the tutorial's lock-based barrier: one counter */  \
     X(GS_BARRIER_LOCKFREE, "lockfree") /* the tutorial's lock-free one (Xiao & Feng) */      \
     X(GS_BARRIER_FLIP, "flip")         /* one counter whose top bit flips (grid.sync's) */   \
-    X(GS_BARRIER_TREE, "tree")         /* gridsync's: flip's counter; groups on huge grids */
+    X(GS_BARRIER_TREE, "tree")         /* gridsync's: flip's counter, groups on huge grids */\
+    X(GS_BARRIER_FLAGS, "flags")       /* gridsync's: a flag per block, each polls all */
 
 typedef enum gs_barrier_method {
     GS_BARRIER_AUTO = 0, /* the recommended method: currently tree */

@@ -66,6 +66,17 @@ def test_dot_checks_reach_the_library(fake):
         assert "element type" not in str(e.value)
 
 
+def test_barrier_methods_are_the_librarys():
+    """The names come from the library's registry (gs_barrier_method_name), so
+    a method added there needs no line here; each parses back."""
+    names = gridsync.barrier_methods()
+    assert names[0] == "auto" and {"lock", "lockfree", "flip", "tree", "flags"} <= set(names)
+    with pytest.raises(gridsync.InvalidArgumentError, match=", ".join(names)):
+        gridsync.Barrier(3)
+    with pytest.raises(gridsync.InvalidArgumentError, match="unknown barrier method 'spin'"):
+        gridsync.Barrier("spin")
+
+
 def test_sgemm_empty_refused_by_the_library(fake):
     a, b, c = fake(0x100000, (0, 4)), fake(0x200000, (4, 3)), fake(0x300000, (0, 3))
     with pytest.raises(gridsync.InvalidArgumentError, match="gs_sgemm: sizes must be >= 1"):

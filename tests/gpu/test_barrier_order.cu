@@ -2,7 +2,9 @@
  * test_barrier_order.cu - every barrier method orders memory across blocks:
  * thousands of barriers per configuration, grid sizes from 1 to the
  * co-resident maximum (odd sizes included), block sizes 32 to 1024, with and
- * without random per-block delays. Zero wrong values allowed.
+ * without random per-block delays; flags also at as many blocks as a block
+ * has threads and one more (where it turns to flip's counter). Zero wrong
+ * values allowed.
  */
 #include <time.h>
 
@@ -74,6 +76,13 @@ int main(void)
                 checks += run((gs_barrier_method)m, defaults, sizes[s], blocks, iters, delay,
                               slots, errors);
             }
+            /* flags: its words up to one block a thread, flip's counter beyond */
+            if (g == ngrids - 1)
+                for (unsigned int edge = (unsigned int)sizes[s]; edge <= (unsigned int)sizes[s] + 1u;
+                     ++edge)
+                    if (edge <= mb)
+                        checks += run(GS_BARRIER_FLAGS, defaults, sizes[s], edge, iters,
+                                      edge % 2u ? 1000u : 0u, slots, errors);
             /* tree's grouped path at every size, odd groups included */
             tree_params grouped1 = {1, 1}, grouped3 = {1, 3};
             checks += run(GS_BARRIER_TREE, grouped1, sizes[s], blocks, iters, 1000u, slots, errors);

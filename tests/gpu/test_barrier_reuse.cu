@@ -1,6 +1,7 @@
 /*
  * test_barrier_reuse.cu - barrier state needs no host reset: one barrier per
- * method serves a sequence of launches of different grid sizes; two barrier
+ * method serves a sequence of launches of different grid sizes (flags also
+ * one of growing and shrinking grids within its words); two barrier
  * objects interleave in one kernel; a grid over the co-resident maximum is
  * refused and never runs; bad launch arguments are rejected.
  */
@@ -100,6 +101,33 @@ int main(void)
         checks += 2;
     }
 
+    /* 1b. flags: grids that shrink and grow within its words (at most one
+     * block a thread): the words past a grid must stay level with it, or the
+     * new blocks of a larger grid would pass barriers early */
+    {
+        const unsigned int grow[] = {2u, 256u, 3u, 255u, 1u, 129u, 256u};
+        gs_barrier_t bar;
+        GS_OK(gs_barrier_create(&bar, GS_BARRIER_FLAGS));
+        CUDA_OK(cudaMemset(errors, 0, sizeof *errors));
+        for (size_t i = 0; i < sizeof grow / sizeof grow[0]; ++i) {
+            unsigned int blocks = grow[i] < (unsigned int)max256 ? grow[i] : (unsigned int)max256;
+            unsigned int seed = base_seed + 77u * (unsigned int)i, delay = i % 2u ? 1500u : 0u;
+            int n_iters = iters + (int)i; /* counts that differ from launch to launch */
+            gs_grid_barrier view;
+            GS_OK(gs_barrier_device(bar, blocks, &view));
+            void *args[] = {&view, &slots, &errors, &n_iters, &seed, &delay};
+            GS_OK(gs_launch((const void *)exchange_kernel, dim3(blocks), dim3(256), 0, 0, args,
+                            bar));
+        }
+        gs_status st = gs_barrier_check(bar, 0);
+        EXPECT(st == GS_SUCCESS, "flags, growing grids: %s", gs_last_error_detail());
+        unsigned int bad = read_u32(errors);
+        EXPECT(bad == 0, "flags, grids of 2, 256, 3, 255, 1, 129, 256 blocks on one state: %u "
+               "wrong values", bad);
+        GS_OK(gs_barrier_destroy(bar));
+        checks += 2;
+    }
+
     /* 2. two barrier objects in one kernel */
     int max_two = 0;
     GS_OK(gs_max_coresident_blocks((const void *)two_barriers, 256, 0, &max_two));
@@ -118,7 +146,8 @@ int main(void)
         EXPECT(gs_barrier_check(b, 0) == GS_SUCCESS, "barrier b: %s", gs_last_error_detail());
         unsigned int bad = read_u32(errors);
         EXPECT(bad == 0, "two barriers (%s, %s): %u wrong values", gs_barrier_method_name(
-               (gs_barrier_method)m), gs_barrier_method_name((gs_barrier_method)(m % 4 + 1)), bad);
+               (gs_barrier_method)m), gs_barrier_method_name((gs_barrier_method)(
+               m % (GS_BARRIER_METHOD_COUNT - 1) + 1)), bad);
         GS_OK(gs_barrier_destroy(a));
         GS_OK(gs_barrier_destroy(b));
         checks += 3;

@@ -102,6 +102,12 @@ int main(void)
                           errors);
     checks += check_fault(GS_BARRIER_LOCKFREE, (unsigned int)max128, 0u, EXIT_EARLY, timeout,
                           slots, errors);
+    /* flags at the largest grid that polls its words (a block a thread): every
+     * thread of every block waits on a word, the victim's stays behind */
+    const unsigned int flags_grid = max128 < 128 ? (unsigned int)max128 : 128u;
+    checks += check_fault(GS_BARRIER_FLAGS, flags_grid, 0u, EXIT_EARLY, timeout, slots, errors);
+    checks += check_fault(GS_BARRIER_FLAGS, flags_grid, flags_grid - 1u, SKIP_ONE, timeout, slots,
+                          errors);
     /* a negative or absurd time-out is refused */
     gs_barrier_t bar;
     GS_OK(gs_barrier_create(&bar, GS_BARRIER_AUTO));

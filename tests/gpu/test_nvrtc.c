@@ -14,7 +14,8 @@
  * Run half (a GPU present; else exit 77 after the compile): the PTX is
  * loaded with cuModuleLoadData into the CUDA runtime's context, the kernel
  * found with cuModuleGetFunction, and launched with gs_launch_func on as
- * many blocks as fit with a barrier: every block sums its slice with
+ * many blocks as fit and on 256 (one a thread) with a barrier of each method
+ * of the registry: every block sums its slice with
  * gs_block_reduce_sum_f32, a grid barrier, block 0 sums the partials. The
  * values are small integers, so the float sum is exact: it must equal the
  * CPU's. A second kernel scans blocks of 1000 threads with
@@ -102,6 +103,13 @@ static const char *const source =
     "            out[gs_task_id(&t)] = *(const float *)gs_task_input(&t, 0) + gs_task_arg(&t, 0);\n"
     "        gs_task_end(&r, &t);\n"
     "    }\n"
+    "}\n"
+    "/* compiled, not launched: every method's own barrier, from the registry */\n"
+    "extern \"C\" __global__ void fixed_methods(gs_grid_barrier bar)\n"
+    "{\n"
+    "#define GS__FIXED(constant, name) gs::grid_sync<constant>(&bar);\n"
+    "    GS_BARRIER_METHODS(GS__FIXED)\n"
+    "    gs_grid_sync_flags(&bar);\n"
     "}\n"
     "/* compiled, not launched: the scoped primitives build under NVRTC */\n"
     "extern \"C\" __global__ void scoped(gs_grid_barrier bar, gs_signal_set sig, float *out,\n"
@@ -316,24 +324,33 @@ static int run(const char *ptx)
         want += h[i];
     }
     GS_CHECK(gs_max_coresident_blocks_func(func, 256, 0, &blocks));
-    gs_barrier_t bar;
-    gs_grid_barrier view;
-    GS_CHECK(gs_barrier_create(&bar, GS_BARRIER_AUTO));
-    GS_CHECK(gs_barrier_device(bar, (unsigned int)blocks, &view));
     CHECK(cudaMalloc((void **)&d_in, (size_t)n * sizeof *h) == cudaSuccess &&
               cudaMalloc((void **)&d_partials, (size_t)blocks * sizeof(float)) == cudaSuccess &&
               cudaMalloc((void **)&d_out, sizeof(float)) == cudaSuccess &&
               cudaMemcpy(d_in, h, (size_t)n * sizeof *h, cudaMemcpyHostToDevice) == cudaSuccess,
           "device buffers");
-    void *args[] = {&view, &d_in, &d_partials, &d_out, &n};
-    dim3 grid = {(unsigned int)blocks, 1, 1}, block = {256, 1, 1};
-    GS_CHECK(gs_launch_func((cudaFunction_t)func, grid, block, 0, 0, args, bar));
-    GS_CHECK(gs_barrier_check(bar, 0));
-    CHECK(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess, "copy");
-    printf("test_nvrtc: %d blocks: sum %.1f, expected %.1f\n", blocks, got, want);
-    CHECK((double)got == want, "wrong sum");
+    /* every method of the registry, on as many blocks as fit and on as many
+     * as a block has threads (where flags polls its words) */
+    const int grids[2] = {blocks, blocks < 256 ? blocks : 256};
+    for (int m = 0; m < GS_BARRIER_METHOD_COUNT; ++m)
+        for (int g = 0; g < 2; ++g) {
+            gs_barrier_t bar;
+            gs_grid_barrier view;
+            GS_CHECK(gs_barrier_create(&bar, (gs_barrier_method)m));
+            GS_CHECK(gs_barrier_device(bar, (unsigned int)grids[g], &view));
+            CHECK(cudaMemset(d_out, 0xff, sizeof(float)) == cudaSuccess, "poison");
+            void *args[] = {&view, &d_in, &d_partials, &d_out, &n};
+            dim3 grid = {(unsigned int)grids[g], 1, 1}, block = {256, 1, 1};
+            GS_CHECK(gs_launch_func((cudaFunction_t)func, grid, block, 0, 0, args, bar));
+            GS_CHECK(gs_barrier_check(bar, 0));
+            GS_CHECK(gs_barrier_destroy(bar));
+            CHECK(cudaMemcpy(&got, d_out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess,
+                  "copy");
+            printf("test_nvrtc: %s, %d blocks: sum %.1f, expected %.1f\n",
+                   gs_barrier_method_name((gs_barrier_method)m), grids[g], got, want);
+            CHECK((double)got == want, "wrong sum");
+        }
     CHECK(run_block_scans(get, module, d_in, h) == 0, "block scans");
-    GS_CHECK(gs_barrier_destroy(bar));
     cudaFree(d_in);
     cudaFree(d_partials);
     cudaFree(d_out);

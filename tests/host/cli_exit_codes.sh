@@ -125,7 +125,7 @@ usage_error "--rank-child is internal" bench multi,reduce --rank-child /tmp/none
 # --list: every suite, its sizes, gridsync's methods and the peers
 list=$("$gs" bench --list 2>/dev/null | tr "\n" " " | tr -s " ") # as one line
 for want in barrier reduce dot gemm multi "peers: cg grid.sync / relaunch / relaunch graph" \
-    "gridsync: lock / lockfree / flip / tree" "k = 10,13,16,19,22,25,28,30" "devices:"; do
+    "gridsync: lock / lockfree / flip / tree / flags" "k = 10,13,16,19,22,25,28,30" "devices:"; do
     case "$list" in
         *"$want"*) echo "ok: bench --list names '$want'" ;;
         *) echo "FAIL: bench --list does not name '$want'"; fail=1 ;;

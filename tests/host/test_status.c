@@ -105,8 +105,12 @@ static void test_method_names_round_trip(void **state)
     /* the values and names come from GS_BARRIER_METHODS, in its order */
     assert_int_equal(GS_BARRIER_LOCK, 1);
     assert_int_equal(GS_BARRIER_TREE, 4);
-    assert_int_equal(GS_BARRIER_METHOD_COUNT, 5);
+    assert_int_equal(GS_BARRIER_FLAGS, 5);
+    assert_int_equal(GS_BARRIER_METHOD_COUNT, 6);
     assert_string_equal(gs_barrier_method_name(GS_BARRIER_LOCKFREE), "lockfree");
+    assert_string_equal(gs_barrier_method_name(GS_BARRIER_FLAGS), "flags");
+    assert_int_equal(gs_barrier_method_parse("flags", &m), GS_SUCCESS);
+    assert_int_equal(m, GS_BARRIER_FLAGS);
 }
 
 /* The parse error lists every name of the registry. */
@@ -116,7 +120,7 @@ static void test_method_parse_lists_names(void **state)
     gs_barrier_method m;
     assert_int_equal(gs_barrier_method_parse("spin", &m), GS_ERR_INVALID_ARGUMENT);
     assert_string_equal(gs_last_error_detail(), "unknown barrier method 'spin' (expected auto, "
-                                                "lock, lockfree, flip or tree)");
+                                                "lock, lockfree, flip, tree or flags)");
 }
 
 static void test_coresidency_sentence(void **state)

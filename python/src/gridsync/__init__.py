@@ -19,7 +19,7 @@ Errors are exceptions carrying the library's sentence (gridsync.GridsyncError
 and one subclass per gs_status).
 """
 from . import _lib
-from ._device import (Barrier, Signals, function_handle, include_dir, launch,
+from ._device import (Barrier, Signals, barrier_methods, function_handle, include_dir, launch,
                       max_coresident_blocks, nvrtc_options)
 from ._errors import (BusyError, CudaError, GridsyncError, InternalError, InvalidArgumentError,
                       MisuseError, NoDeviceError, NotCoresidentError, NotSupportedError,
@@ -33,7 +33,7 @@ __all__ = [
     "ArgResult", "Barrier", "BusyError", "CudaError", "GRID_BARRIER_DTYPE", "GridsyncError",
     "InternalError", "InvalidArgumentError", "MisuseError", "NoDeviceError",
     "NotCoresidentError", "NotSupportedError", "OutOfMemoryError", "SIGNAL_SET_DTYPE",
-    "Signals", "TimeoutError", "device_count", "dot", "exclusive_scan", "function_handle",
+    "Signals", "TimeoutError", "barrier_methods", "device_count", "dot", "exclusive_scan", "function_handle",
     "inclusive_scan", "include_dir", "launch", "library_path", "library_version",
     "max_coresident_blocks", "nvrtc_options", "reduce", "release_workspaces", "scan", "sgemm",
 ]

@@ -48,11 +48,22 @@ def nvrtc_options(*extra):
     return ("-I" + include_dir(), "-std=c++17") + tuple(extra)
 
 
+def barrier_methods():
+    """The barrier method names the library knows, "auto" first, in the order
+    of its registry (GS_BARRIER_METHODS): what Barrier(method=) accepts."""
+    names = []
+    while True:  # gs_barrier_method_name says "unknown" past the last method
+        name = _lib.gs_barrier_method_name(len(names)).decode()
+        if name == "unknown":
+            return tuple(names)
+        names.append(name)
+
+
 def _parse_method(name):
     code = ctypes.c_int()
     if not isinstance(name, str):
-        raise InvalidArgumentError("gridsync.Barrier: method must be a name (auto, lock, "
-                                   "lockfree, flip, tree)")
+        raise InvalidArgumentError("gridsync.Barrier: method must be a name (%s)" %
+                                   ", ".join(barrier_methods()))
     _lib.check(_lib.gs_barrier_method_parse(name.encode(), ctypes.byref(code)))
     return code.value
 

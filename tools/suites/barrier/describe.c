@@ -10,13 +10,15 @@
 
 #include "results/suite.h"
 
+/* " lock lockfree ...": every method of the registry, for the column's meaning. */
+#define GS__METHOD_LISTED(constant, name) " " name
 static const gs_column columns[] = {
     {.name = "threads", .unit = "", .meaning = "threads per block"},
     {.name = "blocks", .unit = "", .meaning = "blocks in the grid"},
     {.name = "blocks_per_sm", .unit = "", .decimals = 2, .meaning = "blocks / SMs"},
     {.name = "method", .unit = "",
-     .meaning = "lock, lockfree, flip, tree (gridsync's); cg grid.sync, relaunch, relaunch graph, "
-                "relaunch + PDL, relaunch graph + PDL (the peers)"},
+     .meaning = "gridsync's methods:" GS_BARRIER_METHODS(GS__METHOD_LISTED) "; the peers: cg "
+                "grid.sync, relaunch, relaunch graph, relaunch + PDL, relaunch graph + PDL"},
     {.name = "us_per_barrier", .unit = "us", .decimals = 3, .meaning = "median time per barrier"},
     {.name = "min_us", .unit = "us", .decimals = 3, .meaning = "fastest sample, per barrier"},
     {.name = "max_us", .unit = "us", .decimals = 3, .meaning = "slowest sample, per barrier"},
@@ -86,13 +88,11 @@ static const char *const configuration[] = {"threads", "blocks", NULL};
         .method = method_,          \
         .format = "%.3f",           \
     }
+#define GS__PER_METHOD(constant, name) PER_BARRIER(name),
 static const gs_summary_column summary_columns[] = {
     {.header = "threads", .kind = GS_SUMMARY_FIELD, .column = "threads", .format = "%.0f"},
     {.header = "blocks", .kind = GS_SUMMARY_FIELD, .column = "blocks", .format = "%.0f"},
-    PER_BARRIER("lock"),
-    PER_BARRIER("lockfree"),
-    PER_BARRIER("flip"),
-    PER_BARRIER("tree"),
+    GS_BARRIER_METHODS(GS__PER_METHOD) /* every method of the registry, in its order */
     PER_BARRIER("cg grid.sync"),
     PER_BARRIER("relaunch"),
     PER_BARRIER("relaunch graph"),

@@ -15,6 +15,7 @@
 #define GRIDSYNC_DETAIL_BARRIER_DISPATCH_CUH
 
 #include <gridsync/barrier_view.h>
+#include <gridsync/detail/barrier/barrier_flags.cuh>
 #include <gridsync/detail/barrier/barrier_flip.cuh>
 #include <gridsync/detail/barrier/barrier_lock.cuh>
 #include <gridsync/detail/barrier/barrier_lockfree.cuh>
@@ -75,8 +76,8 @@ static __device__ __forceinline__ int out_of_line_for(const gs_grid_barrier *b)
 } // namespace detail
 } // namespace gs
 
-/* The methods' out-of-line parts, in one function, so that a kernel pays
- * their registers once (lock, lockfree and tree's grouped path). */
+/* The methods' out-of-line parts (every path_call of an inline_path), in one
+ * function, so that a kernel pays their registers once. */
 static __device__ __noinline__ int gs__sync_out_of_line(gs__view_core core)
 {
     gs_grid_barrier view = gs__view_of(core);
@@ -103,7 +104,7 @@ static __device__ __forceinline__ void grid_sync_any(gs_grid_barrier *b)
     unsigned int n = gs__grid_blocks();
     int give_up = 0;
     b->count += 1u;
-    if (n > b->capacity) /* lockfree and tree's grouped path index per block */
+    if (n > b->capacity) /* methods with per-block words index past the state */
         gs__leave_oversized(b->state, b->count, b->method);
     if (takes_path(b, n, path_block_barrier))
         __syncthreads();

@@ -19,6 +19,10 @@
  *   subset[capacity] lines    : subset barriers: one flip counter per slot
  *   partial[2][capacity]      : grid all-reduce: each block's partial, 8 bytes,
  *                               two sets used alternately
+ *   flag[capacity]            : flags barrier: each block's count of barriers, one
+ *                               32-bit word a block, consecutive (a warp's poll is one
+ *                               line); the words past a launch's grid are kept equal to
+ *                               the grid's (barrier_flags.cuh)
  */
 #ifndef GRIDSYNC_DETAIL_BARRIER_LAYOUT_H
 #define GRIDSYNC_DETAIL_BARRIER_LAYOUT_H
@@ -85,7 +89,8 @@
 #define GS_W_SUBSETS(cap) (GS_W_EPOCHS(cap) + GS_LINE_WORDS * (cap))
 #define GS_W_PARTIALS(cap) (GS_W_SUBSETS(cap) + GS_LINE_WORDS * (cap))
 #define GS_PARTIAL_SET_WORDS(cap) (2u * GS_ROUND_LINE(cap)) /* 8 bytes per block */
-#define GS_STATE_WORDS(cap) (GS_W_PARTIALS(cap) + 2u * GS_PARTIAL_SET_WORDS(cap))
+#define GS_W_FLAGS(cap) (GS_W_PARTIALS(cap) + 2u * GS_PARTIAL_SET_WORDS(cap))
+#define GS_STATE_WORDS(cap) (GS_W_FLAGS(cap) + GS_ROUND_LINE(cap))
 
 /* tree: words of a group line */
 #define GS_GROUP_COUNT 0u    /* arrivals, monotonic (each member adds 1) */
