@@ -407,7 +407,8 @@ GS_API gs_status gs_reduce_result_type(gs_reduce_op op, gs_dtype type, gs_dtype 
  * stream's work is done; calls inside a stream capture take theirs from the
  * graph's memory, so a graph never shares state with other work. Safe from
  * several host threads. Bad input (NULL pointers, n < 0, more elements than
- * device memory holds, host input memory, unknown op or type) returns
+ * device memory holds, host input memory, device memory of a GPU other than
+ * the current one (managed memory is anyone's), unknown op or type) returns
  * GS_ERR_INVALID_ARGUMENT and launches nothing. */
 GS_API gs_status gs_reduce(gs_reduce_op op, gs_dtype type, const void *d_in, long long n,
                            void *result, cudaStream_t stream);
@@ -486,9 +487,10 @@ GS_API const char *gs_scan_kind_name(gs_scan_kind kind);
  * unwritten, and the next gs_scan on its stream (in any thread) or
  * gs_scan_check of its stream returns GS_ERR_BARRIER_TIMEOUT with the
  * detail (the first fault, and how many more came before the report). Bad input (NULL pointers with
- * n > 0, n < 0, host memory, overlapping arrays, unknown op, kind or type,
- * more elements than device memory holds) returns GS_ERR_INVALID_ARGUMENT
- * and launches nothing. */
+ * n > 0, n < 0, host memory, device memory of a GPU other than the current
+ * one (managed memory is anyone's), overlapping arrays, unknown op, kind or
+ * type, more elements than device memory holds) returns
+ * GS_ERR_INVALID_ARGUMENT and launches nothing. */
 GS_API gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, const void *d_in,
                          void *d_out, long long n, cudaStream_t stream);
 

@@ -10,9 +10,17 @@
  *          call (the GPU's time per call where it is the slower side).
  * On a non-blocking stream and on the legacy default stream (stream 0: what
  * torch's current stream is unless a user sets one).
+ * The launch rows compare the runtime's launches (<<<>>>, cudaLaunchKernelExC)
+ * with the driver's cuLaunchKernelEx on a handle looked up once: a CUfunction
+ * (cudaGetFuncBySymbol: the current context's) and a CUkernel (cudaGetKernel:
+ * context-less; the driver finds the context from the stream, or the current
+ * one for stream 0), with and without the PDL attribute: what the library's
+ * gs_scan / gs_reduce launch would cost through the driver.
  * `make research` builds it: build/research/probes/host_call_cost
  */
+#include <cuda.h>
 #include <cuda_runtime.h>
+#include <pthread.h>
 #include <gridsync.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,7 +60,11 @@ typedef struct ctx {
     cudaStream_t s;
     float *x, *y, *out;
     long long n;
+    CUfunction func;   /* empty_kernel's, cudaGetFuncBySymbol */
+    CUfunction kernel; /* empty_kernel's CUkernel (cudaGetKernel), cast as the driver takes it */
 } ctx;
+
+static pthread_mutex_t probe_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void op_empty(ctx *c) { empty_kernel<<<1, 32, 0, c->s>>>(NULL); }
 static void op_empty132(ctx *c) { empty_kernel<<<132, 256, 0, c->s>>>(NULL); }
@@ -70,6 +82,63 @@ static void op_launch_ex_pdl(ctx *c)
     int *p = NULL;
     void *args[] = {&p};
     CHECK(cudaLaunchKernelExC(&cfg, (const void *)empty_kernel, args));
+}
+static void op_launch_ex(ctx *c)
+{
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(1);
+    cfg.blockDim = dim3(32);
+    cfg.stream = c->s;
+    int *p = NULL;
+    void *args[] = {&p};
+    CHECK(cudaLaunchKernelExC(&cfg, (const void *)empty_kernel, args));
+}
+/* cuLaunchKernelEx of `f`, with the PDL attribute when `pdl`. */
+static void driver_launch(ctx *c, CUfunction f, int pdl)
+{
+    CUlaunchAttribute attr[1];
+    attr[0].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attr[0].value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig cfg = {};
+    cfg.gridDimX = cfg.gridDimY = cfg.gridDimZ = 1;
+    cfg.blockDimX = 32;
+    cfg.blockDimY = cfg.blockDimZ = 1;
+    cfg.hStream = (CUstream)c->s;
+    cfg.attrs = pdl ? attr : NULL;
+    cfg.numAttrs = pdl ? 1 : 0;
+    int *p = NULL;
+    void *args[] = {&p};
+    CUresult r = cuLaunchKernelEx(&cfg, f, args, NULL);
+    if (r != CUDA_SUCCESS) {
+        fprintf(stderr, "cuLaunchKernelEx: error %d\n", (int)r);
+        exit(1);
+    }
+}
+static void op_cu_func(ctx *c) { driver_launch(c, c->func, 0); }
+static void op_cu_func_pdl(ctx *c) { driver_launch(c, c->func, 1); }
+static void op_cu_kernel(ctx *c) { driver_launch(c, c->kernel, 0); }
+static void op_cu_kernel_pdl(ctx *c) { driver_launch(c, c->kernel, 1); }
+static void op_ctx_current(ctx *c)
+{
+    CUcontext cur;
+    (void)c;
+    if (cuCtxGetCurrent(&cur) != CUDA_SUCCESS)
+        exit(1);
+}
+static void op_is_capturing(ctx *c)
+{
+    cudaStreamCaptureStatus st;
+    CHECK(cudaStreamIsCapturing(c->s, &st));
+}
+/* The library takes five uncontended locks a call (kernel shape, time-out,
+ * workspace cache twice, the workspace's order lock). */
+static void op_mutex5(ctx *c)
+{
+    (void)c;
+    for (int i = 0; i < 5; ++i) {
+        pthread_mutex_lock(&probe_lock);
+        pthread_mutex_unlock(&probe_lock);
+    }
 }
 static void op_get_device(ctx *c)
 {
@@ -110,6 +179,14 @@ static const entry ops[] = {
     {"empty kernel <<<1,32>>>", op_empty, 0},
     {"empty kernel <<<132,256>>>", op_empty132, 0},
     {"cudaLaunchKernelExC + PDL attr", op_launch_ex_pdl, 0},
+    {"cudaLaunchKernelExC, no attr", op_launch_ex, 0},
+    {"cuLaunchKernelEx CUfunction", op_cu_func, 0},
+    {"cuLaunchKernelEx CUfunction + PDL", op_cu_func_pdl, 0},
+    {"cuLaunchKernelEx CUkernel", op_cu_kernel, 0},
+    {"cuLaunchKernelEx CUkernel + PDL", op_cu_kernel_pdl, 0},
+    {"cuCtxGetCurrent", op_ctx_current, 0},
+    {"cudaStreamIsCapturing", op_is_capturing, 0},
+    {"5 x mutex lock/unlock", op_mutex5, 0},
     {"cudaGetDevice", op_get_device, 0},
     {"cudaPointerGetAttributes", op_pointer_attributes, 0},
     {"cudaStreamGetCaptureInfo", op_capture_info, 0},
@@ -157,6 +234,12 @@ int main(void)
     CHECK(cudaMalloc((void **)&c.out, 64));
     CHECK(cudaMemset(c.x, 0x3c, bytes));
     CHECK(cudaMemset(c.y, 0x3c, bytes));
+    cudaFunction_t func;
+    cudaKernel_t kernel;
+    CHECK(cudaGetFuncBySymbol(&func, (const void *)empty_kernel));
+    CHECK(cudaGetKernel(&kernel, (const void *)empty_kernel));
+    c.func = (CUfunction)func;
+    c.kernel = (CUfunction)(void *)kernel;
     cudaStream_t own;
     CHECK(cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking));
     const cudaStream_t streams[2] = {own, (cudaStream_t)0};

@@ -42,6 +42,7 @@ def main():
     s = torch.cuda.current_stream().cuda_stream
     xp, yp, rp = x.data_ptr(), y.data_ptr(), r.data_ptr()
     F32 = 0
+    z = _lib.CINT[0]  # the package's ready c_int enumerations
     gridsync.scan(x, out=y)  # binds torch inside the package
     rows = [
         ("python loop, nothing", lambda: None),
@@ -49,6 +50,8 @@ def main():
         ("torch.sum(x)", lambda: torch.sum(x)),
         ("torch.empty_like(x)", lambda: torch.empty_like(x)),
         ("x.new_empty(())", lambda: x.new_empty(())),
+        ("x.new_empty((), dtype=f32)", lambda: x.new_empty((), dtype=torch.float32)),
+        ("x.dtype is y.dtype", lambda: x.dtype is y.dtype),
         ("x.get_device()", lambda: x.get_device()),
         ("x.is_contiguous()", lambda: x.is_contiguous()),
         ("x.data_ptr()", lambda: x.data_ptr()),
@@ -57,15 +60,22 @@ def main():
         ("torch._C._cuda_getDevice()", lambda: _arrays._torch_device()),
         ("_cuda_getCurrentRawStream(0)", lambda: _arrays._torch_stream(0)),
         ("flat(x)", lambda: _arrays.flat(x, "w", "x")),
+        ("ctypes gs_dtype_size (floor)", lambda: _lib.gs_dtype_size(z)),
         ("ctypes gs_scan (bare)", lambda: _lib.gs_scan(0, 0, F32, xp, yp, n, s)),
+        ("ctypes gs_scan (bare, CINT)", lambda: _lib.gs_scan(z, z, z, xp, yp, n, s)),
         ("ctypes gs_reduce (bare)", lambda: _lib.gs_reduce(0, F32, xp, n, rp, s)),
+        ("ctypes gs_reduce (bare, CINT)", lambda: _lib.gs_reduce(z, z, xp, n, rp, s)),
+        ("ctypes gs_reduce, result y", lambda: _lib.gs_reduce(z, z, xp, n, yp, s)),
         ("gridsync.scan(x, out=y)", lambda: gridsync.scan(x, out=y)),
         ("gridsync.scan(x)", lambda: gridsync.scan(x)),
         ("gridsync.reduce(x, out=r)", lambda: gridsync.reduce(x, out=r)),
         ("gridsync.reduce(x)", lambda: gridsync.reduce(x)),
+        # again, last: a row that moved since its first measurement was noise
+        ("ctypes gs_scan (bare, CINT) again", lambda: _lib.gs_scan(z, z, z, xp, yp, n, s)),
+        ("ctypes gs_reduce (bare, CINT) again", lambda: _lib.gs_reduce(z, z, xp, n, rp, s)),
     ]
     for name, fn in rows:
-        print("%-32s %7.3f us" % (name, per_call(fn)))
+        print("%-36s %7.3f us" % (name, per_call(fn)))
 
 
 if __name__ == "__main__":

@@ -261,8 +261,13 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
             return gs__fail(GS_ERR_INVALID_ARGUMENT,
                             "gs_scan: the %s is host memory; it must be device (or managed) memory",
                             i == 0 ? "input" : "output");
+        if (where == cudaMemoryTypeDevice && home != dev) /* managed memory is anyone's */
+            return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                            "gs_scan: the %s is memory of device %d but device %d is current; "
+                            "make its device current first (cudaSetDevice(%d))",
+                            i == 0 ? "input" : "output", home, dev, home);
         if (i == 0) /* the L2 prefetch before the launch wait: this GPU's own memory only */
-            prefetch_input = where == cudaMemoryTypeDevice && home == dev;
+            prefetch_input = where == cudaMemoryTypeDevice;
     }
     unsigned long long timeout_ns = 0;
     GS_TRY(gs__timeout_default(&timeout_ns));

@@ -99,9 +99,12 @@ def flat(x, who, name, stream=None):
     their pending work before it)."""
     t = type(x)
     if t is _TT:  # every call's path: the checks inline, the helper only to raise
+        # the device is not compared with the current one here: the C call
+        # refuses another GPU's memory, and its caller then asks
+        # explain_failure for the sentence naming the argument
         dev = x.get_device()
         gs = _TORCH_GS.get(x.dtype)
-        if dev < 0 or gs is None or not x.is_contiguous() or dev != _torch_device():
+        if dev < 0 or gs is None or not x.is_contiguous():
             _torch_checked(x, who, name, True)  # raises the error that applies
         return x.data_ptr(), gs, x.numel(), dev, TORCH, None
     if t is _CT:
@@ -119,6 +122,17 @@ def flat(x, who, name, stream=None):
     for s in shape:
         n *= s
     return ptr, gs, n, dev, kind, hint
+
+
+def explain_failure(who, arrays):
+    """After a failed C call on `arrays` ((name, array) pairs): raise the
+    Python sentence for the first array that flat's fast path let through
+    unchecked (a torch tensor on a device other than the current one) and
+    the library refused; return if none applies (the caller then raises the
+    library's own error)."""
+    for name, a in arrays:
+        if _TT is not None and type(a) is _TT and a.get_device() >= 0:
+            _torch_checked(a, who, name, False)
 
 
 def _torch_checked(x, who, name, contiguous):
@@ -296,8 +310,9 @@ def default_stream(kind, dev, hint):
 
 def empty(kind, like, shape, gs, who):
     """A new C-contiguous array of the caller's framework, on like's device."""
-    if kind == TORCH:
-        return like.new_empty(shape, dtype=_GS_TORCH[gs])
+    if kind == TORCH:  # without dtype= where it is like's: torch parses no keyword
+        dtype = _GS_TORCH[gs]
+        return like.new_empty(shape) if like.dtype is dtype else like.new_empty(shape, dtype=dtype)
     if kind in (CUPY, NUMBA) and gs not in NP_OF:  # bfloat16: torch's alone
         raise InvalidArgumentError("%s: only torch allocates %s arrays; pass out=" %
                                    (who, NAMES[gs]))

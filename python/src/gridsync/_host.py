@@ -4,7 +4,12 @@ Each call reads its arrays (gridsync._arrays: torch and CuPy fast paths,
 __cuda_array_interface__, DLPack), runs on the given stream or the
 framework's current one, allocates its output through the caller's
 framework unless out= is given, and raises the library's sentence on
-failure. The C call is one ctypes call of a function declared once.
+failure. The C call is one ctypes call of a function declared once, its
+enumerations passed as ready c_int objects (_lib.CINT).
+On a torch tensor a call reads each argument's dtype, device, contiguity,
+element count and pointer once; whether x is on the current device is left
+to the library, which checks every pointer it is given (after a refusal,
+explain_failure gives the sentence naming the argument).
 """
 from collections import namedtuple
 
@@ -12,7 +17,7 @@ from . import _arrays, _lib
 from ._arrays import (CUPY, TORCH, NAMES, NP_OF, default_stream, empty, empty_like, flat,
                       layout, pointer, stream_handle)
 from ._errors import InvalidArgumentError
-from ._lib import EXCLUSIVE, F32, I64, INCLUSIVE, SCAN_OPS, REDUCE_OPS, SUM_TYPE
+from ._lib import CINT, EXCLUSIVE, F32, I64, INCLUSIVE, SCAN_OPS, REDUCE_OPS, SUM_TYPE
 
 ArgResult = namedtuple("ArgResult", ["value", "index"])
 _INT_MAX = 2**31 - 1
@@ -23,6 +28,14 @@ def _op(table, op, who):
     if code is None:
         raise InvalidArgumentError("%s: unknown op %r (%s)" % (who, op, ", ".join(table)))
     return code
+
+
+def _failure(st, who, arrays):
+    """The exception for a failed C call on `arrays` ((name, array) pairs):
+    the library's, or the Python sentence naming the argument it refused."""
+    err = _lib.error(st)  # first: it reads this thread's detail
+    _arrays.explain_failure(who, arrays)
+    return err
 
 
 def _output(out, who, gs, n, stream, dev):
@@ -54,12 +67,13 @@ def scan(x, op="sum", *, exclusive=False, out=None, stream=None):
     s = default_stream(kind, dev, hint) if stream is None else stream_handle(stream)
     if out is None:
         out = empty_like(kind, x, "gridsync.scan")
-        optr = pointer(kind, out)
+        optr = out.data_ptr() if kind == TORCH else pointer(kind, out)
     else:
         optr = _output(out, "gridsync.scan", gs, n, s, dev)
-    st = _lib.gs_scan(code, EXCLUSIVE if exclusive else INCLUSIVE, gs, ptr, optr, n, s)
+    st = _lib.gs_scan(CINT[code], CINT[EXCLUSIVE if exclusive else INCLUSIVE], CINT[gs], ptr,
+                      optr, n, s)
     if st:
-        raise _lib.error(st)
+        raise _failure(st, "gridsync.scan", (("x", x), ("out", out)))
     return out
 
 
@@ -93,12 +107,12 @@ def reduce(x, op="sum", *, out=None, stream=None):
     rgs = SUM_TYPE.get(gs, gs) if code == 0 else gs
     if out is None:
         out = empty(kind, x, (), rgs, "gridsync.reduce")
-        optr = pointer(kind, out)
+        optr = out.data_ptr() if kind == TORCH else pointer(kind, out)
     else:
         optr = _output(out, "gridsync.reduce", rgs, 1, s, dev)
-    st = _lib.gs_reduce(code, gs, ptr, n, optr, s)
+    st = _lib.gs_reduce(CINT[code], CINT[gs], ptr, n, optr, s)
     if st:
-        raise _lib.error(st)
+        raise _failure(st, "gridsync.reduce", (("x", x), ("out", out)))
     return out
 
 
@@ -107,9 +121,9 @@ def _arg_reduce(x, code, ptr, gs, n, kind, s, out):
         raise InvalidArgumentError("gridsync.reduce: out= is for sum, min and max; argmin and "
                                    "argmax return new (value, index) arrays")
     buf = empty(kind, x, (2,), I64, "gridsync.reduce")  # gs_reduce_arg: index, value (union)
-    st = _lib.gs_reduce(code, gs, ptr, n, pointer(kind, buf), s)
+    st = _lib.gs_reduce(CINT[code], CINT[gs], ptr, n, pointer(kind, buf), s)
     if st:
-        raise _lib.error(st)
+        raise _failure(st, "gridsync.reduce", (("x", x),))
     if kind == TORCH:
         return ArgResult(buf[1:].view(x.dtype)[0], buf[0])
     if kind == CUPY:
@@ -133,12 +147,12 @@ def dot(x, y, *, out=None, stream=None):
     rgs = SUM_TYPE.get(gs, gs)
     if out is None:
         out = empty(kind, x, (), rgs, "gridsync.dot")
-        optr = pointer(kind, out)
+        optr = out.data_ptr() if kind == TORCH else pointer(kind, out)
     else:
         optr = _output(out, "gridsync.dot", rgs, 1, s, dev)
-    st = _lib.gs_dot(gs, ptr, yptr, n, optr, s)
+    st = _lib.gs_dot(CINT[gs], ptr, yptr, n, optr, s)
     if st:
-        raise _lib.error(st)
+        raise _failure(st, "gridsync.dot", (("x", x), ("y", y), ("out", out)))
     return out
 
 

@@ -14,6 +14,14 @@ retried.
 Importing gridsync never fails for want of the library: the first call that
 needs it raises GridsyncError saying what was tried. Each function is
 declared once (argtypes, restype), so a call costs one ctypes foreign call.
+The per-call functions (gs_scan, gs_reduce, gs_dot) are declared for the
+cheapest conversions ctypes has: their enumerations are passed as the ready
+c_int objects of CINT (a Python int through c_int costs about 0.1 us an
+argument, a c_int object nothing), their element count as c_void_p (COUNT:
+ctypes converts an int to c_void_p about 0.1 us faster than to c_longlong;
+on an LP64 ABI, the only ones libgridsync.so is built for, both are one
+64-bit integer register or stack slot, so the callee's long long reads the
+same bits).
 """
 import ctypes
 import glob
@@ -38,6 +46,11 @@ def soname(version):
 c_int, c_uint, c_void_p, c_size_t = ctypes.c_int, ctypes.c_uint, ctypes.c_void_p, ctypes.c_size_t
 c_ll, c_double, c_float, c_char_p = ctypes.c_longlong, ctypes.c_double, ctypes.c_float, ctypes.c_char_p
 P = ctypes.POINTER
+# The element count of the per-call functions (see the top): c_void_p where it
+# has long long's size, as on every LP64 ABI.
+COUNT = c_void_p if ctypes.sizeof(c_void_p) == ctypes.sizeof(c_ll) else c_ll
+# Small enumeration values (ops, kinds, dtypes) as c_int objects, passed as is.
+CINT = tuple(c_int(i) for i in range(16))
 
 # name: (restype, argtypes); gs_status is a C enum: int.
 SIGNATURES = {
@@ -66,11 +79,11 @@ SIGNATURES = {
     "gs_dtype_size": (c_size_t, [c_int]),
     "gs_dtype_name": (c_char_p, [c_int]),
     "gs_reduce_result_type": (c_int, [c_int, c_int, P(c_int)]),
-    "gs_reduce": (c_int, [c_int, c_int, c_void_p, c_ll, c_void_p, c_void_p]),
-    "gs_reduce_sum": (c_int, [c_int, c_void_p, c_ll, c_void_p, c_void_p]),
-    "gs_dot": (c_int, [c_int, c_void_p, c_void_p, c_ll, c_void_p, c_void_p]),
+    "gs_reduce": (c_int, [c_int, c_int, c_void_p, COUNT, c_void_p, c_void_p]),
+    "gs_reduce_sum": (c_int, [c_int, c_void_p, COUNT, c_void_p, c_void_p]),
+    "gs_dot": (c_int, [c_int, c_void_p, c_void_p, COUNT, c_void_p, c_void_p]),
     "gs_reduce_release_workspaces": (None, []),
-    "gs_scan": (c_int, [c_int, c_int, c_int, c_void_p, c_void_p, c_ll, c_void_p]),
+    "gs_scan": (c_int, [c_int, c_int, c_int, c_void_p, c_void_p, COUNT, c_void_p]),
     "gs_gemm_kernel_parse": (c_int, [c_char_p, P(c_int)]),
     "gs_sgemm_with": (c_int, [c_int, c_int, c_int, c_int, c_float, c_void_p, c_int, c_void_p,
                               c_int, c_float, c_void_p, c_int, c_void_p]),

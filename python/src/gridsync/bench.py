@@ -8,7 +8,9 @@ gridsync.reduce out= and the bare gs_reduce_sum. Each figure: CUDA events
 around `--calls` back-to-back calls on one stream (torch's current one),
 warm-up first, random data, the median of `--samples` samples; beside it
 the host's time to issue one call (the Python layer's cost shows as
-host_us against the bare C call's). Writes a table to stdout and, with
+host_us against the bare C call's: overhead_us, gridsync's host time minus
+the bare call's, both through the same ctypes declaration with the same
+ready c_int enumerations, so it is the package's own Python work). Writes a table to stdout and, with
 --json FILE, the rows as suite "python" of a gridsync-results/1 file.
 Needs torch (the arrays and the events); CuPy rows only where CuPy is
 installed.
@@ -109,6 +111,7 @@ def _rows_for(torch, cupy, n):
     stream = torch.cuda.current_stream().cuda_stream
     ptr, optr, rptr = x.data_ptr(), out.data_ptr(), res.data_ptr()
     gs_scan, gs_sum = _lib.gs_scan, _lib.gs_reduce_sum
+    zero = _lib.CINT[0]  # the enumerations as the package passes them: overhead_us is its own work
     methods = [("scan", "torch.cumsum", lambda: torch.cumsum(x, 0))]
     if cupy is not None:
         xc = cupy.asarray(x)  # the same memory (CAI); CuPy's stream: torch's (set below)
@@ -116,11 +119,11 @@ def _rows_for(torch, cupy, n):
     methods += [
         ("scan", "gridsync.scan", lambda: gridsync.scan(x)),
         ("scan", "gridsync.scan out=", lambda: gridsync.scan(x, out=out)),
-        ("scan", "C gs_scan via ctypes", lambda: gs_scan(0, 0, 0, ptr, optr, n, stream)),
+        ("scan", "C gs_scan via ctypes", lambda: gs_scan(zero, zero, zero, ptr, optr, n, stream)),
         ("sum", "torch.sum", lambda: torch.sum(x)),
         ("sum", "gridsync.reduce", lambda: gridsync.reduce(x)),
         ("sum", "gridsync.reduce out=", lambda: gridsync.reduce(x, out=res)),
-        ("sum", "C gs_reduce_sum via ctypes", lambda: gs_sum(0, ptr, n, rptr, stream)),
+        ("sum", "C gs_reduce_sum via ctypes", lambda: gs_sum(zero, ptr, n, rptr, stream)),
     ]
     ref_scan = torch.cumsum(x.double(), 0)
     ref_sum = x.double().sum().item()
