@@ -71,11 +71,27 @@ typedef struct km_problem {
     int iters;
     int blocks; /* G: the grid of the assigning kernels (the answer's kernel has one block) */
     int cap;    /* persistent: points of a block in shared memory (its first ones) */
+    unsigned int delay_seed, max_delay_ns; /* tests: random stalls before a block's partials
+                                              (0: none) */
 } km_problem;
 
 static __device__ __forceinline__ long long km_first(const km_problem &p, int b)
 {
     return p.n * b / (long long)p.blocks;
+}
+
+/* Tests: a random stall of up to max_delay_ns, in one block of four each
+ * iteration (a multiplicative hash of the seed, the iteration and the
+ * block), before the block writes its partials. */
+static __device__ __forceinline__ void km_delay(const km_problem &p, int it)
+{
+    if (p.max_delay_ns == 0u)
+        return;
+    unsigned int x = (p.delay_seed ^ (unsigned int)it * 0x9e3779b9u ^ blockIdx.x * 0x85ebca6bu) *
+                     0xcc9e2d51u;
+    x ^= x >> 15;
+    if ((x & 3u) == 0u)
+        __nanosleep((x >> 2) % p.max_delay_ns);
 }
 
 /* One point into the thread's sums: its nearest centroid k (ties to the
@@ -108,12 +124,12 @@ struct km_block_sums {
 };
 
 /*
- * km_assign - this block's points with the centroids `cent` (shared), its
- * partials into slot set `set`: points [lo, lo + cap) from `spts` (shared),
+ * km_assign - iteration `it` of this block's points with the centroids `cent`
+ * (shared), its partials into slot set it & 1: points [lo, lo + cap) from `spts` (shared),
  * the rest from global memory. Ends with the partials written by threads
  * 0 .. KM_PARTS - 1; the caller's barrier or kernel end publishes them.
  */
-static __device__ __forceinline__ void km_assign(const km_problem &p, int set,
+static __device__ __forceinline__ void km_assign(const km_problem &p, int it,
                                                  const float2 *cent, const float2 *spts,
                                                  long long cap, km_block_sums *sums)
 {
@@ -147,8 +163,9 @@ static __device__ __forceinline__ void km_assign(const km_problem &p, int set,
         }
     }
     __syncthreads();
+    km_delay(p, it);
     if (t < KM_PARTS) {
-        const int k = t / 3, c = t % 3;
+        const int k = t / 3, c = t % 3, set = it & 1;
         double v = 0.0;
         for (int w = 0; w < KM_WARPS; ++w)
             v += c == 2 ? (double)sums->count[w][k] : (double)sums->s[w][k][c];
@@ -218,7 +235,7 @@ static __global__ void __launch_bounds__(KM_THREADS, 1)
         cent[t] = __ldg(p.init + t);
     __syncthreads();
     for (int it = 0; it < p.iters; ++it) {
-        km_assign(p, it & 1, cent, km_spts, p.cap, &sums);
+        km_assign(p, it, cent, km_spts, p.cap, &sums);
         gs_grid_sync(&bar); /* also a block barrier: the warps' reads of cent are done */
         int count = 0;
         const float2 c = km_update(p, it & 1, cent[t >> 5], &count);
@@ -278,7 +295,7 @@ static __global__ void __launch_bounds__(KM_THREADS, 1) km_step_kernel(km_proble
     __syncthreads();
     if (blockIdx.x == 0 && t < KM_K)
         p.cbuf[(it & 1) * KM_K + t] = cent[t];
-    km_assign(p, it & 1, cent, NULL, 0, &sums);
+    km_assign(p, it, cent, NULL, 0, &sums);
 }
 
 #include "suites/apps/kmeans/kmeans_host.h"

@@ -191,9 +191,13 @@ static gs_status km_grid(long long n, int want, int *blocks, int *cap)
     return GS_SUCCESS;
 }
 
-/* The answer's buffers: NaN centroids, counts -1. */
+/* The answer's buffers (NaN centroids, counts -1) and the partials and
+ * centroids between iterations (NaN): a read before its write shows. */
 static gs_status km_poison(km_host *w, cudaStream_t stream)
 {
+    GS_CUDA_TRY(cudaMemsetAsync(w->p.slots, 0xff, 2ull * KM_PARTS * w->max_blocks * sizeof(double),
+                                stream));
+    GS_CUDA_TRY(cudaMemsetAsync(w->p.cbuf, 0xff, 2 * KM_K * sizeof(float2), stream));
     GS_CUDA_TRY(cudaMemsetAsync(w->p.centroids, 0xff, KM_K * sizeof(float2), stream));
     GS_CUDA_TRY(cudaMemsetAsync(w->p.counts, 0xff, KM_K * sizeof(int), stream));
     return GS_SUCCESS;
