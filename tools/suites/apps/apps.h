@@ -1,20 +1,21 @@
 /*
  * apps.h - `gridsync bench apps`: whole programs (conjugate gradient, a 2-D
- * heat stencil, a wavefront), each written the ways CUDA programmers write
+ * heat stencil, a wavefront, k-means), each written the ways CUDA programmers write
  * it today and with gridsync, timed in one run. The suite's description
  * (describe.c) owns the columns, plots and reading; each application adds
  * its rows to the one table from its own folder (<app>/run.cu).
  *
  * Every row is one (application, size, method), by column name: "app"
- * ("cg", "stencil 2-D", "wavefront"), "size_log2" and "size" (the problem
- * size: unknowns, cells), "method" (gridsync's or a peer's), "blocks" (of
+ * ("cg", "stencil 2-D", "wavefront", "k-means"), "size_log2" and "size" (the
+ * problem size: unknowns, cells, points), "method" (gridsync's or a peer's), "blocks" (of
  * the persistent kernel, or of each relaunched kernel), "steps" (of one
  * timed solve; CG: iterations to the residual), "us_per_step" (the median,
  * gs_row_measured), "total_ms" (the whole solve), "vs_graph" and "vs_full"
  * (the speedups over the application's two reference peers measured in the
  * same call: the CUDA-graph relaunch version, and the full-barrier version:
  * CG's grid.sync sample design, the stencil's grid.sync, the wavefront's
- * full barrier per diagonal) and "error" (the answer's difference to the
+ * full barrier per diagonal; none for k-means, whose persistent version is
+ * that design) and "error" (the answer's difference to the
  * CPU's FP64 reference), and "vs_pdl" (the speedup over the version with a
  * kernel per step in a CUDA graph with programmatic dependent launch, where
  * the application has one) - a row whose answer is outside the application's
@@ -35,7 +36,8 @@ extern "C" {
 #define GS_APPS(X) \
     X(cg)          \
     X(stencil)     \
-    X(wavefront)
+    X(wavefront)   \
+    X(kmeans)
 
 /* Each adds its rows (every size, every method) to `table`, made from the
  * suite's columns. Sizes: with --sizes (params->sizes_given), those of

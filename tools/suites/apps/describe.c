@@ -1,7 +1,7 @@
 /*
  * describe.c - `gridsync bench apps`, described (results/suite.h): whole
- * programs (conjugate gradient, a 2-D heat stencil, a wavefront), each
- * written the ways CUDA programmers write it today and with gridsync; the
+ * programs (conjugate gradient, a 2-D heat stencil, a wavefront, k-means),
+ * each written the ways CUDA programmers write it today and with gridsync; the
  * columns every application's rows have (apps.h), the plots, README table
  * and reading. How they measure: run.cu and one folder per application.
  */
@@ -9,25 +9,28 @@
 
 static const gs_column columns[] = {
     {.name = "app", .unit = "",
-     .meaning = "the application: cg (2-D Poisson, conjugate gradient), stencil 2-D, wavefront"},
+     .meaning = "the application: cg (2-D Poisson, conjugate gradient), stencil 2-D, wavefront, "
+                "k-means (Lloyd, 16 clusters of 2-D points)"},
     {.name = "size_log2", .unit = "", .meaning = "log2 of the problem size"},
     {.name = "size", .unit = "",
-     .meaning = "the problem size: unknowns (cg) or cells (stencil, wavefront)"},
+     .meaning = "the problem size: unknowns (cg), cells (stencil, wavefront) or points (k-means)"},
     {.name = "method", .unit = "",
-     .meaning = "gridsync persistent (cg), gridsync neighbour, gridsync tagged halo and gridsync "
+     .meaning = "gridsync persistent (cg, k-means), gridsync neighbour, gridsync tagged halo and gridsync "
                 "halo (stencil; the halos where the tiles fit on chip; gridsync halo: the "
                 "public gridsync/halo.cuh API), gridsync signals (wavefront): gridsync's; cg "
                 "grid.sync sample, cuBLAS+cuSPARSE stream / graph, kernels, stream + PDL / "
                 "graph + PDL (cg), cg grid.sync, full barrier per diagonal, relaunch graph / "
-                "stream, relaunch graph + PDL / stream + PDL: the peers"},
+                "stream, relaunch graph + PDL / stream + PDL (k-means: no relaunch stream): the "
+                "peers"},
     {.name = "blocks", .unit = "",
      .meaning = "blocks of the persistent kernel, or of each relaunched kernel (none for library "
                 "calls)"},
     {.name = "steps", .unit = "",
      .meaning = "steps of one solve (cg: iterations to the relative residual 1e-6 up to 2^18 "
-                "unknowns, a fixed 20 above)"},
+                "unknowns, a fixed 20 above; k-means: a fixed 100 iterations)"},
     {.name = "us_per_step", .unit = "us", .decimals = 3,
-     .meaning = "median time per step (cg iteration, stencil step, wavefront diagonal)"},
+     .meaning = "median time per step (cg iteration, stencil step, wavefront diagonal, k-means "
+                "iteration)"},
     {.name = "total_ms", .unit = "ms", .decimals = 3,
      .meaning = "time of the whole solve: time per step x steps"},
     {.name = "vs_graph", .unit = "", .decimals = 2,
@@ -35,10 +38,11 @@ static const gs_column columns[] = {
     {.name = "vs_pdl", .unit = "", .decimals = 2,
      .meaning = "the version with a kernel per step in a CUDA graph with programmatic dependent "
                 "launch (cg: a kernel per operation; stencil: a kernel per step; wavefront: a "
-                "kernel per diagonal): its time / this time"},
+                "kernel per diagonal; k-means: a kernel per iteration): its time / this time"},
     {.name = "vs_full", .unit = "", .decimals = 2,
      .meaning = "the full-barrier version's time / this time (cg: the grid.sync sample design; "
-                "stencil: cg grid.sync; wavefront: a full barrier per diagonal)"},
+                "stencil: cg grid.sync; wavefront: a full barrier per diagonal; k-means: none, its "
+                "persistent version is the full-barrier design)"},
     {.name = "error", .unit = "", .decimals = 3,
      .meaning = "difference of the answer to the CPU's FP64 reference, relative (docs/apps.md: "
                 "the norm and the bound of each application)"},
@@ -73,7 +77,8 @@ static const char *const peers[] = {"cg grid.sync sample", "cuBLAS+cuSPARSE stre
     }
 static const gs_plot_spec plots[] = {
     APP_PLOT("us_per_step", "microseconds per step (log scale)", 10, "time",
-             "apps: time per step (cg iteration, stencil step, wavefront diagonal)", 0),
+             "apps: time per step (cg iteration, stencil step, wavefront diagonal, k-means "
+             "iteration)", 0),
     APP_PLOT("vs_graph", "speedup over the CUDA-graph version", 0, "vs-graph",
              "apps: speedup over relaunching in a CUDA graph (above 1: faster)", 1),
     APP_PLOT("vs_full", "speedup over the full-barrier version", 0, "vs-full",
@@ -110,7 +115,7 @@ static const gs_summary_column summary_columns[] = {
 static const gs_summary_spec summary = {
     .intro = "Whole programs, microseconds per step (median), {run}. gridsync's version of each "
         "application against the full-barrier design (cg: the grid.sync() sample's; stencil: "
-        "grid.sync(); wavefront: a full barrier per diagonal), against relaunching in a CUDA "
+        "grid.sync(); wavefront: a full barrier per diagonal; k-means: none), against relaunching in a CUDA "
         "graph (cg: cuBLAS + cuSPARSE) and against kernels chained by programmatic dependent "
         "launch in a CUDA graph (cg: hand-written kernels, two an iteration), same run:",
     .group_by = app_size,
@@ -201,8 +206,10 @@ const gs_bench_suite gs_suite_apps = {
         "stream and in a CUDA graph and hand-written kernels chained by PDL; 2^10 .. 2^24 "
         "unknowns), a 2-D heat stencil (neighbour barriers and tagged halos, also through the "
         "public halo API, vs grid.sync() and relaunch in a graph or on a stream, with and "
-        "without PDL) and a wavefront (signals vs a full barrier per diagonal and relaunch, "
-        "with and without PDL); every answer checked against the CPU",
+        "without PDL), a wavefront (signals vs a full barrier per diagonal and relaunch, "
+        "with and without PDL) and k-means (a persistent kernel keeping the points on chip vs "
+        "a kernel per iteration in a graph, with and without PDL); every answer checked "
+        "against the CPU",
     .title = "apps: microseconds per step (median)",
     .columns = columns,
     .ncolumns = GS_COUNT(columns),

@@ -1,7 +1,7 @@
 /*
  * run.cu - how `gridsync bench apps` measures (describe.c describes it): the
- * applications in turn, as apps.h lists them: conjugate gradient (cg/), a
- * 2-D heat stencil (stencil/), a wavefront (wavefront/). Each adds its rows
+ * applications in turn, as GS_APPS (apps.h) lists them, each in its own
+ * folder (cg/, stencil/, wavefront/, ...). Each adds its rows
  * to the one table (apps.h says what a row is); docs/apps.md says what each
  * version does.
  */
