@@ -84,15 +84,12 @@
  *     slower than either. Which is faster here is for the bench to say;
  *     the other is GS__ACQUIRE_EACH or-ed into the wait's condition below.
  *
- * When (a prediction until `gridsync bench barrier` measures it): at 2 to
- *   about 264 blocks, where flip's n atomics serialized on one L2 line
- *   dominate, flags should beat flip and tree (one store and one poll round
- *   trip, the polls spread over n / 32 lines). Its poll traffic grows as n^2
- *   (every block reads every word), so flip and tree should win from about
- *   1056 blocks; such grids (8 blocks an SM on H200, so 256 threads a block or
- *   fewer) have more blocks than threads and take flip's counter here anyway.
- *   Small grids pay step 3: (capacity - n) / n stores a block per barrier
- *   (coalesced, issued while the flags travel).
+ * When: predicted to beat flip and tree at 2 to about 264 blocks; measured
+ *   on H200 (docs/barrier-design.md), it does not: 1.99 against flip's
+ *   1.05 us at 132 blocks, 0.10 against tree's 0.07 on one block. The
+ *   suspect is step 3, (capacity - n) / n stores a block per barrier, which
+ *   the next release waits for. Prefer tree; flags is the atomic-free design
+ *   and the example of adding a method.
  */
 #ifndef GRIDSYNC_DETAIL_BARRIER_FLAGS_CUH
 #define GRIDSYNC_DETAIL_BARRIER_FLAGS_CUH
