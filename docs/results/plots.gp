@@ -12,7 +12,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.1796804325719466:16.895395406919256]
+set yrange [0.14080992680300042:16.643571819359433]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -23,15 +23,17 @@ plot 'barrier-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs soli
      'barrier-speedup-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'barrier-speedup-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
      'barrier-speedup-256.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'barrier-speedup-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'barrier-speedup-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
      'barrier-speedup-256.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'barrier-speedup-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
-     'barrier-speedup-256.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
-     'barrier-speedup-256.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'barrier-speedup-256.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
+     'barrier-speedup-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'barrier-speedup-256.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'barrier-speedup-256.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
+     'barrier-speedup-256.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
      'barrier-speedup-256.dat' index 7 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'barrier-speedup-256.dat' index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
-     'barrier-speedup-256.dat' index 9 using 1:(NaN):xtic(2) notitle
+     'barrier-speedup-256.dat' index 8 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
+     'barrier-speedup-256.dat' index 8 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'barrier-speedup-256.dat' index 9 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
+     'barrier-speedup-256.dat' index 10 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -46,8 +48,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'barrier-speedup-256.dat' index 10 using 1:2:3 with labels font ',15' notitle, \
-     'barrier-speedup-256.dat' index 11 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'barrier-speedup-256.dat' index 11 using 1:2:3 with labels font ',15' notitle, \
+     'barrier-speedup-256.dat' index 12 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # barrier-speedup-1024
@@ -63,8 +65,8 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
-set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.15795053192752428:10.824701604080541]
+set xrange [-0.59999999999999998:1.6000000000000001]
+set yrange [0.14057549700254648:10.748693469495286]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -74,15 +76,16 @@ plot 'barrier-speedup-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs sol
      'barrier-speedup-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'barrier-speedup-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'barrier-speedup-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
-     'barrier-speedup-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
-     'barrier-speedup-1024.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'barrier-speedup-1024.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
-     'barrier-speedup-1024.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
-     'barrier-speedup-1024.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'barrier-speedup-1024.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
+     'barrier-speedup-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
+     'barrier-speedup-1024.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'barrier-speedup-1024.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'barrier-speedup-1024.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
+     'barrier-speedup-1024.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
      'barrier-speedup-1024.dat' index 7 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'barrier-speedup-1024.dat' index 8 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
-     'barrier-speedup-1024.dat' index 9 using 1:(NaN):xtic(2) notitle
+     'barrier-speedup-1024.dat' index 8 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
+     'barrier-speedup-1024.dat' index 8 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'barrier-speedup-1024.dat' index 9 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
+     'barrier-speedup-1024.dat' index 10 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -97,8 +100,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'barrier-speedup-1024.dat' index 10 using 1:2:3 with labels font ',15' notitle, \
-     'barrier-speedup-1024.dat' index 11 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'barrier-speedup-1024.dat' index 11 using 1:2:3 with labels font ',15' notitle, \
+     'barrier-speedup-1024.dat' index 12 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # barrier-time-256
@@ -115,7 +118,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
 set xrange [-0.59999999999999998:3.6000000000000001]
-set yrange [0.042349998839199543:7.3782531738281252]
+set yrange [0.042940001003444181:7.9354621887207051]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -124,12 +127,13 @@ plot 'barrier-time-256.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#0851
      'barrier-time-256.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
      'barrier-time-256.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
      'barrier-time-256.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
-     'barrier-time-256.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'barrier-time-256.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
-     'barrier-time-256.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
-     'barrier-time-256.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'barrier-time-256.dat' index 8 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
-     'barrier-time-256.dat' index 9 using 1:(NaN):xtic(2) notitle
+     'barrier-time-256.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
+     'barrier-time-256.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'barrier-time-256.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'barrier-time-256.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'barrier-time-256.dat' index 8 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'barrier-time-256.dat' index 9 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
+     'barrier-time-256.dat' index 10 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -144,8 +148,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'barrier-time-256.dat' index 10 using 1:2:3 with labels font ',15' notitle, \
-     'barrier-time-256.dat' index 11 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'barrier-time-256.dat' index 11 using 1:2:3 with labels font ',15' notitle, \
+     'barrier-time-256.dat' index 12 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # barrier-time-1024
@@ -161,8 +165,8 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per barrier (log scale)'
-set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.068780002184212208:7.1401985168457038]
+set xrange [-0.59999999999999998:1.6000000000000001]
+set yrange [0.06926999893039465:8.1858558654785156]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -171,12 +175,13 @@ plot 'barrier-time-1024.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#085
      'barrier-time-1024.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
      'barrier-time-1024.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
      'barrier-time-1024.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
-     'barrier-time-1024.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'barrier-time-1024.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
-     'barrier-time-1024.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
-     'barrier-time-1024.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'barrier-time-1024.dat' index 8 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
-     'barrier-time-1024.dat' index 9 using 1:(NaN):xtic(2) notitle
+     'barrier-time-1024.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
+     'barrier-time-1024.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'barrier-time-1024.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'barrier-time-1024.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'barrier-time-1024.dat' index 8 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'barrier-time-1024.dat' index 9 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
+     'barrier-time-1024.dat' index 10 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -191,8 +196,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'barrier-time-1024.dat' index 10 using 1:2:3 with labels font ',15' notitle, \
-     'barrier-time-1024.dat' index 11 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'barrier-time-1024.dat' index 11 using 1:2:3 with labels font ',15' notitle, \
+     'barrier-time-1024.dat' index 12 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # sync-speedup-256
@@ -209,7 +214,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0.21115749220468741:9.82913659032595]
+set yrange [0.18327193217907009:9.8716336896256891]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
@@ -223,15 +228,17 @@ plot 'sync-speedup-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0
      'sync-speedup-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
      'sync-speedup-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
      'sync-speedup-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#3182bd' title columnheader(1), \
-     'sync-speedup-256.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-256.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#74c476' title columnheader(1), \
-     'sync-speedup-256.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
-     'sync-speedup-256.dat' index 8 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
-     'sync-speedup-256.dat' index 8 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'sync-speedup-256.dat' index 9 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
+     'sync-speedup-256.dat' index 6 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-speedup-256.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#9e9ac8' title columnheader(1), \
+     'sync-speedup-256.dat' index 7 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-speedup-256.dat' index 8 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'sync-speedup-256.dat' index 9 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
      'sync-speedup-256.dat' index 9 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'sync-speedup-256.dat' index 10 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
-     'sync-speedup-256.dat' index 11 using 1:(NaN):xtic(2) notitle
+     'sync-speedup-256.dat' index 10 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
+     'sync-speedup-256.dat' index 10 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-speedup-256.dat' index 11 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
+     'sync-speedup-256.dat' index 12 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -246,8 +253,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'sync-speedup-256.dat' index 12 using 1:2:3 with labels font ',15' notitle, \
-     'sync-speedup-256.dat' index 13 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'sync-speedup-256.dat' index 13 using 1:2:3 with labels font ',15' notitle, \
+     'sync-speedup-256.dat' index 14 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # sync-speedup-1024
@@ -264,26 +271,25 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'speedup over grid.sync (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.2259938605609581:6.522653280963862]
+set yrange [0.24152440647235374:6.5282114352611851]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 2
 set ytics ('0.25x' 0.25, '0.5x' 0.5, '1x' 1, '2x' 2, '4x' 4)
 plot 'sync-speedup-1024.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
-     'sync-speedup-1024.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
-     'sync-speedup-1024.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-speedup-1024.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#6baed6' title columnheader(1), \
      'sync-speedup-1024.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#756bb1' title columnheader(1), \
      'sync-speedup-1024.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#006d2c' title columnheader(1), \
      'sync-speedup-1024.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#3182bd' title columnheader(1), \
      'sync-speedup-1024.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#74c476' title columnheader(1), \
-     'sync-speedup-1024.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
-     'sync-speedup-1024.dat' index 8 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
-     'sync-speedup-1024.dat' index 8 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'sync-speedup-1024.dat' index 9 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
-     'sync-speedup-1024.dat' index 10 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
-     'sync-speedup-1024.dat' index 11 using 1:(NaN):xtic(2) notitle
+     'sync-speedup-1024.dat' index 7 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#9e9ac8' title columnheader(1), \
+     'sync-speedup-1024.dat' index 8 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'sync-speedup-1024.dat' index 9 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
+     'sync-speedup-1024.dat' index 9 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'sync-speedup-1024.dat' index 10 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
+     'sync-speedup-1024.dat' index 11 using 1:2 with lines lw 1.5 dt 1 lc rgb '#222222' title columnheader(1), \
+     'sync-speedup-1024.dat' index 12 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -298,8 +304,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'sync-speedup-1024.dat' index 12 using 1:2:3 with labels font ',15' notitle, \
-     'sync-speedup-1024.dat' index 13 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'sync-speedup-1024.dat' index 13 using 1:2:3 with labels font ',15' notitle, \
+     'sync-speedup-1024.dat' index 14 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # sync-time-256
@@ -316,7 +322,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step (log scale)'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0.0814799964427948:9.5068672180175788]
+set yrange [0.080800000578165054:9.358950042724608]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -328,11 +334,12 @@ plot 'sync-time-256.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c'
      'sync-time-256.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
      'sync-time-256.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#3182bd' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'sync-time-256.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#74c476' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
-     'sync-time-256.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'sync-time-256.dat' index 8 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
-     'sync-time-256.dat' index 9 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
-     'sync-time-256.dat' index 10 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'sync-time-256.dat' index 11 using 1:(NaN):xtic(2) notitle
+     'sync-time-256.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#9e9ac8' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 8 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 9 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 10 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 11 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'sync-time-256.dat' index 12 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -347,8 +354,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'sync-time-256.dat' index 12 using 1:2:3 with labels font ',15' notitle, \
-     'sync-time-256.dat' index 13 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'sync-time-256.dat' index 13 using 1:2:3 with labels font ',15' notitle, \
+     'sync-time-256.dat' index 14 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # sync-time-1024
@@ -365,7 +372,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step (log scale)'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0.12740000151097775:6.6779647827148443]
+set yrange [0.12718000449240208:6.2369792938232429]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set logscale y 10
@@ -377,11 +384,12 @@ plot 'sync-time-1024.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c
      'sync-time-1024.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
      'sync-time-1024.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#3182bd' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'sync-time-1024.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#74c476' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
-     'sync-time-1024.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'sync-time-1024.dat' index 8 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
-     'sync-time-1024.dat' index 9 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
-     'sync-time-1024.dat' index 10 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'sync-time-1024.dat' index 11 using 1:(NaN):xtic(2) notitle
+     'sync-time-1024.dat' index 7 using 1:2:3:4 with yerrorlines lc rgb '#9e9ac8' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 8 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 9 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 10 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 11 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'sync-time-1024.dat' index 12 using 1:(NaN):xtic(2) notitle
 unset key
 unset border
 unset tics
@@ -396,8 +404,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'sync-time-1024.dat' index 12 using 1:2:3 with labels font ',15' notitle, \
-     'sync-time-1024.dat' index 13 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'sync-time-1024.dat' index 13 using 1:2:3 with labels font ',15' notitle, \
+     'sync-time-1024.dat' index 14 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # sync-split-256
@@ -414,7 +422,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step'
 set xrange [-0.59999999999999998:4.5999999999999996]
-set yrange [0:6.1058625221252454]
+set yrange [0:6.1079039573669442]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
@@ -423,6 +431,7 @@ plot 'sync-split-256.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9
      'sync-split-256.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
      'sync-split-256.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
+     'sync-split-256.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
      'sync-split-256.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
      'sync-split-256.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
      'sync-split-256.dat' index 6 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#de2d26' title columnheader(1), \
@@ -462,7 +471,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'microseconds per step'
 set xrange [-0.59999999999999998:2.6000000000000001]
-set yrange [0:4.1689121007919319]
+set yrange [0:4.1372672319412231]
 set xtics scale 0
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
 set format y '%g'
@@ -1040,13 +1049,13 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
-set xrange [819.20000000000005:20971520]
-set yrange [1.4089062460698187:1632.4480056762695]
+set xrange [52428.800000000003:20971520]
+set yrange [3.3877344685606658:1642.3168182373047]
 set logscale x 2
-set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set logscale y 10
-set ytics ('2' 2, '5' 5, '10' 10, '20' 20, '50' 50, '100' 100, '200' 200, '500' 500, '1000' 1000)
+set ytics ('5' 5, '10' 10, '20' 20, '50' 50, '100' 100, '200' 200, '500' 500, '1000' 1000)
 plot 'apps-time-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'apps-time-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'apps-time-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
@@ -1084,13 +1093,13 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
-set xrange [3276.8000000000002:83886080]
-set yrange [0.4576599970459938:508.50877761840815]
+set xrange [52428.800000000003:20971520]
+set yrange [0.51731999963521957:129.08879518508914]
 set logscale x 2
-set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set logscale y 10
-set ytics ('0.5' 0.5, '1' 1, '2' 2, '5' 5, '10' 10, '20' 20, '50' 50, '100' 100, '200' 200, '500' 500)
+set ytics ('1' 1, '2' 2, '5' 5, '10' 10, '20' 20, '50' 50, '100' 100)
 plot 'apps-time-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
      'apps-time-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
      'apps-time-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
@@ -1130,13 +1139,13 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
-set xrange [838860.80000000005:1342177280]
-set yrange [3.4398747628470172:41.911825339620798]
+set xrange [52428.800000000003:20971520]
+set yrange [3.4522012157260251:19.950932926601833]
 set logscale x 2
-set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set logscale y 10
-set ytics ('5' 5, '10' 10, '20' 20)
+set ytics ('5' 5, '10' 10)
 plot 'apps-time-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
      'apps-time-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
      'apps-time-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
@@ -1161,6 +1170,48 @@ plot 'apps-time-3.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
      'apps-time-3.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
+# apps-time-4
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-time-4.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'microseconds per step (log scale)'
+set xrange [52428.800000000003:20971520]
+set yrange [3.6084000021219254:274.3638916015625]
+set logscale x 2
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set logscale y 10
+set ytics ('5' 5, '10' 10, '20' 20, '50' 50, '100' 100, '200' 200)
+plot 'apps-time-4.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'apps-time-4.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-time-4.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-time-4.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-time-4.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'apps-time-4.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
 # apps-vs-graph-1
 reset
 set terminal pngcairo size 960,600 noenhanced font 'sans,11'
@@ -1174,10 +1225,10 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
-set xrange [819.20000000000005:20971520]
-set yrange [0:9.1473803455782345]
+set xrange [52428.800000000003:20971520]
+set yrange [0:8.5907252618227794]
 set logscale x 2
-set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'apps-vs-graph-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
@@ -1217,10 +1268,10 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
-set xrange [3276.8000000000002:83886080]
-set yrange [0:2.3653982252047414]
+set xrange [52428.800000000003:20971520]
+set yrange [0:2.3561710901006738]
 set logscale x 2
-set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'apps-vs-graph-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
@@ -1262,10 +1313,10 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
-set xrange [838860.80000000005:1342177280]
-set yrange [0:2.0887247707737435]
+set xrange [52428.800000000003:20971520]
+set yrange [0:2.0398396896736095]
 set logscale x 2
-set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'apps-vs-graph-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
@@ -1292,6 +1343,47 @@ plot 'apps-vs-graph-3.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
      'apps-vs-graph-3.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
+# apps-vs-graph-4
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-vs-graph-4.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'speedup over the CUDA-graph version'
+set xrange [52428.800000000003:20971520]
+set yrange [0:1.2864427163316978]
+set logscale x 2
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'apps-vs-graph-4.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-4.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-4.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-4.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-vs-graph-4.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-graph-4.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
 # apps-vs-full-1
 reset
 set terminal pngcairo size 960,600 noenhanced font 'sans,11'
@@ -1305,10 +1397,10 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
-set xrange [819.20000000000005:20971520]
-set yrange [0:4.9978817033380745]
+set xrange [52428.800000000003:20971520]
+set yrange [0:2.5170043365441312]
 set logscale x 2
-set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'apps-vs-full-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
@@ -1348,10 +1440,10 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
-set xrange [3276.8000000000002:83886080]
-set yrange [0:2.9001439560655848]
+set xrange [52428.800000000003:20971520]
+set yrange [0:2.5741513734397579]
 set logscale x 2
-set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'apps-vs-full-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
@@ -1393,10 +1485,10 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
-set xrange [838860.80000000005:1342177280]
-set yrange [0:2.7837697827947139]
+set xrange [52428.800000000003:20971520]
+set yrange [0:2.3691783498531538]
 set logscale x 2
-set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'apps-vs-full-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
@@ -1436,10 +1528,10 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
-set xrange [819.20000000000005:20971520]
-set yrange [0:3.4168680624627528]
+set xrange [52428.800000000003:20971520]
+set yrange [0:2.6752132077031701]
 set logscale x 2
-set xtics ('2^10' 1024, '2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'apps-vs-pdl-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
@@ -1479,10 +1571,10 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
-set xrange [3276.8000000000002:83886080]
-set yrange [0:3.4372274342729741]
+set xrange [52428.800000000003:20971520]
+set yrange [0:3.4310156278739088]
 set logscale x 2
-set xtics ('2^12' 4096, '2^14' 16384, '2^16' 65536, '2^18' 262144, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216, '2^26' 67108864)
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'apps-vs-pdl-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
@@ -1524,10 +1616,10 @@ set tics nomirror out
 set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
-set xrange [838860.80000000005:1342177280]
-set yrange [0:5.1202722498868516]
+set xrange [52428.800000000003:20971520]
+set yrange [0:1.9931061836019086]
 set logscale x 2
-set xtics ('2^20' 1048576, '2^24' 16777216, '2^26' 67108864, '2^28' 268435456, '2^30' 1073741824)
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'apps-vs-pdl-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
@@ -1552,6 +1644,47 @@ set tmargin at screen 1
 set bmargin at screen 0.8700
 plot 'apps-vs-pdl-3.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
      'apps-vs-pdl-3.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# apps-vs-pdl-4
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'apps-vs-pdl-4.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'problem size'
+set ylabel 'speedup over the CUDA graph + PDL version'
+set xrange [52428.800000000003:20971520]
+set yrange [0:1.2285644843333041]
+set logscale x 2
+set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'apps-vs-pdl-4.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-4.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-4.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-4.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'apps-vs-pdl-4.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-pdl-4.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # multi-barrier-scaling-1
@@ -2024,7 +2157,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'us per call (GPU)'
 set xrange [819.20000000000005:335544320]
-set yrange [4.387252687752901:3175.0247192382812]
+set yrange [2.6674026792699639:3160.2841186523438]
 set logscale x 2
 set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -2067,7 +2200,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'us per call (GPU)'
 set xrange [819.20000000000005:335544320]
-set yrange [4.2706796700514635:402.61631011962891]
+set yrange [2.7706493417938032:403.55838775634771]
 set logscale x 2
 set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -2109,7 +2242,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'us per call (host, to issue it)'
 set xrange [819.20000000000005:335544320]
-set yrange [0:53.384591460873565]
+set yrange [0:46.504471114492169]
 set logscale x 2
 set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -2151,7 +2284,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'elements (float32)'
 set ylabel 'us per call (host, to issue it)'
 set xrange [819.20000000000005:335544320]
-set yrange [0:20.917106185693527]
+set yrange [0:17.226641874616998]
 set logscale x 2
 set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
