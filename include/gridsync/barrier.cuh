@@ -190,9 +190,8 @@ static __device__ __forceinline__ void gs_grid_sync_lockfree(gs_grid_barrier *b)
  *   and every block polls every word.
  * How: thread 0 of block b stores b's count of barriers (its word + 1,
  *   loaded while the block arrives) into its word (st.release); the block's
- *   thread t < N polls word t (relaxed loads, one ld.acquire once it has
- *   reached that count). One
- *   block: a block barrier; more blocks than threads a block: flip's counter
+ *   thread t < N polls word t (ld.acquire) until it has reached that
+ *   count. One block: a block barrier; more blocks than threads a block: flip's counter
  *   (a loop of waits per thread would cost every gs_grid_sync kernel
  *   registers). The words of blocks past the grid are kept equal to the
  *   grid's, so that a later, larger grid finds its words equal.

@@ -15,17 +15,18 @@
  *      the entry block barrier, so that the load's round trip overlaps the
  *      block's arrival; k = that value + 1 is this barrier's count;
  *   2. block barrier; thread 0 stores flag[b] = k (st.release.gpu);
- *   3. the words of blocks past the grid, [n, capacity), are kept equal to the
+ *   3. thread t < n polls flag[t] with ld.acquire.gpu until it has reached k,
+ *      wrap-safe ((int)(flag - k) >= 0), in the library's bounded wait
+ *      (barrier_wait.cuh: inline polls, then the watched slow path);
+ *   4. the words of blocks past the grid, [n, capacity), are kept equal to the
  *      grid's: block b stores k (relaxed) into its share of them, ceil((capacity
- *      - n) / n) consecutive words from n + b * share (see "reuse" below);
- *   4. thread t < n polls flag[t] (relaxed loads, then one ld.acquire.gpu of
- *      the word once it has reached k) until it has reached k, wrap-safe
- *      ((int)(flag - k) >= 0), in the library's bounded wait (barrier_wait.cuh:
- *      inline polls, then the watched slow path); a block barrier with OR
- *      ends it and carries the watchdog's verdict.
- * More blocks than threads (n > T): flip's counter (gs__sync_flip, inline in
- *   gs_grid_sync as for flip and tree). A thread polling several words needs
- *   a loop around the bounded wait, and that loop, in the out-of-line
+ *      - n) / n) consecutive words from n + b * share (see "reuse" below),
+ *      after its polls, off the critical path; a block barrier with OR ends
+ *      the barrier and carries the watchdog's verdict.
+ * More blocks than threads (n > T): flip's counter (gs__sync_flip: inline in
+ *   gs_grid_sync as for flip and tree, out of line in gs_grid_sync_flags,
+ *   whose kernels it took from 32 to 40 registers inline). A thread polling
+ *   several words needs a loop around the bounded wait, and that loop, in the out-of-line
  *   function every gs_grid_sync kernel carries, raised those kernels'
  *   registers (48 to 56 for tests/gpu/exchange.cuh's kernel on sm_90; one
  *   word a thread keeps them as they were); such grids are where flags is
@@ -36,13 +37,12 @@
  *   - Ordering. Block b's writes before the barrier precede thread 0's
  *     st.release of flag[b] through the entry bar.sync (the release is
  *     cumulative over what bar.sync made thread 0 observe). A poller in
- *     block c, once a relaxed poll has seen flag[b] >= k, loads the word
- *     again with ld.acquire, which reads the value seen or a later one (only
- *     b's thread 0 writes the word: coherence order is its program order),
- *     so a value stored by b's release of k or by a later release of the same
- *     thread (k + 1), which follows the release of k in program order: either
- *     way the acquire synchronizes with a release that b's pre-barrier writes
- *     happen before.
+ *     block c leaves on an ld.acquire of flag[b] that reads a value >= k:
+ *     a value stored by b's release of k or by a later release of the same
+ *     thread (k + 1; only b's thread 0 writes the word, so coherence order is
+ *     its program order), which follows the release of k in program order:
+ *     either way the acquire synchronizes with a release that b's
+ *     pre-barrier writes happen before.
  *     Every word of the grid is read so by a thread of c (thread t reads
  *     word t, n <= T), and c's final bar.sync orders all those acquires before
  *     every thread of c's accesses after the barrier; causality order is
@@ -73,16 +73,11 @@
  *     the barrier number in where[] (barrier_wait.cuh): the blocks with no
  *     record, named by gs_barrier_check, are exactly the ones whose words
  *     stayed behind. A block that arrives after a time-out (late) leaves.
- *   - Why relaxed polls and one closing ld.acquire rather than an acquire on
- *     every poll (which saves that last load's L2 round trip): on words one
- *     block writes and others poll, relaxed polls measured faster, 1.157 ->
- *     1.115 us at 132 blocks for the neighbour barrier (docs/scoped-sync.md);
- *     flip's counter keeps an acquire every poll because relaxed polls
- *     congest its one line at 1056 blocks (2.2 against 3.3 us) while they
- *     are even at 132 (barrier_wait.cuh), and flags never runs its words on
- *     grids that large. A fence.acq_rel after relaxed polls measured ~20%
- *     slower than either. Which is faster here is for the bench to say;
- *     the other is GS__ACQUIRE_EACH or-ed into the wait's condition below.
+ *   - An acquire every poll, not relaxed polls and one closing ld.acquire:
+ *     the closing load is one more L2 round trip after the last word
+ *     arrives. With it, flags measured 1.99 us a barrier at 132 blocks on
+ *     H200 (docs/barrier-design.md). The neighbour barrier measured relaxed
+ *     polls faster, but it polls two words, not n.
  *
  * When: predicted to beat flip and tree at 2 to about 264 blocks; measured
  *   on H200 (docs/barrier-design.md), it does not: 1.99 against flip's
@@ -122,18 +117,23 @@ GS_DEVICE int gs__sync_flags_grid(const gs_grid_barrier *b)
     __syncthreads();
     if (tid == 0u)
         gs__st_release_gpu(flags + rank, count);
-    gs__flags_keep_in_step(flags, n, b->capacity, rank, count);
     if (tid < n) /* late: the record's flag, read after arriving (gs__wait_slow) */
-        give_up = gs__wait(b, rank, flags + tid, GS__UNTIL_REACHED, count, 0u, gs__late(b));
+        give_up = gs__wait(b, rank, flags + tid, GS__UNTIL_REACHED | GS__ACQUIRE_EACH, count, 0u,
+                           gs__late(b));
+    gs__flags_keep_in_step(flags, n, b->capacity, rank, count); /* off the critical path */
     return __syncthreads_or(give_up);
 }
 
-/* gs__sync_flags_grid out of line for gs_grid_sync_flags, as tree's grouped
- * path (gs__sync_grouped_call): inline beside flip's counter it took the
- * kernel to 40 registers on sm_90, against 32 so. */
+/* gs__sync_flags_grid out of line for gs_grid_sync_flags, with flip's
+ * counter for grids of more blocks than threads, as tree's grouped path
+ * (gs__sync_grouped_call): inline, either took the exchange kernels of
+ * `gridsync bench barrier` to 40 registers on sm_90 (six blocks of 256
+ * threads an SM instead of eight), against 32 so. */
 static __device__ __noinline__ int gs__sync_flags_call(gs__view_core core)
 {
     gs_grid_barrier view = gs__view_of(core);
+    if (gs__grid_blocks() > gs__block_threads())
+        return gs__sync_flip(&view);
     return gs__sync_flags_grid(&view);
 }
 
@@ -148,8 +148,6 @@ GS_DEVICE int gs__sync_flags(const gs_grid_barrier *b)
         __syncthreads();
         return 0;
     }
-    if (n > gs__block_threads())
-        return gs__sync_flip(b);
     if (n > b->capacity)
         gs__leave_oversized(b->state, b->count, b->method);
     return gs__sync_flags_call(gs__core_of(b));
