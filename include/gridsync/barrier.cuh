@@ -49,8 +49,9 @@
  *   tree                 - gridsync's own, the fastest; see gs_grid_sync_tree;
  *   flags                - gridsync's all-to-all flags: one release and one
  *                          acquire round trip, no atomic; measured slower
- *                          than flip at every grid on H200 (1.99 against
- *                          1.05 us at 132 blocks); see gs_grid_sync_flags.
+ *                          than flip at every grid of more than one block
+ *                          on H200 (2.23 against 1.05 us at 132 blocks);
+ *                          see gs_grid_sync_flags.
  */
 #ifndef GRIDSYNC_BARRIER_CUH
 #define GRIDSYNC_BARRIER_CUH
@@ -201,12 +202,11 @@ static __device__ __forceinline__ void gs_grid_sync_lockfree(gs_grid_barrier *b)
  *   ahead of the count polled for (never two: that needs the poller's own
  *   next store), so the wrap-safe compare holds. The full argument:
  *   gridsync/detail/barrier/barrier_flags.cuh.
- * When: on H200, never yet: it measured 1.99 us a barrier at 132 blocks
- *   against flip's 1.05, and behind tree on one block (0.10 against 0.07
- *   us), most likely the stores that keep the words past the grid equal
- *   ((capacity - N) / N words a block per barrier); docs/barrier-design.md
- *   has the table. Kept as the atomic-free design and as the recipe's
- *   example of a method; prefer tree (GS_BARRIER_AUTO).
+ * When: on H200, never yet: it measured 2.23 us a barrier at 132 blocks
+ *   against flip's 1.05 (the N pollers a block congest the words' lines),
+ *   6.2 us at 264 blocks of 1024 threads, and ties tree on one block;
+ *   docs/barrier-design.md has the tables. Kept as the atomic-free design
+ *   and as the recipe's example of a method; prefer tree (GS_BARRIER_AUTO).
  */
 static __device__ __forceinline__ void gs_grid_sync_flags(gs_grid_barrier *b)
 {

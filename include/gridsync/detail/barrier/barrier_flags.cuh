@@ -73,18 +73,21 @@
  *     the barrier number in where[] (barrier_wait.cuh): the blocks with no
  *     record, named by gs_barrier_check, are exactly the ones whose words
  *     stayed behind. A block that arrives after a time-out (late) leaves.
- *   - An acquire every poll, not relaxed polls and one closing ld.acquire:
- *     the closing load is one more L2 round trip after the last word
- *     arrives. With it, flags measured 1.99 us a barrier at 132 blocks on
- *     H200 (docs/barrier-design.md). The neighbour barrier measured relaxed
- *     polls faster, but it polls two words, not n.
+ *   - An acquire every poll (GS__ACQUIRE_EACH), not relaxed polls and one
+ *     closing ld.acquire: the closing load is one more L2 round trip after
+ *     the last word arrives. Measured on H200, the acquire polls were
+ *     slower, not faster: 2.23 against 1.99 us at 132 blocks
+ *     (docs/barrier-design.md), their traffic costing more than the round
+ *     trip. The next version should go back to relaxed polls (dropping
+ *     GS__ACQUIRE_EACH below), measured with this version's register fix.
  *
  * When: predicted to beat flip and tree at 2 to about 264 blocks; measured
- *   on H200 (docs/barrier-design.md), it does not: 1.99 against flip's
- *   1.05 us at 132 blocks, 0.10 against tree's 0.07 on one block. The
- *   suspect is step 3, (capacity - n) / n stores a block per barrier, which
- *   the next release waits for. Prefer tree; flags is the atomic-free design
- *   and the example of adding a method.
+ *   on H200 (docs/barrier-design.md), it does not: 2.23 against flip's
+ *   1.05 us at 132 blocks with an acquire every poll (1.99 with relaxed
+ *   polls and a closing acquire), 6.2 us at 264 blocks of 1024 threads; the
+ *   N pollers a block congest the words' lines. It ties tree on one block.
+ *   Prefer tree; flags is the atomic-free design and the example of adding
+ *   a method.
  */
 #ifndef GRIDSYNC_DETAIL_BARRIER_FLAGS_CUH
 #define GRIDSYNC_DETAIL_BARRIER_FLAGS_CUH
