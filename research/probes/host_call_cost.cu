@@ -26,14 +26,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#define CHECK(call)                                                                          \
-    do {                                                                                     \
-        cudaError_t e_ = (call);                                                             \
-        if (e_ != cudaSuccess) {                                                             \
-            fprintf(stderr, "%s: %s\n", #call, cudaGetErrorName(e_));                        \
-            exit(1);                                                                         \
-        }                                                                                    \
-    } while (0)
+#include "probe_check.h"
+
 #define GS_CHECK(call)                                                                       \
     do {                                                                                     \
         gs_status s_ = (call);                                                               \
@@ -81,7 +75,7 @@ static void op_launch_ex_pdl(ctx *c)
     cfg.numAttrs = 1;
     int *p = NULL;
     void *args[] = {&p};
-    CHECK(cudaLaunchKernelExC(&cfg, (const void *)empty_kernel, args));
+    CK(cudaLaunchKernelExC(&cfg, (const void *)empty_kernel, args));
 }
 static void op_launch_ex(ctx *c)
 {
@@ -91,7 +85,7 @@ static void op_launch_ex(ctx *c)
     cfg.stream = c->s;
     int *p = NULL;
     void *args[] = {&p};
-    CHECK(cudaLaunchKernelExC(&cfg, (const void *)empty_kernel, args));
+    CK(cudaLaunchKernelExC(&cfg, (const void *)empty_kernel, args));
 }
 /* cuLaunchKernelEx of `f`, with the PDL attribute when `pdl`. */
 static void driver_launch(ctx *c, CUfunction f, int pdl)
@@ -128,7 +122,7 @@ static void op_ctx_current(ctx *c)
 static void op_is_capturing(ctx *c)
 {
     cudaStreamCaptureStatus st;
-    CHECK(cudaStreamIsCapturing(c->s, &st));
+    CK(cudaStreamIsCapturing(c->s, &st));
 }
 /* The library takes five uncontended locks a call (kernel shape, time-out,
  * workspace cache twice, the workspace's order lock). */
@@ -144,24 +138,24 @@ static void op_get_device(ctx *c)
 {
     int d;
     (void)c;
-    CHECK(cudaGetDevice(&d));
+    CK(cudaGetDevice(&d));
 }
 static void op_pointer_attributes(ctx *c)
 {
     cudaPointerAttributes a;
-    CHECK(cudaPointerGetAttributes(&a, c->x));
+    CK(cudaPointerGetAttributes(&a, c->x));
 }
 static void op_capture_info(ctx *c)
 {
     cudaStreamCaptureStatus st;
-    CHECK(cudaStreamGetCaptureInfo(c->s, &st, NULL));
+    CK(cudaStreamGetCaptureInfo(c->s, &st, NULL));
 }
 static void op_stream_id(ctx *c)
 {
     unsigned long long id;
-    CHECK(cudaStreamGetId(c->s, &id));
+    CK(cudaStreamGetId(c->s, &id));
 }
-static void op_memset8(ctx *c) { CHECK(cudaMemsetAsync(c->out, 0, 8, c->s)); }
+static void op_memset8(ctx *c) { CK(cudaMemsetAsync(c->out, 0, 8, c->s)); }
 static void op_reduce(ctx *c) { GS_CHECK(gs_reduce_sum(GS_FLOAT32, c->x, c->n, c->out, c->s)); }
 static void op_dot(ctx *c) { GS_CHECK(gs_dot(GS_FLOAT32, c->x, c->y, c->n, c->out, c->s)); }
 static void op_scan(ctx *c)
@@ -206,7 +200,7 @@ static void measure(ctx *c, const entry *e, const char *stream_name)
     c->n = e->n;
     for (int i = 0; i < 100; ++i) /* warm: caches, workspaces, lazy loading */
         e->fn(c);
-    CHECK(cudaStreamSynchronize(c->s));
+    CK(cudaStreamSynchronize(c->s));
     enum { BURST = 32, BURSTS = 300, B2B = 20000 };
     double issue = 0.0;
     for (int b = 0; b < BURSTS; ++b) {
@@ -214,12 +208,12 @@ static void measure(ctx *c, const entry *e, const char *stream_name)
         for (int i = 0; i < BURST; ++i)
             e->fn(c);
         issue += now_us() - t0;
-        CHECK(cudaStreamSynchronize(c->s));
+        CK(cudaStreamSynchronize(c->s));
     }
     double t0 = now_us();
     for (int i = 0; i < B2B; ++i)
         e->fn(c);
-    CHECK(cudaStreamSynchronize(c->s));
+    CK(cudaStreamSynchronize(c->s));
     double b2b = (now_us() - t0) / B2B;
     printf("%-34s %-12s issue %7.3f us  b2b %7.3f us\n", e->name, stream_name,
            issue / (BURST * BURSTS), b2b);
@@ -229,19 +223,19 @@ int main(void)
 {
     ctx c;
     const size_t bytes = (size_t)4 << 22;
-    CHECK(cudaMalloc((void **)&c.x, bytes));
-    CHECK(cudaMalloc((void **)&c.y, bytes));
-    CHECK(cudaMalloc((void **)&c.out, 64));
-    CHECK(cudaMemset(c.x, 0x3c, bytes));
-    CHECK(cudaMemset(c.y, 0x3c, bytes));
+    CK(cudaMalloc((void **)&c.x, bytes));
+    CK(cudaMalloc((void **)&c.y, bytes));
+    CK(cudaMalloc((void **)&c.out, 64));
+    CK(cudaMemset(c.x, 0x3c, bytes));
+    CK(cudaMemset(c.y, 0x3c, bytes));
     cudaFunction_t func;
     cudaKernel_t kernel;
-    CHECK(cudaGetFuncBySymbol(&func, (const void *)empty_kernel));
-    CHECK(cudaGetKernel(&kernel, (const void *)empty_kernel));
+    CK(cudaGetFuncBySymbol(&func, (const void *)empty_kernel));
+    CK(cudaGetKernel(&kernel, (const void *)empty_kernel));
     c.func = (CUfunction)func;
     c.kernel = (CUfunction)(void *)kernel;
     cudaStream_t own;
-    CHECK(cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking));
+    CK(cudaStreamCreateWithFlags(&own, cudaStreamNonBlocking));
     const cudaStream_t streams[2] = {own, (cudaStream_t)0};
     const char *const names[2] = {"non-blocking", "legacy 0"};
     for (int s = 0; s < 2; ++s) {
@@ -249,6 +243,6 @@ int main(void)
         for (size_t i = 0; i < sizeof ops / sizeof ops[0]; ++i)
             measure(&c, &ops[i], names[s]);
     }
-    CHECK(cudaStreamDestroy(own));
+    CK(cudaStreamDestroy(own));
     return 0;
 }

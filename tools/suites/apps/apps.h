@@ -43,6 +43,13 @@ extern "C" {
  * suite's columns. Sizes: with --sizes (params->sizes_given), those of
  * params->sizes within the application's range; else the application's own
  * list for params->preset (quick: two or three sizes, under 5 s each). */
+/* The sizes an application runs (log2 of its problem size), in order: those
+ * of --sizes (params->sizes_given), else of its own list for the preset
+ * (`lists`, indexed by gs_preset), kept within [min_log2, max_log2]; at most
+ * `cap` into `out`. Returns how many. */
+int gs_apps_sizes(const gs_bench_params *params, const gs_size_list lists[GS_PRESET_COUNT],
+                  int min_log2, int max_log2, int *out, int cap);
+
 #define GS_APPS_DECLARE(app) \
     gs_status gs_apps_##app(const gs_bench_params *params, gs_table *table);
 GS_APPS(GS_APPS_DECLARE)

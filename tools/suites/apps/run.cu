@@ -8,6 +8,18 @@
 #include "gridsync_internal.h"
 #include "suites/apps/apps.h"
 
+extern "C" int gs_apps_sizes(const gs_bench_params *params,
+                             const gs_size_list lists[GS_PRESET_COUNT], int min_log2,
+                             int max_log2, int *out, int cap)
+{
+    const gs_size_list *from = params->sizes_given ? &params->sizes : &lists[params->preset];
+    int count = 0;
+    for (int i = 0; i < from->count && count < cap; ++i)
+        if (from->log2[i] >= min_log2 && from->log2[i] <= max_log2)
+            out[count++] = from->log2[i];
+    return count;
+}
+
 static gs_status run_apps(const gs_bench_params *params, gs_table *table)
 {
     if (params->samples < 1 || params->warmup < 0)

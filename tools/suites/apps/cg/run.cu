@@ -244,13 +244,10 @@ static gs_status run_size(int log2, const gs_bench_params *params, cudaStream_t 
 
 extern "C" gs_status gs_apps_cg(const gs_bench_params *params, gs_table *table)
 {
-    gs_size_list own[GS_PRESET_COUNT] = {GS_SIZES(sizes_default), GS_SIZES(sizes_quick),
-                                         GS_SIZES(sizes_full)};
-    int list[64], count = 0;
-    const gs_size_list *from = params->sizes_given ? &params->sizes : &own[params->preset];
-    for (int i = 0; i < from->count && count < 64; ++i)
-        if (from->log2[i] >= CG_MIN_LOG2 && from->log2[i] <= CG_MAX_LOG2)
-            list[count++] = from->log2[i];
+    const gs_size_list own[GS_PRESET_COUNT] = {GS_SIZES(sizes_default), GS_SIZES(sizes_quick),
+                                               GS_SIZES(sizes_full)};
+    int list[64];
+    const int count = gs_apps_sizes(params, own, CG_MIN_LOG2, CG_MAX_LOG2, list, 64);
     cudaStream_t stream = NULL;
     GS_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     gs_progress prog;

@@ -154,32 +154,14 @@ static gs_status add_rows(gs_table *t, const size_run *z, const measured *m)
     return GS_SUCCESS;
 }
 
-/* The sizes to run: --sizes within [MIN_LOG2, MAX_LOG2], else the preset's. */
-static int pick_sizes(const gs_bench_params *p, int *out)
-{
-    const int *list = default_sizes;
-    int n = GS_COUNT(default_sizes), k = 0;
-    if (p->sizes_given) {
-        list = p->sizes.log2;
-        n = p->sizes.count;
-    } else if (p->preset == GS_PRESET_QUICK) {
-        list = quick_sizes;
-        n = GS_COUNT(quick_sizes);
-    } else if (p->preset == GS_PRESET_FULL) {
-        list = full_sizes;
-        n = GS_COUNT(full_sizes);
-    }
-    for (int i = 0; i < n && k < MAX_SIZES; ++i)
-        if (list[i] >= MIN_LOG2 && list[i] <= MAX_LOG2)
-            out[k++] = list[i];
-    return k;
-}
-
 extern "C" gs_status gs_apps_stencil(const gs_bench_params *params, gs_table *table)
 {
     if (!params || !table || params->samples < 1 || params->warmup < 0)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench apps stencil: bad options");
-    int sizes[MAX_SIZES], nsizes = pick_sizes(params, sizes), step = 0;
+    const gs_size_list own[GS_PRESET_COUNT] = {GS_SIZES(default_sizes), GS_SIZES(quick_sizes),
+                                               GS_SIZES(full_sizes)};
+    int sizes[MAX_SIZES], step = 0;
+    const int nsizes = gs_apps_sizes(params, own, MIN_LOG2, MAX_LOG2, sizes, MAX_SIZES);
     cudaStream_t stream = NULL;
     GS_CUDA_TRY(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
     gs_progress prog;

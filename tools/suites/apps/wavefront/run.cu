@@ -139,16 +139,10 @@ extern "C" gs_status gs_apps_wavefront(const gs_bench_params *o, gs_table *table
 {
     if (o->samples < 1 || o->warmup < 0)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench apps wavefront: bad options");
-    gs_size_list sizes = GS_SIZES(default_sizes);
-    if (o->sizes_given)
-        sizes = o->sizes;
-    else if (o->preset == GS_PRESET_QUICK)
-        sizes = gs_size_list GS_SIZES(quick_sizes);
-    else if (o->preset == GS_PRESET_FULL)
-        sizes = gs_size_list GS_SIZES(full_sizes);
-    int count = 0;
-    for (int i = 0; i < sizes.count; ++i)
-        count += sizes.log2[i] >= WF_MIN_LOG2 && sizes.log2[i] <= WF_MAX_LOG2;
+    const gs_size_list own[GS_PRESET_COUNT] = {GS_SIZES(default_sizes), GS_SIZES(quick_sizes),
+                                               GS_SIZES(full_sizes)};
+    int sizes[64];
+    const int count = gs_apps_sizes(o, own, WF_MIN_LOG2, WF_MAX_LOG2, sizes, 64);
     if (count == 0)
         return GS_SUCCESS; /* --sizes outside the wavefront's 2^10 .. 2^30 cells */
     cudaStream_t stream = NULL;
@@ -164,9 +158,8 @@ extern "C" gs_status gs_apps_wavefront(const gs_bench_params *o, gs_table *table
     int step = 0;
     if (!o->quiet)
         gs_progress_begin(&prog, "bench apps: wavefront", count * NVERSIONS);
-    for (int i = 0; i < sizes.count && s == GS_SUCCESS; ++i)
-        if (sizes.log2[i] >= WF_MIN_LOG2 && sizes.log2[i] <= WF_MAX_LOG2)
-            s = run_size(o, sizes.log2[i], &sig, bar, stream, table, &prog, &step);
+    for (int i = 0; i < count && s == GS_SUCCESS; ++i)
+        s = run_size(o, sizes[i], &sig, bar, stream, table, &prog, &step);
     if (!o->quiet)
         gs_progress_end(&prog);
     if (bar)
