@@ -36,6 +36,8 @@
 #include "../../tools/suites/decode/kernels.cuh"
 #include "probe_check.h"
 
+#include <gridsync/detail/core/named_barrier.cuh>
+
 using namespace decode;
 
 namespace {
@@ -50,6 +52,7 @@ struct params {
     long long *cyc;
     unsigned int *failed;
     int layers, stages, mode, fused;
+    int chunk, cap; /* the paced kernel: bytes a copy, copies in flight */
     unsigned int launch;
 };
 
@@ -129,6 +132,120 @@ __global__ void __launch_bounds__(THREADS) chain(params p)
         /* block_sum's last block barrier follows every read of the stage */
         if (p.mode != M_RESIDENT && l + p.stages < p.layers)
             fetch(p, smem, bars, st, l + p.stages);
+    }
+}
+
+/* The paced version: a ninth warp loads. Its lane 0 walks the chunks of
+ * every layer's slab in order and issues each (a bulk copy into its slot of
+ * the stage ring, counted on the slot's mbarrier) only when (a) the stage is
+ * free (the computing warps arrived on its `empty` mbarrier after their
+ * last read of it) and (b) the chunk `cap` places earlier has landed: at
+ * most `cap` x `chunk` bytes of this block in flight. The computing warps
+ * (THREADS threads) meet on named barrier 1, never on __syncthreads.
+ * Parities: slot k of stage s is filled once per use of s (layer l uses
+ * stage l mod S: phase l / S); no barrier runs two phases ahead of a waiter
+ * (a slot is refilled only after its stage's `empty` phase, which needs the
+ * computing warps' arrival after they waited for the slot). */
+struct workers {
+    static __device__ __forceinline__ void sync() { gs::detail::named_barrier_sync<1>(THREADS); }
+};
+
+__device__ __forceinline__ bool wait_phase(unsigned long long *bar, unsigned int parity)
+{
+#if DECODE_BULK
+    unsigned long long deadline = 0;
+    while (!gs::detail::bulk_barrier_try_wait(bar, parity)) {
+        const unsigned long long now = gs__globaltimer_ns();
+        if (deadline == 0)
+            deadline = now + 2000000000ull;
+        else if (now > deadline)
+            return false;
+    }
+#else
+    (void)bar;
+    (void)parity;
+#endif
+    return true;
+}
+
+__global__ void __launch_bounds__(THREADS + 32) chain_paced(params p)
+{
+    extern __shared__ __align__(128) unsigned char smem[];
+    __shared__ scratch<R> sc;
+    __shared__ unsigned long long full[3 * 16], empty[3];
+    __shared__ int bad;
+    const int nch = SLAB / p.chunk, slots = p.stages * nch;
+#if DECODE_BULK
+    if (threadIdx.x == 0) {
+        for (int k = 0; k < slots; ++k)
+            gs::detail::bulk_barrier_init(&full[k], 1u);
+        for (int k = 0; k < p.stages; ++k)
+            gs::detail::bulk_barrier_init(&empty[k], 1u);
+        bad = 0;
+    }
+#endif
+    __syncthreads();
+    if (threadIdx.x >= THREADS) { /* the loader warp */
+#if DECODE_BULK
+        if (threadIdx.x != THREADS)
+            return;
+        for (int q = 0; q < p.layers * nch; ++q) {
+            const int l = q / nch, c = q % nch, st = l % p.stages;
+            if (c == 0 && l >= p.stages && !wait_phase(&empty[st], (unsigned int)((l - p.stages) / p.stages) & 1u))
+                break;
+            if (q >= p.cap) {
+                const int lk = (q - p.cap) / nch, ck = (q - p.cap) % nch;
+                if (!wait_phase(&full[(lk % p.stages) * nch + ck], (unsigned int)(lk / p.stages) & 1u))
+                    break;
+            }
+            const __half *src = p.w + ((size_t)l * D + (size_t)blockIdx.x * R) * D + (size_t)c * (p.chunk / 2);
+            gs::detail::bulk_barrier_expect(&full[st * nch + c], (unsigned int)p.chunk);
+            gs::detail::bulk_copy_counted(smem + (size_t)st * SLAB + (size_t)c * p.chunk, src,
+                                          (unsigned int)p.chunk, &full[st * nch + c]);
+        }
+#endif
+        return;
+    }
+    for (int l = 0; l < p.layers; ++l) {
+        stamp(p, l, PH_START);
+        xregs<D, 1> xr;
+        int ok = 1;
+        if (l == 0 || p.mode == M_NOCHAIN)
+            load_x<__half, D, 1>(xr, p.x0);
+        else
+            ok = load_tagged<D, 1>(xr, p.tout + (size_t)(l - 1) * WORDS, act_tag(p.launch, p.layers, l - 1));
+        if (!ok)
+            bad = 1;
+        workers::sync();
+        if (bad) {
+            if (threadIdx.x == 0)
+                atomicExch(p.failed, 1u);
+            return;
+        }
+        stamp(p, l, PH_X);
+        const int st = l % p.stages;
+        if (threadIdx.x < 32u) {
+            for (int c = 0; c < nch; ++c)
+                if (!wait_phase(&full[st * nch + c], (unsigned int)(l / p.stages) & 1u))
+                    bad = 1;
+        }
+        workers::sync();
+        if (bad) {
+            if (threadIdx.x == 0)
+                atomicExch(p.failed, 1u);
+            return;
+        }
+        stamp(p, l, PH_W);
+        gemv_values<__half, D, 1, R, R, workers>((const __half *)(smem + (size_t)st * SLAB), xr, sc);
+        /* block_sum's last barrier follows every read of the stage */
+#if DECODE_BULK
+        if (threadIdx.x == 0)
+            gs::detail::bulk_barrier_arrive(&empty[st]);
+#endif
+        stamp(p, l, PH_DONE);
+        write_tagged<__half, 1, R, R>(sc, p.tout + (size_t)l * WORDS, D, (int)blockIdx.x * R,
+                                      act_tag(p.launch, p.layers, l));
+        stamp(p, l, PH_STORED);
     }
 }
 
@@ -228,6 +345,7 @@ int main()
     p.x0 = x0;
     p.layers = LAYERS;
     CK(cudaFuncSetAttribute(chain, cudaFuncAttributeMaxDynamicSharedMemorySize, 3 * SLAB));
+    CK(cudaFuncSetAttribute(chain_paced, cudaFuncAttributeMaxDynamicSharedMemorySize, 3 * SLAB));
     unsigned long long *step;
     CK(cudaMalloc(&step, 8));
     timer_step<<<1, 1>>>(step);
@@ -257,10 +375,22 @@ int main()
 
     struct mode_t {
         const char *name;
-        int mode, stages, fused;
-    } modes[] = {{"stream S=3", M_STREAM, 3, 0}, {"stream S=2", M_STREAM, 2, 0},
-                 {"resident", M_RESIDENT, 1, 0}, {"no chain S=3", M_NOCHAIN, 3, 0},
-                 {"stream S=3 fused", M_STREAM, 3, 1}, {"stream S=3 (again)", M_STREAM, 3, 0}};
+        int mode, stages, fused, chunk, cap; /* chunk 0: the unpaced kernel */
+    } modes[] = {{"stream S=3", M_STREAM, 3, 0, 0, 0},
+                 {"resident", M_RESIDENT, 1, 0, 0, 0},
+                 {"no chain S=3", M_NOCHAIN, 3, 0, 0, 0},
+                 {"paced 8 KiB x 2", M_STREAM, 3, 0, 8192, 2},
+                 {"paced 8 KiB x 3", M_STREAM, 3, 0, 8192, 3},
+                 {"paced 8 KiB x 4", M_STREAM, 3, 0, 8192, 4},
+                 {"paced 8 KiB x 6", M_STREAM, 3, 0, 8192, 6},
+                 {"paced 8 KiB x 24 (no cap)", M_STREAM, 3, 0, 8192, 24},
+                 {"paced 16 KiB x 2", M_STREAM, 3, 0, 16384, 2},
+                 {"paced 4 KiB x 8", M_STREAM, 3, 0, 4096, 8},
+                 {"paced no chain 8 KiB x 3", M_NOCHAIN, 3, 0, 8192, 3},
+                 {"paced no chain 8 KiB x 4", M_NOCHAIN, 3, 0, 8192, 4},
+                 {"paced 8 KiB x 4, S=2", M_STREAM, 2, 0, 8192, 4},
+                 {"stream S=3 (again)", M_STREAM, 3, 0, 0, 0},
+                 {"paced 8 KiB x 4 (again)", M_STREAM, 3, 0, 8192, 4}};
     std::vector<unsigned long long> gt(sn);
     std::vector<long long> cyc(sn);
     std::vector<unsigned long long> tout((size_t)LAYERS * WORDS);
@@ -272,11 +402,16 @@ int main()
         p.mode = m.mode;
         p.stages = m.stages;
         p.fused = m.fused;
+        p.chunk = m.chunk;
+        p.cap = m.cap;
         std::vector<double> times;
         for (int i = 0; i < 6; ++i) {
             ++p.launch;
             CK(cudaEventRecord(e0));
-            chain<<<G, THREADS, (size_t)m.stages * SLAB>>>(p);
+            if (m.chunk)
+                chain_paced<<<G, THREADS + 32, (size_t)m.stages * SLAB>>>(p);
+            else
+                chain<<<G, THREADS, (size_t)m.stages * SLAB>>>(p);
             CK(cudaEventRecord(e1));
             CK(cudaEventSynchronize(e1));
             CK(cudaGetLastError());

@@ -128,15 +128,22 @@ __device__ __forceinline__ void reduce_scatter(float (&v)[V], unsigned int lane,
     }
 }
 
+/* The barrier over the threads that compute: the whole block by default;
+ * a kernel with a loader warp passes one over its THREADS computing
+ * threads only (a named barrier). */
+struct whole_block {
+    static __device__ __forceinline__ void sync() { __syncthreads(); }
+};
+
 /* Shared-memory scratch of the block reduction of up to V values. */
 template <int V> struct scratch {
     float red[V * (THREADS / 32)];
     float vals[V];
 };
 
-/* Sum V values over the block's threads into s.vals (visible to every
- * thread on return). */
-template <int V, int S>
+/* Sum V values over the block's THREADS computing threads into s.vals
+ * (visible to every one of them on return). */
+template <int V, int S, class Sync = whole_block>
 __device__ __forceinline__ void block_sum(float (&v)[V], scratch<S> &s)
 {
     static_assert(V >= 1 && V <= 32 && (V & (V - 1)) == 0 && V <= S, "V: a power of two to 32");
@@ -146,7 +153,7 @@ __device__ __forceinline__ void block_sum(float (&v)[V], scratch<S> &s)
     constexpr int GROUP = 32 / V; /* lanes holding the same value: the lowest writes */
     if ((lane & (GROUP - 1)) == 0u)
         s.red[index * (THREADS / 32) + warp] = v[0];
-    __syncthreads();
+    Sync::sync();
     if (threadIdx.x < (unsigned int)V) {
         float sum = 0.0f;
 #pragma unroll
@@ -154,11 +161,11 @@ __device__ __forceinline__ void block_sum(float (&v)[V], scratch<S> &s)
             sum += s.red[threadIdx.x * (THREADS / 32) + w];
         s.vals[threadIdx.x] = sum;
     }
-    __syncthreads();
+    Sync::sync();
 }
 
 /* vals[r B + b] = row r of the slab w . x_b. */
-template <typename T, int K, int B, int R, int S>
+template <typename T, int K, int B, int R, int S, class Sync = whole_block>
 __device__ __forceinline__ void gemv_values(const T *w, const xregs<K, B> &xr, scratch<S> &s)
 {
     float acc[R][B];
@@ -174,7 +181,7 @@ __device__ __forceinline__ void gemv_values(const T *w, const xregs<K, B> &xr, s
 #pragma unroll
         for (int b = 0; b < B; ++b)
             flat[r * B + b] = acc[r][b];
-    block_sum<R * B>(flat, s);
+    block_sum<R * B, S, Sync>(flat, s);
 }
 
 /* vals[r B + b] = SiLU(row r of wg . x_b) * (row r of wu . x_b). */
