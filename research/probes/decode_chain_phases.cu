@@ -53,12 +53,16 @@ struct params {
     unsigned int *failed;
     int layers, stages, mode, fused;
     int chunk, cap; /* the paced kernel: bytes a copy, copies in flight */
+    int fence_each; /* the paced kernel: a proxy fence before every chunk (else one a stage) */
+    int via_threads; /* the paced kernel: the loader warp's 32 lanes copy with cp.async (16 bytes a lane) */
+    int stamps;        /* 0: no stamps (their own cost measured) */
+    long long *loader; /* the paced kernel: cycles in its empty waits, cap waits, issues (per block) */
     unsigned int launch;
 };
 
 __device__ __forceinline__ void stamp(const params &p, int l, int ph)
 {
-    if (threadIdx.x == 0) {
+    if (threadIdx.x == 0 && p.stamps) {
         const size_t at = ((size_t)l * G + blockIdx.x) * PH_N + ph;
         p.gt[at] = gs__globaltimer_ns();
         p.cyc[at] = clock64();
@@ -187,28 +191,98 @@ __global__ void __launch_bounds__(THREADS + 32) chain_paced(params p)
     __syncthreads();
     if (threadIdx.x >= THREADS) { /* the loader warp */
 #if DECODE_BULK
+        long long in_empty = 0, in_cap = 0, in_issue = 0;
+        if (p.via_threads) {
+            /* every lane: 16 bytes a cp.async, a chunk is chunk / 512 of them a
+             * lane; chunk q's group committed, and once `cap` groups are in
+             * flight, the oldest waited for (wait_group), the warp met, and
+             * lane 0 arrives on its slot's mbarrier (release, CTA scope) */
+            const unsigned int lane = threadIdx.x & 31u;
+            int oldest = 0;
+            const int total = (p.mode == M_RESIDENT ? 1 : p.layers) * nch;
+            bool gave_up = false;
+            for (int q = 0; q < total && !gave_up; ++q) {
+                const int l = q / nch, c = q % nch, st = l % p.stages;
+                long long t0 = clock64();
+                if (c == 0 && l >= p.stages &&
+                    !wait_phase(&empty[st], (unsigned int)((l - p.stages) / p.stages) & 1u))
+                    gave_up = true;
+                long long t1 = clock64();
+                const unsigned char *src = (const unsigned char *)(p.w + ((size_t)l * D + (size_t)blockIdx.x * R) * D) + (size_t)c * p.chunk;
+                unsigned char *dst = smem + (size_t)st * SLAB + (size_t)c * p.chunk;
+                for (int k = (int)lane * 16; k < p.chunk; k += 512)
+                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(gs::detail::shared_address(dst + k)), "l"(src + k) : "memory");
+                asm volatile("cp.async.commit_group;" ::: "memory");
+                long long t2 = clock64();
+                if (q - oldest + 1 >= p.cap) { /* cap groups in flight: retire the oldest */
+                    if (p.cap == 1) asm volatile("cp.async.wait_group 0;" ::: "memory");
+                    else if (p.cap == 2) asm volatile("cp.async.wait_group 1;" ::: "memory");
+                    else if (p.cap == 4) asm volatile("cp.async.wait_group 3;" ::: "memory");
+                    else if (p.cap == 8) asm volatile("cp.async.wait_group 7;" ::: "memory");
+                    else asm volatile("cp.async.wait_group 15;" ::: "memory");
+                    __syncwarp();
+                    const int lo = oldest / nch, co = oldest % nch;
+                    if (lane == 0)
+                        gs::detail::bulk_barrier_arrive(&full[(lo % p.stages) * nch + co]);
+                    ++oldest;
+                }
+                long long t3 = clock64();
+                in_empty += t1 - t0;
+                in_cap += t3 - t2;
+                in_issue += t2 - t1;
+            }
+            asm volatile("cp.async.wait_group 0;" ::: "memory");
+            __syncwarp();
+            for (; oldest < total && lane == 0; ++oldest)
+                gs::detail::bulk_barrier_arrive(&full[((oldest / nch) % p.stages) * nch + oldest % nch]);
+        } else if (threadIdx.x == THREADS) {
+            for (int q = 0; q < (p.mode == M_RESIDENT ? 1 : p.layers) * nch; ++q) {
+                const int l = q / nch, c = q % nch, st = l % p.stages;
+                long long t0 = clock64();
+                if (c == 0 && l >= p.stages && !wait_phase(&empty[st], (unsigned int)((l - p.stages) / p.stages) & 1u))
+                    break;
+                long long t1 = clock64();
+                if (q >= p.cap) {
+                    const int lk = (q - p.cap) / nch, ck = (q - p.cap) % nch;
+                    if (!wait_phase(&full[(lk % p.stages) * nch + ck], (unsigned int)(lk / p.stages) & 1u))
+                        break;
+                }
+                long long t2 = clock64();
+                const __half *src = p.w + ((size_t)l * D + (size_t)blockIdx.x * R) * D + (size_t)c * (p.chunk / 2);
+                unsigned long long *bar = &full[st * nch + c];
+                if (p.fence_each || c == 0)
+                    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+                asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+                                 gs::detail::shared_address(bar)), "r"((unsigned int)p.chunk) : "memory");
+                gs::detail::bulk_copy_counted(smem + (size_t)st * SLAB + (size_t)c * p.chunk, src,
+                                              (unsigned int)p.chunk, bar);
+                long long t3 = clock64();
+                in_empty += t1 - t0;
+                in_cap += t2 - t1;
+                in_issue += t3 - t2;
+            }
+        }
         if (threadIdx.x != THREADS)
             return;
-        for (int q = 0; q < p.layers * nch; ++q) {
-            const int l = q / nch, c = q % nch, st = l % p.stages;
-            if (c == 0 && l >= p.stages && !wait_phase(&empty[st], (unsigned int)((l - p.stages) / p.stages) & 1u))
-                break;
-            if (q >= p.cap) {
-                const int lk = (q - p.cap) / nch, ck = (q - p.cap) % nch;
-                if (!wait_phase(&full[(lk % p.stages) * nch + ck], (unsigned int)(lk / p.stages) & 1u))
-                    break;
-            }
-            const __half *src = p.w + ((size_t)l * D + (size_t)blockIdx.x * R) * D + (size_t)c * (p.chunk / 2);
-            gs::detail::bulk_barrier_expect(&full[st * nch + c], (unsigned int)p.chunk);
-            gs::detail::bulk_copy_counted(smem + (size_t)st * SLAB + (size_t)c * p.chunk, src,
-                                          (unsigned int)p.chunk, &full[st * nch + c]);
-        }
+        p.loader[blockIdx.x * 3 + 0] = in_empty;
+        p.loader[blockIdx.x * 3 + 1] = in_cap;
+        p.loader[blockIdx.x * 3 + 2] = in_issue;
 #endif
         return;
     }
     for (int l = 0; l < p.layers; ++l) {
         stamp(p, l, PH_START);
+        const int st = p.mode == M_RESIDENT ? 0 : l % p.stages;
+        const bool wait_w = p.mode != M_RESIDENT || l == 0;
         xregs<D, 1> xr;
+        if (p.fused) { /* the weights first, then each thread's own words */
+            if (threadIdx.x < 32u && wait_w)
+                for (int c = 0; c < nch; ++c)
+                    if (!wait_phase(&full[st * nch + c], (unsigned int)(l / p.stages) & 1u))
+                        bad = 1;
+            workers::sync();
+            stamp(p, l, PH_W);
+        }
         int ok = 1;
         if (l == 0 || p.mode == M_NOCHAIN)
             load_x<__half, D, 1>(xr, p.x0);
@@ -216,30 +290,38 @@ __global__ void __launch_bounds__(THREADS + 32) chain_paced(params p)
             ok = load_tagged<D, 1>(xr, p.tout + (size_t)(l - 1) * WORDS, act_tag(p.launch, p.layers, l - 1));
         if (!ok)
             bad = 1;
-        workers::sync();
+        if (!p.fused) {
+            workers::sync();
+            if (bad) {
+                if (threadIdx.x == 0)
+                    atomicExch(p.failed, 1u);
+                return;
+            }
+            stamp(p, l, PH_X);
+            if (threadIdx.x < 32u && wait_w)
+                for (int c = 0; c < nch; ++c)
+                    if (!wait_phase(&full[st * nch + c], (unsigned int)(l / p.stages) & 1u))
+                        bad = 1;
+            workers::sync();
+            stamp(p, l, PH_W);
+        }
         if (bad) {
             if (threadIdx.x == 0)
                 atomicExch(p.failed, 1u);
             return;
         }
-        stamp(p, l, PH_X);
-        const int st = l % p.stages;
-        if (threadIdx.x < 32u) {
-            for (int c = 0; c < nch; ++c)
-                if (!wait_phase(&full[st * nch + c], (unsigned int)(l / p.stages) & 1u))
-                    bad = 1;
-        }
-        workers::sync();
-        if (bad) {
-            if (threadIdx.x == 0)
-                atomicExch(p.failed, 1u);
-            return;
-        }
-        stamp(p, l, PH_W);
         gemv_values<__half, D, 1, R, R, workers>((const __half *)(smem + (size_t)st * SLAB), xr, sc);
+        if (p.fused) {
+            stamp(p, l, PH_X); /* fused: x and the arithmetic end together */
+            if (bad) {
+                if (threadIdx.x == 0)
+                    atomicExch(p.failed, 1u);
+                return;
+            }
+        }
         /* block_sum's last barrier follows every read of the stage */
 #if DECODE_BULK
-        if (threadIdx.x == 0)
+        if (threadIdx.x == 0 && p.mode != M_RESIDENT)
             gs::detail::bulk_barrier_arrive(&empty[st]);
 #endif
         stamp(p, l, PH_DONE);
@@ -340,6 +422,7 @@ int main()
     CK(cudaMalloc(&p.gt, sn * 8));
     CK(cudaMalloc(&p.cyc, sn * 8));
     CK(cudaMalloc(&p.failed, 4));
+    CK(cudaMalloc(&p.loader, G * 3 * 8));
     CK(cudaMemset(p.failed, 0, 4));
     p.w = w;
     p.x0 = x0;
@@ -375,22 +458,17 @@ int main()
 
     struct mode_t {
         const char *name;
-        int mode, stages, fused, chunk, cap; /* chunk 0: the unpaced kernel */
-    } modes[] = {{"stream S=3", M_STREAM, 3, 0, 0, 0},
-                 {"resident", M_RESIDENT, 1, 0, 0, 0},
-                 {"no chain S=3", M_NOCHAIN, 3, 0, 0, 0},
-                 {"paced 8 KiB x 2", M_STREAM, 3, 0, 8192, 2},
-                 {"paced 8 KiB x 3", M_STREAM, 3, 0, 8192, 3},
-                 {"paced 8 KiB x 4", M_STREAM, 3, 0, 8192, 4},
-                 {"paced 8 KiB x 6", M_STREAM, 3, 0, 8192, 6},
-                 {"paced 8 KiB x 24 (no cap)", M_STREAM, 3, 0, 8192, 24},
-                 {"paced 16 KiB x 2", M_STREAM, 3, 0, 16384, 2},
-                 {"paced 4 KiB x 8", M_STREAM, 3, 0, 4096, 8},
-                 {"paced no chain 8 KiB x 3", M_NOCHAIN, 3, 0, 8192, 3},
-                 {"paced no chain 8 KiB x 4", M_NOCHAIN, 3, 0, 8192, 4},
-                 {"paced 8 KiB x 4, S=2", M_STREAM, 2, 0, 8192, 4},
-                 {"stream S=3 (again)", M_STREAM, 3, 0, 0, 0},
-                 {"paced 8 KiB x 4 (again)", M_STREAM, 3, 0, 8192, 4}};
+        int mode, stages, fused, chunk, cap, fence_each, via_threads; /* chunk 0: the unpaced kernel */
+    } modes[] = {{"stream S=3", M_STREAM, 3, 0, 0, 0, 0, 0},
+                 {"resident", M_RESIDENT, 1, 0, 0, 0, 0, 0},
+                 {"no chain S=3", M_NOCHAIN, 3, 0, 0, 0, 0, 0},
+                 {"TMA no chain 16 KiB x 3", M_NOCHAIN, 3, 0, 16384, 3, 0, 0},
+                 {"TMA no chain 32 KiB x 2", M_NOCHAIN, 3, 0, 32768, 2, 0, 0},
+                 {"TMA 16 KiB x 2", M_STREAM, 3, 0, 16384, 2, 0, 0},
+                 {"TMA 32 KiB x 1", M_STREAM, 3, 0, 32768, 1, 0, 0},
+                 {"TMA 64 KiB x 1", M_STREAM, 3, 0, 65536, 1, 0, 0},
+                 {"TMA 64 KiB x 2", M_STREAM, 3, 0, 65536, 2, 0, 0},
+                 {"TMA 64 KiB x 3", M_STREAM, 3, 0, 65536, 3, 0, 0}};
     std::vector<unsigned long long> gt(sn);
     std::vector<long long> cyc(sn);
     std::vector<unsigned long long> tout((size_t)LAYERS * WORDS);
@@ -398,12 +476,16 @@ int main()
            "weights after x | arithmetic | store | stores' skew | last block (top 3) | check |\n"
            "|---|---|---|---|---|---|---|---|---|---|---|\n");
     int bad_total = 0;
-    for (const mode_t &m : modes) {
+    for (int pass = 0; pass < 2 * (int)(sizeof modes / sizeof modes[0]); ++pass) {
+        const mode_t &m = modes[pass / 2];
+        p.stamps = pass % 2 == 0;
         p.mode = m.mode;
         p.stages = m.stages;
         p.fused = m.fused;
         p.chunk = m.chunk;
         p.cap = m.cap;
+        p.fence_each = m.fence_each;
+        p.via_threads = m.via_threads;
         std::vector<double> times;
         for (int i = 0; i < 6; ++i) {
             ++p.launch;
@@ -495,12 +577,28 @@ int main()
         }
         bad_total += bad + (int)failed;
         const double t = median(times);
+        if (!p.stamps)
+            printf("| %s, no stamps | %.3f | %.0f%% | | | | | | | | %s, worst %.2f of bound%s |\n", m.name, t,
+                   100.0 * ceiling / t, bad ? "WRONG" : "ok", worst, failed ? ", a wait gave up" : "");
+        else
         printf("| %s | %.3f | %.0f%% | %.2f | %.2f / %.2f / %.2f | %.2f | %.2f | %.2f | %.2f | %d (%d), %d (%d), %d (%d) | %s, worst %.2f of bound%s |\n",
                m.name, t, 100.0 * ceiling / t, median(period) * 1e-3, pct(seen, 0.1) * 1e-3,
                median(seen) * 1e-3, pct(seen, 0.9) * 1e-3, median(wlate) * 1e-3,
                median(arith) * 1e-3, median(store) * 1e-3, median(skew) * 1e-3, order[0],
                last[order[0]], order[1], last[order[1]], order[2], last[order[2]],
                bad ? "WRONG" : "ok", worst, failed ? ", a wait gave up" : "");
+        if (m.chunk && p.stamps) {
+            std::vector<long long> ld(G * 3);
+            CK(cudaMemcpy(ld.data(), p.loader, ld.size() * 8, cudaMemcpyDeviceToHost));
+            std::vector<double> e, c, i;
+            for (int b = 0; b < G; ++b) {
+                e.push_back((double)ld[b * 3] * nspc / LAYERS * 1e-3);
+                c.push_back((double)ld[b * 3 + 1] * nspc / LAYERS * 1e-3);
+                i.push_back((double)ld[b * 3 + 2] * nspc / LAYERS * 1e-3);
+            }
+            printf("|   loader, us a layer: empty waits %.2f, cap waits %.2f, issuing %.2f (%.0f ns a chunk) |\n",
+                   median(e), median(c), median(i), median(i) * 1e3 * m.chunk / SLAB);
+        }
         CK(cudaMemset(p.failed, 0, 4));
     }
     printf("\n(us; phases are medians over layers 4-63 and blocks; \"x seen\" is measured from the\n"
