@@ -224,8 +224,12 @@ GS_DEVICE int gs__task_wait_counter(gs_task_runner *r, const gs_task_record *rec
         return 1; /* acquired before, by an earlier task of this block */
     gs__task_flush(r); /* never wait holding posts */
     const unsigned int *p = r->v.counters + (unsigned long long)c * GS_TASK_COUNTER_STRIDE;
-    /* every poll an ld.acquire: the one that sees the target is the acquire */
-    const int until = GS__UNTIL_REACHED | GS__ACQUIRE_EACH;
+    /* every poll an ld.acquire: the one that sees the target is the acquire;
+     * genuine: a counter grows only by the posts of tasks that ran (a block
+     * that gives up a wait leaves the kernel without posting), so a target
+     * reached is never a time-out's side effect and the slow path need not
+     * read the record's flag once it sees it */
+    const int until = GS__UNTIL_REACHED | GS__ACQUIRE_EACH | GS__GENUINE;
     for (unsigned int k = 0; k < GS_TUNE_BARRIER_FAST_POLLS; ++k) {
         const unsigned int v = gs__ld_acquire_gpu(p);
         if ((int)(v - target) >= 0) {
