@@ -13,13 +13,21 @@
 //   W      the layer's slab landed in shared memory
 //   DONE   the slab's 16 values summed
 //   STORED the block's tagged words stored
-// Modes, each timed over 5 launches (median) after one warm-up:
-//   stream S=3 / S=2  the chain as it runs (weights streamed `S` layers ahead)
-//   resident          every layer uses the same weights, copied once: the
-//                     chain alone, no memory stream under it
-//   no chain          every layer reads x0 (no wait): the stream alone
-//   stream S=3 fused  each thread multiplies its chunk as soon as its own
-//                     words arrive (the block meets after the arithmetic)
+// Two kernels:
+//   chain        the copies issued by one thread as each stage frees
+//                (`stages` layers ahead, one 64 KiB copy each);
+//   chain_paced  a ninth warp loads: the slab in chunks of `chunk` bytes
+//                (bulk copies, or cp.async by its 32 lanes), at most `cap`
+//                chunks in flight, a stage refilled once the computing warps
+//                left it (they meet on a named barrier).
+// Modes (the table in main()), each timed over 5 launches (median) after a
+// warm-up, once with the stamps and once without (their own cost):
+//   stream       the chain as it runs
+//   resident     every layer uses the same weights, copied once: the chain
+//                alone, no memory stream under it
+//   no chain     every layer reads x0 (no wait): the stream alone
+//   fused        each thread multiplies its chunk as soon as its own words
+//                arrive (the block meets after the arithmetic)
 // Every layer's 16 output rows of 32 random rows are checked against FP64
 // from the launch's own input to that layer: |y - ref| <= 2^-11 |ref| +
 // 1.01 K 2^-24 sum |w x|.
@@ -69,12 +77,18 @@ __device__ __forceinline__ void stamp(const params &p, int l, int ph)
     }
 }
 
+/* Where block b's slab of layer l starts (rows 16b .. 16b + 15). */
+__device__ __forceinline__ const __half *slab_of(const params &p, int l)
+{
+    return p.w + ((size_t)l * D + (size_t)blockIdx.x * R) * D;
+}
+
 __device__ __forceinline__ void fetch(const params &p, unsigned char *smem, unsigned long long *bars,
                                       int st, int l)
 {
 #if DECODE_BULK
     if (threadIdx.x == COPY_THREAD) {
-        const __half *src = p.w + ((size_t)l * D + (size_t)blockIdx.x * R) * D;
+        const __half *src = slab_of(p, l);
         gs::detail::bulk_barrier_expect(&bars[st], SLAB);
         gs::detail::bulk_copy_counted(smem + (size_t)st * SLAB, src, SLAB, &bars[st]);
     }
@@ -172,6 +186,15 @@ __device__ __forceinline__ bool wait_phase(unsigned long long *bar, unsigned int
     return true;
 }
 
+/* Warp 0: wait for the n chunks of a stage (phase `parity`). */
+__device__ __forceinline__ bool wait_chunks(unsigned long long *full, int n, unsigned int parity)
+{
+    for (int c = 0; c < n; ++c)
+        if (!wait_phase(&full[c], parity))
+            return false;
+    return true;
+}
+
 __global__ void __launch_bounds__(THREADS + 32) chain_paced(params p)
 {
     extern __shared__ __align__(128) unsigned char smem[];
@@ -208,7 +231,7 @@ __global__ void __launch_bounds__(THREADS + 32) chain_paced(params p)
                     !wait_phase(&empty[st], (unsigned int)((l - p.stages) / p.stages) & 1u))
                     gave_up = true;
                 long long t1 = clock64();
-                const unsigned char *src = (const unsigned char *)(p.w + ((size_t)l * D + (size_t)blockIdx.x * R) * D) + (size_t)c * p.chunk;
+                const unsigned char *src = (const unsigned char *)slab_of(p, l) + (size_t)c * p.chunk;
                 unsigned char *dst = smem + (size_t)st * SLAB + (size_t)c * p.chunk;
                 for (int k = (int)lane * 16; k < p.chunk; k += 512)
                     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(gs::detail::shared_address(dst + k)), "l"(src + k) : "memory");
@@ -248,7 +271,7 @@ __global__ void __launch_bounds__(THREADS + 32) chain_paced(params p)
                         break;
                 }
                 long long t2 = clock64();
-                const __half *src = p.w + ((size_t)l * D + (size_t)blockIdx.x * R) * D + (size_t)c * (p.chunk / 2);
+                const __half *src = slab_of(p, l) + (size_t)c * (p.chunk / 2);
                 unsigned long long *bar = &full[st * nch + c];
                 if (p.fence_each || c == 0)
                     asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -276,10 +299,8 @@ __global__ void __launch_bounds__(THREADS + 32) chain_paced(params p)
         const bool wait_w = p.mode != M_RESIDENT || l == 0;
         xregs<D, 1> xr;
         if (p.fused) { /* the weights first, then each thread's own words */
-            if (threadIdx.x < 32u && wait_w)
-                for (int c = 0; c < nch; ++c)
-                    if (!wait_phase(&full[st * nch + c], (unsigned int)(l / p.stages) & 1u))
-                        bad = 1;
+            if (threadIdx.x < 32u && wait_w && !wait_chunks(full + st * nch, nch, (unsigned int)(l / p.stages) & 1u))
+                bad = 1;
             workers::sync();
             stamp(p, l, PH_W);
         }
@@ -298,10 +319,8 @@ __global__ void __launch_bounds__(THREADS + 32) chain_paced(params p)
                 return;
             }
             stamp(p, l, PH_X);
-            if (threadIdx.x < 32u && wait_w)
-                for (int c = 0; c < nch; ++c)
-                    if (!wait_phase(&full[st * nch + c], (unsigned int)(l / p.stages) & 1u))
-                        bad = 1;
+            if (threadIdx.x < 32u && wait_w && !wait_chunks(full + st * nch, nch, (unsigned int)(l / p.stages) & 1u))
+                bad = 1;
             workers::sync();
             stamp(p, l, PH_W);
         }
@@ -459,16 +478,26 @@ int main()
     struct mode_t {
         const char *name;
         int mode, stages, fused, chunk, cap, fence_each, via_threads; /* chunk 0: the unpaced kernel */
-    } modes[] = {{"stream S=3", M_STREAM, 3, 0, 0, 0, 0, 0},
-                 {"resident", M_RESIDENT, 1, 0, 0, 0, 0, 0},
-                 {"no chain S=3", M_NOCHAIN, 3, 0, 0, 0, 0, 0},
-                 {"TMA no chain 16 KiB x 3", M_NOCHAIN, 3, 0, 16384, 3, 0, 0},
-                 {"TMA no chain 32 KiB x 2", M_NOCHAIN, 3, 0, 32768, 2, 0, 0},
-                 {"TMA 16 KiB x 2", M_STREAM, 3, 0, 16384, 2, 0, 0},
-                 {"TMA 32 KiB x 1", M_STREAM, 3, 0, 32768, 1, 0, 0},
-                 {"TMA 64 KiB x 1", M_STREAM, 3, 0, 65536, 1, 0, 0},
-                 {"TMA 64 KiB x 2", M_STREAM, 3, 0, 65536, 2, 0, 0},
-                 {"TMA 64 KiB x 3", M_STREAM, 3, 0, 65536, 3, 0, 0}};
+    } modes[] = {
+        /* the unpaced kernel: run 8's first three rows and the fused variant */
+        {"stream S=3", M_STREAM, 3, 0, 0, 0, 0, 0},
+        {"resident", M_RESIDENT, 1, 0, 0, 0, 0, 0},
+        {"no chain S=3", M_NOCHAIN, 3, 0, 0, 0, 0, 0},
+        {"stream S=3 fused", M_STREAM, 3, 1, 0, 0, 0, 0},
+        /* the loader warp, bulk copies: the stream alone, per-copy cost, fence */
+        {"TMA no chain 8 KiB x 24, fence each", M_NOCHAIN, 3, 0, 8192, 24, 1, 0},
+        {"TMA no chain 8 KiB x 24", M_NOCHAIN, 3, 0, 8192, 24, 0, 0},
+        {"TMA no chain 16 KiB x 3", M_NOCHAIN, 3, 0, 16384, 3, 0, 0},
+        {"TMA no chain 32 KiB x 2", M_NOCHAIN, 3, 0, 32768, 2, 0, 0},
+        /* the loader warp, cp.async */
+        {"LDGSTS no chain 4 KiB x 8", M_NOCHAIN, 3, 0, 4096, 8, 0, 1},
+        /* the loader warp under the chain: the cap on the bytes in flight */
+        {"TMA 16 KiB x 2", M_STREAM, 3, 0, 16384, 2, 0, 0},
+        {"TMA 32 KiB x 1", M_STREAM, 3, 0, 32768, 1, 0, 0},
+        {"TMA 64 KiB x 1", M_STREAM, 3, 0, 65536, 1, 0, 0},
+        {"TMA 64 KiB x 3", M_STREAM, 3, 0, 65536, 3, 0, 0},
+        /* resident weights, each thread multiplying as its words arrive */
+        {"resident fused (TMA 64 KiB x 1)", M_RESIDENT, 1, 1, 65536, 1, 0, 0}};
     std::vector<unsigned long long> gt(sn);
     std::vector<long long> cyc(sn);
     std::vector<unsigned long long> tout((size_t)LAYERS * WORDS);

@@ -245,7 +245,7 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
              * their arrivals can make this condition come true: with the
              * flag up, this block leaves (recorded) instead of passing. A
              * GS__GENUINE word cannot come true that way: no round trip for
-             * the flag (0.3 us on H200, on the hand-off's path). */
+             * the flag (a task hand-off 1.30 -> 1.17 us on H200). */
             if (!(w->until & GS__GENUINE) && gs__ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u)
                 break;
             gs__wait_acquire(w->p, w->until);

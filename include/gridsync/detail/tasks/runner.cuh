@@ -169,7 +169,8 @@ GS_DEVICE void gs__task_issue_ahead(const gs_task_runner *r, const gs_task_recor
  * the block's words of the plan's state). The out-of-line helpers take
  * values, never the runner: a runner whose address reached a call would
  * live in local memory, and every field the hot path touches would be a
- * local load or store (measured: 0.45 us of a 1.17 us hand-off). */
+ * local load or store (measured: a hand-off 1.17 -> 1.07 us once they took
+ * values). */
 static __device__ __noinline__ void gs__task_left(unsigned int *words, unsigned int how,
                                                   unsigned int counter, unsigned int seen,
                                                   unsigned int needed)
