@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <vector>
 
+#include <gridsync/detail/barrier/barrier_wait.cuh>
 #include <gridsync/detail/core/bulk_copy.cuh>
 #include <gridsync/detail/core/memory_order.cuh>
 
@@ -29,10 +30,13 @@
 namespace {
 
 constexpr int STEPS = 8192, THREADS = 128, RECORD = 288;
-enum { COPY = 1, DONE = 2, COPY_AFTER = 4 };
+enum { COPY = 1, DONE = 2, COPY_AFTER = 4, LOCAL_LOAD = 8, LOCAL_POLL = 16, STRIDE_32B = 32,
+       WATCHED = 64, SLOW = 128, COUNTER_WAIT = 1024, SLOW_TIGHT = 0, SLOW_TIMER32 = 256, SLOW_FLAG32 = 512,
+       SLOW_RELAXED = 768, SLOW_KIND = 768 };
 
 struct params {
     unsigned int *counters, *done, *failed;
+    unsigned int *record; /* a zeroed watchdog record for the watched wait */
     const unsigned char *records; /* STEPS records of RECORD bytes */
     int mode;
 };
@@ -49,15 +53,47 @@ __device__ __forceinline__ void issue(const params &p, unsigned char *stages,
 #endif
 }
 
+/* Thread 0, after the inline polls: one variant of the watched slow path
+ * (out of line, as gs__wait_slow). 1: counter c reached 1; 0: gave up. */
+__device__ __noinline__ int slow_wait(const unsigned int *c, const unsigned int *flag,
+                                      unsigned long long deadline, int kind)
+{
+    for (unsigned int spins = 1;; ++spins) {
+        if (kind == SLOW_RELAXED) {
+            if (gs__ld_relaxed_gpu(c) >= 1u) {
+                (void)gs__ld_acquire_gpu(c);
+                return 1;
+            }
+        } else if (gs__ld_acquire_gpu(c) >= 1u) {
+            return 1;
+        }
+        if (kind == SLOW_TIGHT) {
+            if ((spins & 65535u) == 0u && gs__globaltimer_ns() > deadline)
+                return 0;
+            continue;
+        }
+        if ((spins & 31u) != 0u)
+            continue;
+        if (kind != SLOW_TIMER32 && gs__ld_relaxed_gpu(flag) != 0u)
+            return 0;
+        if (gs__globaltimer_ns() > deadline)
+            return 0;
+    }
+}
+
 __global__ void __launch_bounds__(THREADS) chain(params p)
 {
     __shared__ __align__(128) unsigned char stages[2 * 384];
     __shared__ unsigned long long bars[2];
     __shared__ int leave;
+    /* volatile: kept in local memory, one load per use */
+    volatile unsigned int one[2] = {1u, 1u};
+    const unsigned int *volatile where[2] = {p.counters, p.counters};
     const int g = (int)gridDim.x, t = (int)threadIdx.x;
     const int mine = (STEPS - (int)blockIdx.x + g - 1) / g;
     const bool copy = (p.mode & COPY) != 0, after = (p.mode & COPY_AFTER) != 0;
     const int copier = after ? 0 : 32;
+    const int stride = (p.mode & STRIDE_32B) ? 8 : 32; /* words */
 #if GS_HAS_BULK_COPY
     if (t == 0) {
         gs::detail::bulk_barrier_init(&bars[0], 1u);
@@ -79,8 +115,28 @@ __global__ void __launch_bounds__(THREADS) chain(params p)
                 while (ok && !gs::detail::bulk_barrier_try_wait(&bars[k % 2], (unsigned int)(k / 2) & 1u))
                     ok = gs__globaltimer_ns() < deadline;
 #endif
-            if (i > 0)
-                while (ok && gs__ld_acquire_gpu(p.counters + (i - 1) * 32) < 1u)
+            const unsigned int *c = p.counters + (i - 1) * stride;
+            if (i > 0 && (p.mode & WATCHED)) {
+                const int until = GS__UNTIL_REACHED | GS__ACQUIRE_EACH;
+                unsigned int k2 = 0;
+                while (k2 < GS_TUNE_BARRIER_FAST_POLLS && gs__ld_acquire_gpu(c) < 1u)
+                    ++k2;
+                if (k2 == GS_TUNE_BARRIER_FAST_POLLS) {
+                    gs__waiter wt = {p.record, c, 1u, 2000000000ull, 0u, (unsigned int)i,
+                                     blockIdx.x, 0u, until, 0, (unsigned int)i - 1u};
+                    ok = (p.mode & COUNTER_WAIT) ? !gs__wait_slow_counter(&wt) : !gs__wait_slow(&wt);
+                }
+            } else if (i > 0 && (p.mode & SLOW)) {
+                unsigned int k2 = 0;
+                while (k2 < GS_TUNE_BARRIER_FAST_POLLS && gs__ld_acquire_gpu(c) < 1u)
+                    ++k2;
+                if (k2 == GS_TUNE_BARRIER_FAST_POLLS)
+                    ok = slow_wait(c, p.record, deadline, p.mode & SLOW_KIND);
+            } else if (i > 0 && (p.mode & LOCAL_POLL))
+                while (ok && gs__ld_acquire_gpu(where[k & 1] + (i - 1) * stride) < 1u)
+                    ok = gs__globaltimer_ns() < deadline;
+            else if (i > 0)
+                while (ok && gs__ld_acquire_gpu(c) < 1u)
                     ok = gs__globaltimer_ns() < deadline;
             if (!ok) {
                 atomicExch(p.failed, 1u);
@@ -96,7 +152,7 @@ __global__ void __launch_bounds__(THREADS) chain(params p)
             issue(p, stages, bars, k, i + 2 * g);
 #endif
         if (t == 0) {
-            gs__red_add_release_gpu(p.counters + i * 32, 1u);
+            gs__red_add_release_gpu(p.counters + i * stride, (p.mode & LOCAL_LOAD) ? one[k & 1] : 1u);
             if (p.mode & DONE)
                 gs__st_relaxed_gpu(p.done + blockIdx.x, (unsigned int)k + 1u);
 #if GS_HAS_BULK_COPY
@@ -115,6 +171,8 @@ int main()
     CK(cudaMalloc(&p.counters, (size_t)STEPS * 32 * 4));
     CK(cudaMalloc(&p.done, 4096 * 4));
     CK(cudaMalloc(&p.failed, 4));
+    CK(cudaMalloc(&p.record, 4096 * 4));
+    CK(cudaMemset(p.record, 0, 4096 * 4));
     CK(cudaMemset(p.failed, 0, 4));
     unsigned char *rec;
     CK(cudaMalloc(&rec, (size_t)STEPS * RECORD));
@@ -131,6 +189,18 @@ int main()
                  {"+ done", DONE},
                  {"+ copy + done (the runtime's parts)", COPY | DONE},
                  {"copy after the post + done", COPY | COPY_AFTER | DONE},
+                 {"bare + local load before the post", LOCAL_LOAD},
+                 {"bare + poll address from local memory", LOCAL_POLL},
+                 {"bare, counters 32 B apart", STRIDE_32B},
+                 {"bare, slow: tight", SLOW | SLOW_TIGHT},
+                 {"bare, slow: timer/32", SLOW | SLOW_TIMER32},
+                 {"bare, slow: flag/32", SLOW | SLOW_FLAG32},
+                 {"bare, slow: relaxed", SLOW | SLOW_RELAXED},
+                 {"bare, the watched wait", WATCHED},
+                 {"bare, the watched wait: counter", WATCHED | COUNTER_WAIT},
+                 {"+ copy + done, the watched wait: counter", COPY | DONE | WATCHED | COUNTER_WAIT},
+                 {"bare, the watched wait, counters 32 B apart", WATCHED | STRIDE_32B},
+                 {"+ copy + done, the watched wait, counters 32 B apart", COPY | DONE | WATCHED | STRIDE_32B},
                  {"bare (again)", 0},
                  {"+ copy + done (again)", COPY | DONE}};
     const int grids[] = {1, 2, 132, 528};
@@ -161,7 +231,7 @@ int main()
             CK(cudaMemcpy(c.data(), p.counters, c.size() * 4, cudaMemcpyDeviceToHost));
             int wrong = 0;
             for (int i = 0; i < STEPS; ++i)
-                wrong += c[(size_t)i * 32] != 1u;
+                wrong += c[(size_t)i * ((m.bits & STRIDE_32B) ? 8 : 32)] != 1u;
             bad += wrong + (int)failed;
             std::sort(ts.begin(), ts.end());
             printf(" %.3f%s |", ts[ts.size() / 2], wrong || failed ? " WRONG" : "");

@@ -233,11 +233,9 @@ GS_DEVICE int gs__task_wait_counter(gs_task_runner *r, const gs_task_record *rec
     gs__task_flush(r); /* never wait holding posts */
     const unsigned int *p = r->v.counters + (unsigned long long)c * GS_TASK_COUNTER_STRIDE;
     /* every poll an ld.acquire: the one that sees the target is the acquire;
-     * genuine: a counter grows only by the posts of tasks that ran (a block
-     * that gives up a wait leaves the kernel without posting), so a target
-     * reached is never a time-out's side effect and the slow path need not
-     * read the record's flag once it sees it */
-    const int until = GS__UNTIL_REACHED | GS__ACQUIRE_EACH | GS__GENUINE;
+     * the slow path is the counters' own (gs__wait_slow_counter: a counter
+     * grows only by the posts of tasks that ran) */
+    const int until = GS__UNTIL_REACHED | GS__ACQUIRE_EACH;
     for (unsigned int k = 0; k < GS_TUNE_BARRIER_FAST_POLLS; ++k) {
         const unsigned int v = gs__ld_acquire_gpu(p);
         if ((int)(v - target) >= 0) {
@@ -248,7 +246,7 @@ GS_DEVICE int gs__task_wait_counter(gs_task_runner *r, const gs_task_record *rec
     }
     gs__waiter wt = {r->v.record, p, target, r->v.timeout_ns, 0u, rec->id, r->rank, 0u, until, 0,
                      c};
-    if (gs__wait_slow(&wt)) {
+    if (gs__wait_slow_counter(&wt)) {
         const unsigned int base = r->epoch * rec->wait_period[w];
         gs__task_left(gs__task_block_word(r, 0u), GS_TASK_EXIT_WAITING, c,
                       gs__ld_relaxed_gpu(p) - base, rec->wait_value[w]);
@@ -367,15 +365,16 @@ GS_DEVICE void gs__task_end(gs_task_runner *r, const gs_task *t)
 {
     const gs_task_record *rec = t->rec;
     const unsigned int me = gs__thread_rank();
-    unsigned int n = 0, flags = 0, counter[GS_TASK_MAX_POSTS], delta[GS_TASK_MAX_POSTS];
-    if (me == 0u) { /* read before the barrier: after it the stage is refilled */
-        n = rec->nposts;
-        flags = rec->flags;
+    /* read before the barrier: after it the stage is refilled. Every thread
+     * reads (a broadcast): an array written on one thread's branch only was
+     * left partly in local memory, and a local load after the wait's
+     * ld.acquire (which invalidates L1) is an L2 round trip on the post's path */
+    unsigned int counter[GS_TASK_MAX_POSTS], delta[GS_TASK_MAX_POSTS];
+    const unsigned int n = rec->nposts, flags = rec->flags;
 #pragma unroll
-        for (unsigned int p = 0; p < GS_TASK_MAX_POSTS; ++p) {
-            counter[p] = rec->post_counter[p];
-            delta[p] = rec->post_delta[p];
-        }
+    for (unsigned int p = 0; p < GS_TASK_MAX_POSTS; ++p) {
+        counter[p] = rec->post_counter[p];
+        delta[p] = rec->post_delta[p];
     }
     __syncthreads();
 #if GS_HAS_BULK_COPY
