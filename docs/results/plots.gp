@@ -2238,7 +2238,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'blocks in the grid'
 set ylabel 'us per hand-off'
 set xrange [0.80000000000000004:1320]
-set yrange [0:1.8088828831885622]
+set yrange [0:1.7952129381245243]
 set logscale x 2
 set xtics ('1' 1, '2' 2, '66' 66, '132' 132, '264' 264, '528' 528, '1056' 1056)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -2278,7 +2278,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'workload, dtype, D, batch'
 set ylabel 'fraction of the measured read bandwidth'
 set xrange [-0.59999999999999998:15.6]
-set yrange [0:1.0561137898133834]
+set yrange [0:1.0568169522767297]
 set xtics scale 0
 set xtics rotate by 25 right
 set grid ytics lc rgb '#dddddd' lw 1 dt 1
