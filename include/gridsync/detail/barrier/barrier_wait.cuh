@@ -205,8 +205,8 @@ static __device__ __noinline__ void gs__raise_timeout(const gs__waiter *w)
 }
 
 /* A waiter that leaves records the barrier number it was waiting at in
- * where[rank] (a signal's or a task's waiter may come from a grid larger
- * than where[]). */
+ * where[rank] (a signal's waiter may come from a grid larger than where[];
+ * a task plan's record has none: its capacity is 0). */
 GS_DEVICE void gs__wait_record_where(const gs__waiter *w)
 {
     if (w->rank < gs__ld_relaxed_gpu(w->state + GS_REC_CAPACITY))
@@ -270,14 +270,16 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
  * The watched wait of a 32-bit counter that grows only through work really
  * done (the task runtime's counters: a block that gives up a wait leaves
  * without posting): until (int)(*p - ref) >= 0, every poll an ld.acquire.
- * gs__wait_slow's contract (the flag and the deadline every 32 polls, the
- * record, where[rank]), with a tighter loop: the operands in registers and
+ * gs__wait_slow's contract for a wait on one word (the flag and the deadline
+ * every 32 polls, the record, where[rank]; not the whole-grid oversize check
+ * nor w->late, which its callers never set), with a tighter loop: the operands in registers and
  * the condition fixed, where gs__wait_slow reloads them from the waiter in
  * local memory and dispatches on the condition before each poll; and, since
  * such a counter cannot come true through a time-out, no read of the flag
  * once it does. Measured on H200 (research/probes/handoff_parts.cu, a
- * hand-off at 132 blocks): through gs__wait_slow 1.09 us (0.94 with its
- * flag read skipped), through this loop 0.81, a bare poll loop 0.79.
+ * hand-off at 132 blocks): through gs__wait_slow 1.09-1.10 us, through
+ * this loop 0.81-0.84, through a loop of the same polls and looks written
+ * out in the probe 0.82-0.83.
  * Out of line, like gs__wait_slow: its registers are the task kernel's only
  * (barrier kernels never call it). Returns 0 when reached, 1 when the
  * caller must leave.

@@ -21,10 +21,10 @@
  * accesses before thread 0's release (CTA-scope synchronization), and the
  * release is cumulative, so all of them happen-before any access that comes
  * after an acquire which reads the post's value or a later one (the counter's
- * atomics form one release sequence). A waiter's thread 0 reads the counter
- * with relaxed polls, then once with ld.acquire.gpu when it has reached the
- * target, then the block passes a block barrier: every thread's accesses of
- * the task come after the acquire. A counter value thread 0 acquired once
+ * atomics form one release sequence). A waiter's thread 0 polls the counter
+ * with ld.acquire.gpu (inline, then in gs__wait_slow_counter); the poll that
+ * sees the target is the acquire, then the block passes a block barrier:
+ * every thread's accesses of the task come after the acquire. A counter value thread 0 acquired once
  * stays acquired: a later task of the same block waiting on the same counter
  * for a value at or below it skips the poll (the counters only grow within a
  * launch). The stages: a copy completes a phase of its stage's mbarrier
@@ -136,7 +136,7 @@ GS_DEVICE void gs__task_issue_first(const gs_task_runner *r, unsigned int pos, u
                                       __ldg(&g->input_bytes[i]), bar);
 }
 
-/* Thread 0, when the task in `slot` ends: the copies of the task `stages`
+/* The copy thread, when the task in `slot` ends: the copies of the task `stages`
  * places later, as the ending task's record lists them. The record is read
  * whole before the first copy is issued: the copies overwrite it. */
 GS_DEVICE void gs__task_issue_ahead(const gs_task_runner *r, const gs_task_record *rec,
@@ -235,7 +235,7 @@ GS_DEVICE int gs__task_wait_counter(gs_task_runner *r, const gs_task_record *rec
     /* every poll an ld.acquire: the one that sees the target is the acquire;
      * the slow path is the counters' own (gs__wait_slow_counter: a counter
      * grows only by the posts of tasks that ran) */
-    const int until = GS__UNTIL_REACHED | GS__ACQUIRE_EACH;
+    const int until = GS__UNTIL_REACHED | GS__ACQUIRE_EACH; /* the time-out report's */
     for (unsigned int k = 0; k < GS_TUNE_BARRIER_FAST_POLLS; ++k) {
         const unsigned int v = gs__ld_acquire_gpu(p);
         if ((int)(v - target) >= 0) {
@@ -368,9 +368,10 @@ GS_DEVICE void gs__task_end(gs_task_runner *r, const gs_task *t)
     /* read before the barrier: after it the stage is refilled. Every thread
      * reads (a broadcast): written on thread 0's branch only, the arrays were
      * left partly in local memory, spilled across the barrier and reloaded on
-     * the post's path (hand-off at 2 blocks 0.886 -> 0.842 us on H200; why a
-     * load that hits L1 cost that much is not known: handoff_parts measures
-     * a local load before the post at nothing) */
+     * the post's path. With it gone the hand-off at 2 blocks went 0.886 ->
+     * 0.842 us on H200, but handoff_parts measures such a spill alone at
+     * nothing: the gain's cause is not isolated (research/notes/tasks.md,
+     * run 10) */
     unsigned int counter[GS_TASK_MAX_POSTS], delta[GS_TASK_MAX_POSTS];
     const unsigned int n = rec->nposts, flags = rec->flags;
 #pragma unroll
