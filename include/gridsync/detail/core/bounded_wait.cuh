@@ -7,10 +7,11 @@
  * function's registers with its callers', and a generic loop's extra
  * values spilled a loop counter of the tagged exchange; inline, the scan's
  * look-back grew ~40 instructions):
- *   - the barriers' and the scoped primitives' watched slow path
- *     (barrier_wait.cuh), tagged words (tagged_word.cuh) and the task
- *     runtime's wait for its copies (tasks/runner.cuh): a deadline started
- *     on entry (wait_deadline_from_now, wait_deadline_reached);
+ *   - the barriers' and the scoped primitives' watched slow path and the
+ *     task counters' (barrier_wait.cuh: gs__wait_slow, gs__wait_slow_counter),
+ *     tagged words (tagged_word.cuh) and the task runtime's wait for its
+ *     copies (tasks/runner.cuh): a deadline started on entry
+ *     (wait_deadline_from_now, wait_deadline_reached);
  *   - the scan's look-back and the cross-GPU meetings (scan_tile_state.cuh,
  *     multi_exchange.cuh, multi_allreduce.cuh): the deadline started at the
  *     first look, from a clock reading the caller took (wait_deadline_at);
