@@ -89,6 +89,7 @@ typedef struct gs_cg_version {
 } gs_cg_version;
 
 extern const gs_cg_version gs_cg_gridsync;     /* "gridsync persistent" (cg_gridsync.cu) */
+extern const gs_cg_version gs_cg_tasks;        /* "gridsync tasks" (cg_tasks.cu) */
 extern const gs_cg_version gs_cg_sample;       /* "cg grid.sync sample" (cg_sample.cu) */
 extern const gs_cg_version gs_cg_libs_stream;  /* "cuBLAS+cuSPARSE stream" (cg_libs.cu) */
 extern const gs_cg_version gs_cg_libs_graph;   /* "cuBLAS+cuSPARSE graph" (cg_libs.cu) */

@@ -10,6 +10,7 @@
 
 #include "gridsync_internal.h"
 #include "suites/apps/cg/cg.h"
+#include "suites/apps/cg/cg_apply.cuh"
 
 gs_cg_grid gs_cg_pick_grid(int nx, int ny, int sms, size_t smem_max)
 {
@@ -29,17 +30,6 @@ gs_cg_grid gs_cg_pick_grid(int nx, int ny, int sms, size_t smem_max)
         g.smem = smem;
     }
     return g;
-}
-
-/* q = (A p)_j for cell j of a slice whose rows sit in P after one halo row
- * (P[nx + j]; the rows above and below the slice are P's first and last,
- * zero where the grid ends). One function for both uses in an iteration:
- * the q recomputed for the updates is the dot's q, the same arithmetic. */
-static __device__ __forceinline__ double apply_a(const double *P, int nx, int j, int col)
-{
-    const double *c = P + nx + j;
-    double left = col > 0 ? c[-1] : 0.0, right = col < nx - 1 ? c[1] : 0.0;
-    return 4.0 * c[0] - c[-nx] - c[nx] - left - right;
 }
 
 /*
@@ -127,12 +117,12 @@ static __global__ void __launch_bounds__(1024)
     while (it < max_iters && !(rr <= goal)) {
         double pq_part = 0.0;
         for (int j = t; j < cells; j += nt)
-            pq_part += P[nx + j] * apply_a(P, nx, j, j & mask);
+            pq_part += P[nx + j] * gs_cg_apply_a(P, nx, j, j & mask);
         const double pq = gs_grid_allreduce_sum_f64(&bar, pq_part);
         const double alpha = pq != 0.0 ? rr / pq : 0.0;
         double rr_part = 0.0;
         for (int j = t; j < cells; j += nt) {
-            const double p = P[nx + j], q = apply_a(P, nx, j, j & mask);
+            const double p = P[nx + j], q = gs_cg_apply_a(P, nx, j, j & mask);
             X[j] = fma(alpha, p, X[j]);
             const double rj = fma(-alpha, q, R[j]);
             R[j] = rj;

@@ -43,10 +43,11 @@ static const double cg_tol = 1e-6;
  * far below, docs/apps.md). */
 static const double cg_fixed_bound = 1e-8;
 
-static const gs_cg_version *const versions[] = {&gs_cg_gridsync,    &gs_cg_sample,
-                                                &gs_cg_libs_stream, &gs_cg_libs_graph,
-                                                &gs_cg_pdl_stream,  &gs_cg_pdl_graph};
-enum { V_GRIDSYNC, V_SAMPLE, V_STREAM, V_GRAPH, V_PDL_STREAM, V_PDL_GRAPH, NVERSIONS };
+static const gs_cg_version *const versions[] = {&gs_cg_gridsync,    &gs_cg_tasks,
+                                                &gs_cg_sample,      &gs_cg_libs_stream,
+                                                &gs_cg_libs_graph,  &gs_cg_pdl_stream,
+                                                &gs_cg_pdl_graph};
+enum { V_GRIDSYNC, V_TASKS, V_SAMPLE, V_STREAM, V_GRAPH, V_PDL_STREAM, V_PDL_GRAPH, NVERSIONS };
 
 typedef struct problem {
     int log2, nx, ny, solve, max_iters, ref_iters;
@@ -154,7 +155,7 @@ static void add_rows(gs_table *t, const problem *pb, const gs_cg_grid *grid, con
         gs_row_value(t, "size_log2", pb->log2);
         gs_row_value(t, "size", (double)pb->n);
         gs_row_text(t, "method", versions[v]->method);
-        if (v == V_GRIDSYNC || v == V_SAMPLE)
+        if (v == V_GRIDSYNC || v == V_TASKS || v == V_SAMPLE)
             gs_row_value(t, "blocks", grid->blocks);
         else if (o[v].blocks > 0)
             gs_row_value(t, "blocks", o[v].blocks);
@@ -164,6 +165,8 @@ static void add_rows(gs_table *t, const problem *pb, const gs_cg_grid *grid, con
         set_ratio(t, "vs_graph", &o[V_GRAPH], us);
         set_ratio(t, "vs_pdl", &o[V_PDL_GRAPH], us);
         set_ratio(t, "vs_full", &o[V_SAMPLE], us);
+        if (v == V_TASKS)
+            set_ratio(t, "vs_persistent", &o[V_GRIDSYNC], us);
         gs_row_value(t, "error", o[v].error);
     }
 }
