@@ -5,23 +5,7 @@
 #include "../runtime/kernel_shape.h"
 #include "single_pass.h"
 
-/* Where a pointer lives: its memory type, refused when it is another
- * GPU's device memory (`dev` is the current device; managed memory is
- * anyone's). `input`: which input it is (1, 2), 0 for the result. */
-static gs_status memory_type(const char *who, int input, const void *p, int dev,
-                             enum cudaMemoryType *type)
-{
-    cudaPointerAttributes attr;
-    GS_CUDA_TRY(cudaPointerGetAttributes(&attr, p));
-    if (attr.type == cudaMemoryTypeDevice && attr.device != dev)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                        "%s: %s%.0d is memory of device %d but device %d is current; make its "
-                        "device current first (cudaSetDevice(%d))",
-                        who, input ? "input " : "the result", input, attr.device, dev,
-                        attr.device);
-    *type = attr.type;
-    return GS_SUCCESS;
-}
+#include <stdio.h>
 
 static gs__result_kind result_kind(enum cudaMemoryType type)
 {
@@ -74,14 +58,16 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
                         who, n, gs_dtype_name(type), shape.total_bytes / 1073741824.0);
     for (int i = 0; i < ninputs && n > 0; ++i) {
         enum cudaMemoryType where = cudaMemoryTypeUnregistered;
-        GS_TRY(memory_type(who, i + 1, inputs[i], dev, &where));
+        char what[24];
+        snprintf(what, sizeof what, "input %d", i + 1);
+        GS_TRY(gs__memory_on(who, what, inputs[i], dev, &where));
         if (where != cudaMemoryTypeDevice && where != cudaMemoryTypeManaged)
             return gs__fail(GS_ERR_INVALID_ARGUMENT,
                             "%s: input %d is host memory; it must be device (or managed) memory",
                             who, i + 1);
     }
     enum cudaMemoryType out_type = cudaMemoryTypeUnregistered;
-    GS_TRY(memory_type(who, 0, result, dev, &out_type));
+    GS_TRY(gs__memory_on(who, "the result", result, dev, &out_type));
     GS_TRY(gs__is_capturing(stream, &launch->capturing));
     launch->result_kind = result_kind(out_type);
     if (launch->capturing && launch->result_kind == GS__RESULT_HOST)

@@ -161,15 +161,6 @@ gs_status fault_report(const char *who, const char *where, const gs__ws_fault *f
 
 /* ------------------------------------------------------------ the checks */
 
-gs_status memory_type(const void *p, enum cudaMemoryType *type, int *device)
-{
-    cudaPointerAttributes attr;
-    GS_CUDA_TRY(cudaPointerGetAttributes(&attr, p));
-    *type = attr.type;
-    *device = attr.device;
-    return GS_SUCCESS;
-}
-
 /* What needs no CUDA call: the enumerations, n, NULL pointers, overlap. */
 gs_status check_arguments(gs_scan_op op, gs_scan_kind kind, gs_dtype type, const void *in,
                           const void *out, long long n)
@@ -255,17 +246,12 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     int prefetch_input = 0;
     for (int i = 0; i < (d_in == d_out ? 1 : 2); ++i) { /* in place: one array */
         enum cudaMemoryType where = cudaMemoryTypeUnregistered;
-        int home = -1;
-        GS_TRY(memory_type(pointers[i], &where, &home));
+        GS_TRY(gs__memory_on("gs_scan", i == 0 ? "the input" : "the output", pointers[i], dev,
+                             &where));
         if (where != cudaMemoryTypeDevice && where != cudaMemoryTypeManaged)
             return gs__fail(GS_ERR_INVALID_ARGUMENT,
                             "gs_scan: the %s is host memory; it must be device (or managed) memory",
                             i == 0 ? "input" : "output");
-        if (where == cudaMemoryTypeDevice && home != dev) /* managed memory is anyone's */
-            return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                            "gs_scan: the %s is memory of device %d but device %d is current; "
-                            "make its device current first (cudaSetDevice(%d))",
-                            i == 0 ? "input" : "output", home, dev, home);
         if (i == 0) /* the L2 prefetch before the launch wait: this GPU's own memory only */
             prefetch_input = where == cudaMemoryTypeDevice;
     }
