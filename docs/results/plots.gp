@@ -1052,18 +1052,19 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [3.3877344685606658:1642.3168182373047]
+set yrange [3.396171960048378:1633.3343505859375]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set logscale y 10
 set ytics ('5' 5, '10' 10, '20' 20, '50' 50, '100' 100, '200' 200, '500' 500, '1000' 1000)
 plot 'apps-time-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'apps-time-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'apps-time-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
-     'apps-time-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
-     'apps-time-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'apps-time-1.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
+     'apps-time-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'apps-time-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-time-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-time-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-time-1.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-time-1.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1078,8 +1079,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-time-1.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
-     'apps-time-1.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-time-1.dat' index 7 using 1:2:3 with labels font ',15' notitle, \
+     'apps-time-1.dat' index 8 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-time-2
@@ -1096,15 +1097,15 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [0.51731999963521957:129.08879518508914]
+set yrange [0.51979999989271164:128.6831974983215]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set logscale y 10
 set ytics ('1' 1, '2' 2, '5' 5, '10' 10, '20' 20, '50' 50, '100' 100)
-plot 'apps-time-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
-     'apps-time-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
-     'apps-time-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+plot 'apps-time-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
+     'apps-time-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+     'apps-time-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
      'apps-time-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'apps-time-2.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
      'apps-time-2.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
@@ -1142,18 +1143,17 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [3.4522012157260251:19.950932926601833]
+set yrange [3.4535849619211643:18.414933151668972]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set logscale y 10
 set ytics ('5' 5, '10' 10)
-plot 'apps-time-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
+plot 'apps-time-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#3182bd' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'apps-time-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
      'apps-time-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
      'apps-time-3.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'apps-time-3.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
-     'apps-time-3.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
+     'apps-time-3.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1168,8 +1168,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-time-3.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
-     'apps-time-3.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-time-3.dat' index 5 using 1:2:3 with labels font ',15' notitle, \
+     'apps-time-3.dat' index 6 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-time-4
@@ -1186,7 +1186,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [3.6084000021219254:274.3638916015625]
+set yrange [3.596000000834465:271.14495849609375]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1228,17 +1228,18 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:8.5907252618227794]
+set yrange [0:8.5704155518764118]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'apps-vs-graph-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-1.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
+     'apps-vs-graph-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-1.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-1.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1253,8 +1254,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-vs-graph-1.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
-     'apps-vs-graph-1.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-vs-graph-1.dat' index 7 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-graph-1.dat' index 8 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-vs-graph-2
@@ -1271,14 +1272,14 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.3561710901006738]
+set yrange [0:2.3600422285133145]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
-plot 'apps-vs-graph-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+plot 'apps-vs-graph-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+     'apps-vs-graph-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
      'apps-vs-graph-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'apps-vs-graph-2.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
      'apps-vs-graph-2.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
@@ -1316,17 +1317,16 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.0398396896736095]
+set yrange [0:2.0417868042013718]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
-plot 'apps-vs-graph-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
+plot 'apps-vs-graph-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#3182bd' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'apps-vs-graph-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
      'apps-vs-graph-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
      'apps-vs-graph-3.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-3.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
-     'apps-vs-graph-3.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
+     'apps-vs-graph-3.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1341,8 +1341,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-vs-graph-3.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
-     'apps-vs-graph-3.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-vs-graph-3.dat' index 5 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-graph-3.dat' index 6 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-vs-graph-4
@@ -1359,7 +1359,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:1.2864427163316978]
+set yrange [0:1.2898386595004898]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1400,17 +1400,18 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.5170043365441312]
+set yrange [0:2.5396273607143627]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'apps-vs-full-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'apps-vs-full-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'apps-vs-full-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
-     'apps-vs-full-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
-     'apps-vs-full-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'apps-vs-full-1.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
+     'apps-vs-full-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'apps-vs-full-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-vs-full-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-vs-full-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-vs-full-1.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-full-1.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1425,8 +1426,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-vs-full-1.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
-     'apps-vs-full-1.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-vs-full-1.dat' index 7 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-full-1.dat' index 8 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-vs-full-2
@@ -1443,14 +1444,14 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.5741513734397579]
+set yrange [0:2.5527703711135921]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
-plot 'apps-vs-full-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
-     'apps-vs-full-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
-     'apps-vs-full-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+plot 'apps-vs-full-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
+     'apps-vs-full-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+     'apps-vs-full-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
      'apps-vs-full-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'apps-vs-full-2.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
      'apps-vs-full-2.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
@@ -1488,17 +1489,16 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.3691783498531538]
+set yrange [0:2.3754407228930052]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
-plot 'apps-vs-full-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
+plot 'apps-vs-full-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#3182bd' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'apps-vs-full-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
      'apps-vs-full-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
      'apps-vs-full-3.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'apps-vs-full-3.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
-     'apps-vs-full-3.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
+     'apps-vs-full-3.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1513,8 +1513,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-vs-full-3.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
-     'apps-vs-full-3.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-vs-full-3.dat' index 5 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-full-3.dat' index 6 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-vs-pdl-1
@@ -1531,17 +1531,18 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.6752132077031701]
+set yrange [0:2.6802494455305061]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
 plot 'apps-vs-pdl-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'apps-vs-pdl-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'apps-vs-pdl-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
-     'apps-vs-pdl-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
-     'apps-vs-pdl-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'apps-vs-pdl-1.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
+     'apps-vs-pdl-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-1.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#8c6d31' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-1.dat' index 6 using 1:2:3:4 with yerrorlines lc rgb '#de2d26' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1556,8 +1557,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-vs-pdl-1.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
-     'apps-vs-pdl-1.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-vs-pdl-1.dat' index 7 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-pdl-1.dat' index 8 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-vs-pdl-2
@@ -1574,14 +1575,14 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:3.4310156278739088]
+set yrange [0:3.4323292283738458]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
-plot 'apps-vs-pdl-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
-     'apps-vs-pdl-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
-     'apps-vs-pdl-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+plot 'apps-vs-pdl-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+     'apps-vs-pdl-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
      'apps-vs-pdl-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#636363' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
      'apps-vs-pdl-2.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
      'apps-vs-pdl-2.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
@@ -1619,17 +1620,16 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:1.9931061836019086]
+set yrange [0:1.9901040736678315]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set format y '%g'
-plot 'apps-vs-pdl-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
+plot 'apps-vs-pdl-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#3182bd' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'apps-vs-pdl-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
      'apps-vs-pdl-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
      'apps-vs-pdl-3.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 10 ps 1.1 title columnheader(1), \
-     'apps-vs-pdl-3.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1), \
-     'apps-vs-pdl-3.dat' index 5 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
+     'apps-vs-pdl-3.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 12 ps 1.1 title columnheader(1)
 unset key
 unset border
 unset tics
@@ -1644,8 +1644,8 @@ set lmargin at screen 0
 set rmargin at screen 1
 set tmargin at screen 1
 set bmargin at screen 0.8700
-plot 'apps-vs-pdl-3.dat' index 6 using 1:2:3 with labels font ',15' notitle, \
-     'apps-vs-pdl-3.dat' index 7 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+plot 'apps-vs-pdl-3.dat' index 5 using 1:2:3 with labels font ',15' notitle, \
+     'apps-vs-pdl-3.dat' index 6 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
 # apps-vs-pdl-4
@@ -1662,7 +1662,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:1.2285644843333041]
+set yrange [0:1.2248843315507443]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1

@@ -31,20 +31,6 @@ gs_status gs_device_count(int *count)
     return GS_SUCCESS;
 }
 
-gs_status gs__memory_on(const char *who, const char *what, const void *p, int dev,
-                        enum cudaMemoryType *type)
-{
-    struct cudaPointerAttributes attr;
-    GS_CUDA_TRY(cudaPointerGetAttributes(&attr, p));
-    if (attr.type == cudaMemoryTypeDevice && attr.device != dev)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                        "%s: %s is memory of device %d but device %d is current; make its "
-                        "device current first (cudaSetDevice(%d))",
-                        who, what, attr.device, dev, attr.device);
-    *type = attr.type;
-    return GS_SUCCESS;
-}
-
 static gs_status attr(int *value, enum cudaDeviceAttr a, int dev, const char *name)
 {
     cudaError_t err = cudaDeviceGetAttribute(value, a, dev);

@@ -25,7 +25,7 @@ gs_status gs__is_capturing(cudaStream_t stream, int *capturing);
  * a launch's 32 bits; else GS_ERR_INVALID_ARGUMENT with "`who`: ..." */
 gs_status gs__check_launch_shape(const char *who, dim3 grid, dim3 block, size_t dynamic_smem);
 
-/* Where the memory at `p` lives (device.c): its type. Device memory of a
+/* Where the memory at `p` lives (memory_location.c): its type. Device memory of a
  * GPU other than `dev` (the current one; managed memory is anyone's) is
  * refused: GS_ERR_INVALID_ARGUMENT with "`who`: `what` is memory of device
  * ... but device `dev` is current; ...". Host memory is the caller's to

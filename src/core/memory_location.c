@@ -1,0 +1,20 @@
+/* memory_location.c - where a pointer lives (error.h: gs__memory_on), the
+ * one check of the host calls that take device arrays (gs_scan, the
+ * single-pass reductions). Apart from device.c so that the host tests'
+ * stubbed runtime (tests/host/library.cmake), which links device.c, needs
+ * no cudaPointerGetAttributes. */
+#include "error.h"
+
+gs_status gs__memory_on(const char *who, const char *what, const void *p, int dev,
+                        enum cudaMemoryType *type)
+{
+    struct cudaPointerAttributes attr;
+    GS_CUDA_TRY(cudaPointerGetAttributes(&attr, p));
+    if (attr.type == cudaMemoryTypeDevice && attr.device != dev)
+        return gs__fail(GS_ERR_INVALID_ARGUMENT,
+                        "%s: %s is memory of device %d but device %d is current; make its "
+                        "device current first (cudaSetDevice(%d))",
+                        who, what, attr.device, dev, attr.device);
+    *type = attr.type;
+    return GS_SUCCESS;
+}
