@@ -38,7 +38,7 @@ enum { PHASES = 1000, LAUNCHES = 7 };
     do {                                                                                           \
         gs_status s_ = (x);                                                                        \
         if (s_ != GS_SUCCESS) {                                                                    \
-            fprintf(stderr, "%s: %s (%s)\n", #x, gs_status_string(s_), gs_last_error_detail());      \
+            fprintf(stderr, "%s: %s (%s)\n", #x, gs_status_string(s_), gs_last_error_detail()); \
             exit(1);                                                                               \
         }                                                                                          \
     } while (0)
@@ -242,8 +242,8 @@ int main()
     CK(cudaMalloc(&sink, sizeof(double)));
     CK(cudaMalloc(&partials, 2 * 2048 * sizeof(double)));
     printf("us per phase, %d phases a launch, median of %d launches\n", PHASES, LAUNCHES);
-    printf("| blocks | threads | all-reduce | grid sync | tasks: sum | tasks: counter | tasks: sum, "
-           "4 stages | tasks: sum - all-reduce |\n|---|---|---|---|---|---|---|---|\n");
+    printf("| blocks | threads | all-reduce | grid sync | tasks: sum | tasks: counter | "
+           "tasks: sum, 4 stages | tasks: sum - all-reduce |\n|---|---|---|---|---|---|---|---|\n");
     const unsigned int grids[] = {64, 128};
     for (unsigned int g : grids) {
         run<256>(g, s, a, b, sink, partials);

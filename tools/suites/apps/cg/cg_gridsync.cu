@@ -10,7 +10,7 @@
 
 #include "gridsync_internal.h"
 #include "suites/apps/cg/cg.h"
-#include "suites/apps/cg/cg_apply.cuh"
+#include "suites/apps/cg/cg_slice.cuh"
 
 gs_cg_grid gs_cg_pick_grid(int nx, int ny, int sms, size_t smem_max)
 {
@@ -78,11 +78,8 @@ static __global__ void __launch_bounds__(1024)
                   int max_iters, int *iters_out)
 {
     extern __shared__ double smem[];
-    const int nb = (int)gridDim.x, blk = (int)blockIdx.x, t = (int)threadIdx.x;
-    const int nt = (int)blockDim.x, mask = nx - 1;
-    const int nrows = min(rows, ny - blk * rows), cells = nrows * nx;
+    const int blk = (int)blockIdx.x, t = (int)threadIdx.x, nt = (int)blockDim.x;
     const long long first = (long long)blk * rows * nx;
-    const bool up = blk > 0, down = blk + 1 < nb;
     double *P, *X, *R;
     if (RESIDENT) {
         P = smem;
@@ -93,10 +90,8 @@ static __global__ void __launch_bounds__(1024)
         X = x + first;
         R = r + first;
     }
-    double *mine = edges + (long long)blk * 2 * nx; /* my first, last row */
-    const double *above = up ? mine - nx : mine;      /* block b-1's last row */
-    const double *below = down ? mine + 2 * nx : mine; /* block b+1's first row */
-    double *halo_up = P, *halo_down = P + (long long)(nrows + 1) * nx;
+    const gs_cg_slice s = gs_cg_slice_of(P, X, R, edges, nx, ny, rows);
+    const int cells = s.cells;
 
     double part = 0.0; /* x0 = 0, r0 = p0 = b; halos: the neighbours' rows of b */
     for (int j = t; j < cells; j += nt) {
@@ -107,41 +102,19 @@ static __global__ void __launch_bounds__(1024)
         part += v * v;
     }
     for (int c = t; c < nx; c += nt) {
-        halo_up[c] = up ? b[first - nx + c] : 0.0;
-        halo_down[c] = down ? b[first + cells + c] : 0.0;
+        s.halo_up[c] = s.up ? b[first - nx + c] : 0.0;
+        s.halo_down[c] = s.down ? b[first + cells + c] : 0.0;
     }
     const double rr0 = gs_grid_allreduce_sum_f64(&bar, part); /* and the block's P, X, R */
     const double goal = tol >= 0.0 ? tol * tol * rr0 : -1.0;
     double rr = rr0;
     int it = 0;
     while (it < max_iters && !(rr <= goal)) {
-        double pq_part = 0.0;
-        for (int j = t; j < cells; j += nt)
-            pq_part += P[nx + j] * gs_cg_apply_a(P, nx, j, j & mask);
-        const double pq = gs_grid_allreduce_sum_f64(&bar, pq_part);
+        const double pq = gs_grid_allreduce_sum_f64(&bar, gs_cg_slice_pq(s, t, nt));
         const double alpha = pq != 0.0 ? rr / pq : 0.0;
-        double rr_part = 0.0;
-        for (int j = t; j < cells; j += nt) {
-            const double p = P[nx + j], q = gs_cg_apply_a(P, nx, j, j & mask);
-            X[j] = fma(alpha, p, X[j]);
-            const double rj = fma(-alpha, q, R[j]);
-            R[j] = rj;
-            rr_part += rj * rj;
-            if (j < nx)
-                mine[j] = rj;
-            if (j >= cells - nx)
-                mine[j - cells + 2 * nx] = rj;
-        }
+        const double rr_part = gs_cg_slice_step(s, alpha, t, nt);
         const double rr_new = gs_grid_allreduce_sum_f64(&bar, rr_part); /* edges visible */
-        const double beta = rr != 0.0 ? rr_new / rr : 0.0;
-        for (int j = t; j < cells; j += nt)
-            P[nx + j] = fma(beta, P[nx + j], R[j]);
-        for (int c = t; c < nx; c += nt) {
-            if (up)
-                halo_up[c] = fma(beta, halo_up[c], above[c]);
-            if (down)
-                halo_down[c] = fma(beta, halo_down[c], below[c]);
-        }
+        gs_cg_slice_direction(s, rr != 0.0 ? rr_new / rr : 0.0, t, nt);
         __syncthreads(); /* P complete before the next A p */
         rr = rr_new;
         ++it;

@@ -29,7 +29,7 @@
 
 #include "gridsync_internal.h"
 #include "suites/apps/cg/cg.h"
-#include "suites/apps/cg/cg_apply.cuh"
+#include "suites/apps/cg/cg_slice.cuh"
 #include "suites/apps/cg/cg_block_sum.cuh"
 
 enum { OP_START, OP_DIRECTION, OP_STEP };
@@ -100,10 +100,8 @@ static __global__ void __launch_bounds__(1024)
     extern __shared__ __align__(128) unsigned char smem[];
     __shared__ double sums[COUNTERS];
     const int nb = (int)gridDim.x, blk = (int)blockIdx.x, t = (int)threadIdx.x;
-    const int nt = (int)blockDim.x, mask = nx - 1;
-    const int nrows = min(rows, ny - blk * rows), cells = nrows * nx;
+    const int nt = (int)blockDim.x;
     const long long first = (long long)blk * rows * nx;
-    const bool up = blk > 0, down = blk + 1 < nb;
     double *const pglobal = pbuf + (long long)blk * (rows + 2) * nx;
     double *P = pglobal, *X = x + first, *R = r + first;
     if (RESIDENT) {
@@ -111,10 +109,8 @@ static __global__ void __launch_bounds__(1024)
         X = P + (long long)(rows + 2) * nx;
         R = X + (long long)rows * nx;
     }
-    double *mine = edges + (long long)blk * 2 * nx;
-    const double *above = up ? mine - nx : mine, *below = down ? mine + 2 * nx : mine;
-    double *halo_up = P, *halo_down = P + (long long)(nrows + 1) * nx;
-    const int halo = (nrows + 2) * nx; /* P's cells, halo rows included */
+    const gs_cg_slice s = gs_cg_slice_of(P, X, R, edges, nx, ny, rows);
+    const int cells = s.cells, halo = cells + 2 * nx; /* P's cells, halo rows included */
 
     double rr = 1.0, rr0 = 0.0;
     int it = 0, active = 0;
@@ -130,10 +126,7 @@ static __global__ void __launch_bounds__(1024)
                 X[j] = 0.0;
                 R[j] = v;
                 part += v * v;
-                if (j < nx)
-                    mine[j] = v;
-                if (j >= cells - nx)
-                    mine[j - cells + 2 * nx] = v;
+                gs_cg_slice_edge(s, j, v);
             }
             for (int j = t; j < halo; j += nt)
                 P[j] = 0.0;
@@ -159,41 +152,18 @@ static __global__ void __launch_bounds__(1024)
             const double goal = tol >= 0.0 ? tol * tol * rr0 : -1.0;
             active = it < max_iters && !(rr_new <= goal);
             if (active) {
-                const double beta = rr != 0.0 ? rr_new / rr : 0.0;
+                gs_cg_slice_direction(s, rr != 0.0 ? rr_new / rr : 0.0, t, nt);
                 rr = rr_new;
                 ++it;
-                for (int j = t; j < cells; j += nt)
-                    P[nx + j] = fma(beta, P[nx + j], R[j]);
-                for (int c = t; c < nx; c += nt) {
-                    if (up)
-                        halo_up[c] = fma(beta, halo_up[c], above[c]);
-                    if (down)
-                        halo_down[c] = fma(beta, halo_down[c], below[c]);
-                }
                 __syncthreads(); /* P complete before A p */
-                double part = 0.0;
-                for (int j = t; j < cells; j += nt)
-                    part += P[nx + j] * gs_cg_apply_a(P, nx, j, j & mask);
-                part = gs_cg_block_sum(part);
+                const double part = gs_cg_block_sum(gs_cg_slice_pq(s, t, nt));
                 if (t == 0)
                     partials[PQ * nb + blk] = part;
             }
         } else if (active) { /* OP_STEP */
             const double pq = sum_partials(partials + PQ * nb, nb, &sums[PQ]);
             const double alpha = pq != 0.0 ? rr / pq : 0.0;
-            double part = 0.0;
-            for (int j = t; j < cells; j += nt) {
-                const double p = P[nx + j], q = gs_cg_apply_a(P, nx, j, j & mask);
-                X[j] = fma(alpha, p, X[j]);
-                const double rj = fma(-alpha, q, R[j]);
-                R[j] = rj;
-                part += rj * rj;
-                if (j < nx)
-                    mine[j] = rj;
-                if (j >= cells - nx)
-                    mine[j - cells + 2 * nx] = rj;
-            }
-            part = gs_cg_block_sum(part);
+            const double part = gs_cg_block_sum(gs_cg_slice_step(s, alpha, t, nt));
             if (t == 0)
                 partials[RR * nb + blk] = part;
         }
@@ -293,7 +263,8 @@ static gs_status create(gs_cg_run *run)
     GS_CUDA_TRY(cudaMalloc((void **)&m->edges, 2 * blocks * nx * sizeof(double)));
     GS_CUDA_TRY(cudaMalloc((void **)&m->partials, COUNTERS * blocks * sizeof(double)));
     GS_CUDA_TRY(cudaMalloc((void **)&m->state, sizeof(cg_state)));
-    GS_CUDA_TRY(cudaMalloc((void **)&m->pbuf, blocks * ((size_t)g->rows + 2) * nx * sizeof(double)));
+    GS_CUDA_TRY(
+        cudaMalloc((void **)&m->pbuf, blocks * ((size_t)g->rows + 2) * nx * sizeof(double)));
     return GS_SUCCESS;
 }
 
