@@ -1052,7 +1052,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [3.396171960048378:1633.3343505859375]
+set yrange [3.3967188210226587:1643.4400558471677]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1097,7 +1097,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [0.51979999989271164:128.6831974983215]
+set yrange [0.51915999501943588:129.50559854507446]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1143,7 +1143,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [3.4535849619211643:18.414933151668972]
+set yrange [3.4652830763432965:18.779022163814968]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1186,7 +1186,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [3.596000000834465:271.14495849609375]
+set yrange [3.657199814915657:274.53543090820312]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1228,7 +1228,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:8.5704155518764118]
+set yrange [0:8.6260061662410106]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1272,7 +1272,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.3600422285133145]
+set yrange [0:2.3593095983349754]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1317,7 +1317,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.0417868042013718]
+set yrange [0:2.0394060630589448]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1359,7 +1359,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:1.2898386595004898]
+set yrange [0:1.286661999358067]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1400,7 +1400,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.5396273607143627]
+set yrange [0:2.5521004125934024]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1444,7 +1444,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.5527703711135921]
+set yrange [0:2.5645196448502974]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1489,7 +1489,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.3754407228930052]
+set yrange [0:2.376685192150481]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1531,7 +1531,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.6802494455305061]
+set yrange [0:2.69569722730829]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1575,7 +1575,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:3.4323292283738458]
+set yrange [0:3.4281217708850562]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1620,7 +1620,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:1.9901040736678315]
+set yrange [0:1.9899342925548893]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1662,7 +1662,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:1.2248843315507443]
+set yrange [0:1.218303917307523]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
