@@ -16,11 +16,12 @@
  * CG's grid.sync sample design, the stencil's grid.sync, the wavefront's
  * full barrier per diagonal; none for k-means, whose persistent version is
  * that design) and "error" (the answer's difference to the
- * CPU's FP64 reference), and "vs_pdl" (the speedup over the version with a
- * kernel per step in a CUDA graph with programmatic dependent launch, where
- * the application has one) - a row whose answer is outside the application's
- * stated bound is reported as an error by the run function, never printed
- * as a timing.
+ * CPU's FP64 reference), "vs_persistent" (CG's task version only: the
+ * hand-written persistent version's time over its), and "vs_pdl" (the
+ * speedup over the version with a kernel per step in a CUDA graph with
+ * programmatic dependent launch, where the application has one) - a row
+ * whose answer is outside the application's stated bound is reported as an
+ * error by the run function, never printed as a timing.
  */
 #ifndef GS_BENCH_APPS_H
 #define GS_BENCH_APPS_H

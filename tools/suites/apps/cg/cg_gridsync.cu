@@ -155,9 +155,14 @@ static gs_status create(gs_cg_run *run)
     GS_CUDA_TRY(cudaMalloc((void **)&m->r, (size_t)run->n * sizeof(double)));
     GS_CUDA_TRY(cudaMalloc((void **)&m->edges, 2 * blocks * nx * sizeof(double)));
     GS_CUDA_TRY(cudaMalloc((void **)&m->iters, sizeof(int)));
-    if (!g->resident)
-        GS_CUDA_TRY(cudaMalloc((void **)&m->pbuf,
-                               blocks * ((size_t)g->rows + 2) * nx * sizeof(double)));
+    /* poisoned (NaN): whatever the kernel reads before writing shows */
+    GS_CUDA_TRY(cudaMemset(m->r, 0xff, (size_t)run->n * sizeof(double)));
+    GS_CUDA_TRY(cudaMemset(m->edges, 0xff, 2 * blocks * nx * sizeof(double)));
+    if (!g->resident) {
+        const size_t pbuf_bytes = blocks * ((size_t)g->rows + 2) * nx * sizeof(double);
+        GS_CUDA_TRY(cudaMalloc((void **)&m->pbuf, pbuf_bytes));
+        GS_CUDA_TRY(cudaMemset(m->pbuf, 0xff, pbuf_bytes));
+    }
     GS_CUDA_TRY(cudaFuncSetAttribute(m->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int)g->smem));
     GS_TRY(gs_barrier_create(&m->bar, GS_BARRIER_AUTO));

@@ -18,9 +18,12 @@
  *                         alpha = rr / sum of the pq partials; x += alpha p;
  *                         r -= alpha A p; the slice's edge rows of r; (r, r) partial
  * A solve launches the plan until an iteration finds rr' <= tol^2 (b, b)
- * (or max_iters), carrying the state (x, r, p, rr, iterations) in device
- * memory from one launch to the next; the timed runs launch it once per
- * timed_iters iterations, fresh each time, as cg_gridsync.cu starts from x0.
+ * (or max_iters), carrying its state in device memory from one launch to
+ * the next: x, r, p with its halo rows, the rr the last iteration used, the
+ * iteration count, and the rr partials and edge rows the last STEP wrote
+ * (the next launch's first DIRECTION reads them; the kernel boundary orders
+ * them). The timed runs launch it once per timed_iters iterations, fresh
+ * each time and carrying nothing, as cg_gridsync.cu starts from x0.
  */
 #include <gridsync_tasks.h>
 #include <gridsync/tasks.cuh>
@@ -37,7 +40,8 @@ enum { RR, PQ, COUNTERS }; /* the counters, and the rows of the partial sums */
 
 /* What one launch leaves for the next (block 0 writes it at the end). */
 typedef struct cg_state {
-    double rr;  /* (r, r) of the last iteration done */
+    double rr;  /* the (r, r) the last iteration done started from (its beta's
+                 * numerator; the newest (r, r) is in the rr partials) */
     double rr0; /* (b, b) */
     int iterations;
 } cg_state;
@@ -71,8 +75,9 @@ static __device__ double sum_partials(const double *part, int nb, double *slot)
  *   the block's part of pbuf). The halo rows of p are the block's own
  *   copies of the neighbours' boundary rows, kept equal to them by the
  *   owner's recurrence p = r + beta p with the owner's r rows from `edges`
- *   (cg_gridsync.cu argues it). p starts at 0, so the first DIRECTION makes
- *   p = r = b whatever beta is.
+ *   (cg_gridsync.cu argues it). p starts at 0 and the first DIRECTION's
+ *   beta is 0, so it makes p = r = b. With `carry` the launch leaves its
+ *   state for the next (a solve); without, it stores only x (a timed run).
  * Why correct: everything that crosses blocks (the partials, the edge
  *   rows) is written before the writer's task ends (gs_task_end: a block
  *   barrier, then a release of the counter) and read after a task that
@@ -95,7 +100,7 @@ template <bool RESIDENT>
 static __global__ void __launch_bounds__(1024)
     cg_tasks(gs_task_view plan, unsigned int own_smem, const double *__restrict__ b, double *x,
              double *r, double *pbuf, double *edges, double *partials, cg_state *state, int nx,
-             int ny, int rows, double tol, int max_iters, int fresh)
+             int ny, int rows, double tol, int max_iters, int fresh, int carry)
 {
     extern __shared__ __align__(128) unsigned char smem[];
     __shared__ double sums[COUNTERS];
@@ -112,7 +117,7 @@ static __global__ void __launch_bounds__(1024)
     const gs_cg_slice s = gs_cg_slice_of(P, X, R, edges, nx, ny, rows);
     const int cells = s.cells, halo = cells + 2 * nx; /* P's cells, halo rows included */
 
-    double rr = 1.0, rr0 = 0.0;
+    double rr = 0.0, rr0 = 0.0; /* the first iteration has no beta: p = r exactly */
     int it = 0, active = 0;
     gs_task_runner run;
     gs_task_t task;
@@ -152,7 +157,7 @@ static __global__ void __launch_bounds__(1024)
             const double goal = tol >= 0.0 ? tol * tol * rr0 : -1.0;
             active = it < max_iters && !(rr_new <= goal);
             if (active) {
-                gs_cg_slice_direction(s, rr != 0.0 ? rr_new / rr : 0.0, t, nt);
+                gs_cg_slice_direction(s, it > 0 && rr != 0.0 ? rr_new / rr : 0.0, t, nt);
                 rr = rr_new;
                 ++it;
                 __syncthreads(); /* P complete before A p */
@@ -170,14 +175,16 @@ static __global__ void __launch_bounds__(1024)
         gs_task_end(&run, &task);
     }
     if (RESIDENT) {
-        for (int j = t; j < cells; j += nt) {
+        for (int j = t; j < cells; j += nt)
             x[first + j] = X[j];
-            r[first + j] = R[j];
+        if (carry) {
+            for (int j = t; j < cells; j += nt)
+                r[first + j] = R[j];
+            for (int j = t; j < halo; j += nt)
+                pglobal[j] = P[j];
         }
-        for (int j = t; j < halo; j += nt)
-            pglobal[j] = P[j];
     }
-    if (blk == 0 && t == 0) {
+    if (carry && blk == 0 && t == 0) {
         state->rr = rr;
         state->rr0 = rr0;
         state->iterations = it;
@@ -252,9 +259,13 @@ static gs_status create(gs_cg_run *run)
     int dev = 0, optin = 0;
     GS_CUDA_TRY(cudaGetDevice(&dev));
     GS_CUDA_TRY(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    /* on chip as the hand-written version is, if the runtime's shared memory
+     * fits beside the slice (every H200 bench shape); else in global memory */
     const size_t runtime = gs_task_plan_smem_bytes(m->plan);
+    cudaFuncAttributes fa;
+    GS_CUDA_TRY(cudaFuncGetAttributes(&fa, (const void *)cg_tasks<true>));
     m->own_smem = (unsigned int)runtime;
-    m->resident = g->resident && runtime + g->smem <= (size_t)optin;
+    m->resident = g->resident && fa.sharedSizeBytes + runtime + g->smem <= (size_t)optin;
     m->smem = runtime + (m->resident ? g->smem : 0);
     m->kernel = m->resident ? (const void *)cg_tasks<true> : (const void *)cg_tasks<false>;
     GS_CUDA_TRY(cudaFuncSetAttribute(m->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -263,19 +274,26 @@ static gs_status create(gs_cg_run *run)
     GS_CUDA_TRY(cudaMalloc((void **)&m->edges, 2 * blocks * nx * sizeof(double)));
     GS_CUDA_TRY(cudaMalloc((void **)&m->partials, COUNTERS * blocks * sizeof(double)));
     GS_CUDA_TRY(cudaMalloc((void **)&m->state, sizeof(cg_state)));
-    GS_CUDA_TRY(
-        cudaMalloc((void **)&m->pbuf, blocks * ((size_t)g->rows + 2) * nx * sizeof(double)));
+    const size_t pbuf_bytes = blocks * ((size_t)g->rows + 2) * nx * sizeof(double);
+    GS_CUDA_TRY(cudaMalloc((void **)&m->pbuf, pbuf_bytes));
+    /* poisoned (NaN): whatever the kernel reads before writing shows */
+    GS_CUDA_TRY(cudaMemset(m->r, 0xff, (size_t)run->n * sizeof(double)));
+    GS_CUDA_TRY(cudaMemset(m->edges, 0xff, 2 * blocks * nx * sizeof(double)));
+    GS_CUDA_TRY(cudaMemset(m->partials, 0xff, COUNTERS * blocks * sizeof(double)));
+    GS_CUDA_TRY(cudaMemset(m->state, 0xff, sizeof(cg_state)));
+    GS_CUDA_TRY(cudaMemset(m->pbuf, 0xff, pbuf_bytes));
     return GS_SUCCESS;
 }
 
-static gs_status launch(gs_cg_run *run, double tol, int max_iters, int fresh, cudaStream_t stream)
+static gs_status launch(gs_cg_run *run, double tol, int max_iters, int fresh, int carry,
+                        cudaStream_t stream)
 {
     impl *m = (impl *)run->impl;
     const double *b = run->b;
     int nx = run->nx, ny = run->ny, rows = run->grid.rows;
     void *args[] = {&m->view,  &m->own_smem, &b,   &run->x, &m->r, &m->pbuf, &m->edges,
                     &m->partials, &m->state, &nx, &ny,     &rows, &tol,     &max_iters,
-                    &fresh};
+                    &fresh,       &carry};
     return gs_task_plan_launch(m->plan, m->kernel, dim3((unsigned int)run->grid.threads),
                                m->smem, stream, args);
 }
@@ -293,7 +311,7 @@ static gs_status solve(gs_cg_run *run, cudaStream_t stream)
     cg_state s = {0.0, 0.0, 0};
     for (int fresh = 1;; fresh = 0) {
         const int before = s.iterations;
-        GS_TRY(launch(run, run->tol, run->max_iters, fresh, stream));
+        GS_TRY(launch(run, run->tol, run->max_iters, fresh, 1, stream));
         GS_TRY(check(run, stream));
         GS_CUDA_TRY(cudaMemcpyAsync(&s, m->state, sizeof s, cudaMemcpyDeviceToHost, stream));
         GS_CUDA_TRY(cudaStreamSynchronize(stream));
@@ -307,7 +325,11 @@ static gs_status solve(gs_cg_run *run, cudaStream_t stream)
 static gs_status enqueue(void *p, cudaStream_t stream)
 {
     gs_cg_run *run = (gs_cg_run *)p;
-    return launch(run, -1.0, run->timed_iters, 1, stream);
+    if (run->timed_iters != ((impl *)run->impl)->per_launch) /* the plan holds as many */
+        return gs__fail(GS_ERR_INVALID_ARGUMENT, "bench apps cg, gridsync tasks: %d timed "
+                        "iterations, but the plan was built for %d", run->timed_iters,
+                        ((impl *)run->impl)->per_launch);
+    return launch(run, -1.0, run->timed_iters, 1, 0, stream);
 }
 
 extern "C" const gs_cg_version gs_cg_tasks = {"gridsync tasks", create, solve, enqueue, check,
