@@ -155,14 +155,9 @@ static gs_status create(gs_cg_run *run)
     GS_CUDA_TRY(cudaMalloc((void **)&m->r, (size_t)run->n * sizeof(double)));
     GS_CUDA_TRY(cudaMalloc((void **)&m->edges, 2 * blocks * nx * sizeof(double)));
     GS_CUDA_TRY(cudaMalloc((void **)&m->iters, sizeof(int)));
-    /* poisoned (NaN): whatever the kernel reads before writing shows */
-    GS_CUDA_TRY(cudaMemset(m->r, 0xff, (size_t)run->n * sizeof(double)));
-    GS_CUDA_TRY(cudaMemset(m->edges, 0xff, 2 * blocks * nx * sizeof(double)));
-    if (!g->resident) {
-        const size_t pbuf_bytes = blocks * ((size_t)g->rows + 2) * nx * sizeof(double);
-        GS_CUDA_TRY(cudaMalloc((void **)&m->pbuf, pbuf_bytes));
-        GS_CUDA_TRY(cudaMemset(m->pbuf, 0xff, pbuf_bytes));
-    }
+    if (!g->resident)
+        GS_CUDA_TRY(cudaMalloc((void **)&m->pbuf,
+                               blocks * ((size_t)g->rows + 2) * nx * sizeof(double)));
     GS_CUDA_TRY(cudaFuncSetAttribute(m->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int)g->smem));
     GS_TRY(gs_barrier_create(&m->bar, GS_BARRIER_AUTO));
@@ -189,6 +184,14 @@ static gs_status check(gs_cg_run *run, cudaStream_t stream)
 static gs_status solve(gs_cg_run *run, cudaStream_t stream)
 {
     impl *m = (impl *)run->impl;
+    /* the kernel's own buffers poisoned (NaN) in stream order first: whatever
+     * it reads before writing shows in the answer */
+    const size_t nx = (size_t)run->nx, blocks = (size_t)run->grid.blocks;
+    GS_CUDA_TRY(cudaMemsetAsync(m->r, 0xff, (size_t)run->n * sizeof(double), stream));
+    GS_CUDA_TRY(cudaMemsetAsync(m->edges, 0xff, 2 * blocks * nx * sizeof(double), stream));
+    if (m->pbuf)
+        GS_CUDA_TRY(cudaMemsetAsync(
+            m->pbuf, 0xff, blocks * ((size_t)run->grid.rows + 2) * nx * sizeof(double), stream));
     GS_TRY(launch(run, run->tol, run->max_iters, stream));
     GS_TRY(check(run, stream));
     return gs_cg_read_iterations(run, m->iters, stream);

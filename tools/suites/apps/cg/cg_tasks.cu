@@ -274,14 +274,8 @@ static gs_status create(gs_cg_run *run)
     GS_CUDA_TRY(cudaMalloc((void **)&m->edges, 2 * blocks * nx * sizeof(double)));
     GS_CUDA_TRY(cudaMalloc((void **)&m->partials, COUNTERS * blocks * sizeof(double)));
     GS_CUDA_TRY(cudaMalloc((void **)&m->state, sizeof(cg_state)));
-    const size_t pbuf_bytes = blocks * ((size_t)g->rows + 2) * nx * sizeof(double);
-    GS_CUDA_TRY(cudaMalloc((void **)&m->pbuf, pbuf_bytes));
-    /* poisoned (NaN): whatever the kernel reads before writing shows */
-    GS_CUDA_TRY(cudaMemset(m->r, 0xff, (size_t)run->n * sizeof(double)));
-    GS_CUDA_TRY(cudaMemset(m->edges, 0xff, 2 * blocks * nx * sizeof(double)));
-    GS_CUDA_TRY(cudaMemset(m->partials, 0xff, COUNTERS * blocks * sizeof(double)));
-    GS_CUDA_TRY(cudaMemset(m->state, 0xff, sizeof(cg_state)));
-    GS_CUDA_TRY(cudaMemset(m->pbuf, 0xff, pbuf_bytes));
+    GS_CUDA_TRY(
+        cudaMalloc((void **)&m->pbuf, blocks * ((size_t)g->rows + 2) * nx * sizeof(double)));
     return GS_SUCCESS;
 }
 
@@ -308,6 +302,15 @@ static gs_status check(gs_cg_run *run, cudaStream_t stream)
 static gs_status solve(gs_cg_run *run, cudaStream_t stream)
 {
     impl *m = (impl *)run->impl;
+    /* the kernel's own buffers poisoned (NaN) in stream order first: whatever
+     * it reads before writing shows in the answer */
+    const size_t nx = (size_t)run->nx, blocks = (size_t)run->grid.blocks;
+    GS_CUDA_TRY(cudaMemsetAsync(m->r, 0xff, (size_t)run->n * sizeof(double), stream));
+    GS_CUDA_TRY(cudaMemsetAsync(m->edges, 0xff, 2 * blocks * nx * sizeof(double), stream));
+    GS_CUDA_TRY(cudaMemsetAsync(m->partials, 0xff, COUNTERS * blocks * sizeof(double), stream));
+    GS_CUDA_TRY(cudaMemsetAsync(m->state, 0xff, sizeof(cg_state), stream));
+    GS_CUDA_TRY(cudaMemsetAsync(
+        m->pbuf, 0xff, blocks * ((size_t)run->grid.rows + 2) * nx * sizeof(double), stream));
     cg_state s = {0.0, 0.0, 0};
     for (int fresh = 1;; fresh = 0) {
         const int before = s.iterations;

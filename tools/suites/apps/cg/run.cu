@@ -1,9 +1,10 @@
 /*
  * run.cu - `gridsync bench apps`, conjugate gradient: the 2-D Poisson
  * problem (suites/apps/cg/cg.h) solved by gridsync's persistent kernel and
- * by the same iteration on gridsync's task runtime, the grid.sync() design of NVIDIA's CUDA sample, cuBLAS + cuSPARSE a kernel
- * per operation on a stream and in a CUDA graph, and hand-written kernels
- * chained by programmatic dependent launch on a stream and in a CUDA graph
+ * by the same iteration on gridsync's task runtime, the grid.sync() design
+ * of NVIDIA's CUDA sample, cuBLAS + cuSPARSE a kernel per operation on a
+ * stream and in a CUDA graph, and hand-written kernels chained by
+ * programmatic dependent launch on a stream and in a CUDA graph
  * (docs/apps.md).
  *
  * For each size, every version first solves once and its answer is
