@@ -7,8 +7,7 @@
  * 263 rows a block), slices in shared memory and in global memory, then
  * the bench's own grid rule on its shapes. Each solve starts from x
  * poisoned (NaN), each version's own buffers too (by its solve, in stream
- * order), and is
- * checked against the CPU's FP64 CG:
+ * order), and is checked against the CPU's FP64 CG:
  *   - to the tolerance 1e-6: the iterations within 2 + 1% of the CPU's, the
  *     relative residual ||b - A x|| / ||b|| <= 2e-6;
  *   - a fixed number of iterations (the timed path, tol < 0):
