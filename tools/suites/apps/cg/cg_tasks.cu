@@ -91,10 +91,12 @@ static __device__ double sum_partials(const double *part, int nb, double *slot)
  *   an iteration runs). `state` is read at START, and block 0 writes it
  *   after its last STEP, which waited for every block's last DIRECTION,
  *   after every START (K >= 1).
- * When: this is what an application gains from the runtime when its tasks
+ * When: this is what an application gets from the runtime when its tasks
  *   read nothing independent: the waits are counters, the bookkeeping is
- *   the plan's; the all-reduce version (cg_gridsync.cu) is the one to pick
- *   for CG itself (docs/apps.md compares them).
+ *   the plan's. For CG itself the all-reduce version (cg_gridsync.cu) is
+ *   shorter, and faster where synchronization is much of an iteration (up
+ *   to 2^20 unknowns on H200); this one measured faster where the vectors
+ *   stream from memory, for a reason not isolated (docs/apps.md).
  */
 template <bool RESIDENT>
 static __global__ void __launch_bounds__(1024)
