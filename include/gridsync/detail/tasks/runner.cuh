@@ -24,8 +24,8 @@
  * atomics form one release sequence). A waiter's thread 0 polls the counter
  * with ld.acquire.gpu (inline, then in gs__wait_slow_counter); the poll that
  * sees the target is the acquire, then the block passes a block barrier:
- * every thread's accesses of the task come after the acquire. A counter value thread 0 acquired once
- * stays acquired: a later task of the same block waiting on the same counter
+ * every thread's accesses of the task come after the acquire. A counter
+ * value thread 0 acquired once stays acquired: a later task of the same block waiting on the same counter
  * for a value at or below it skips the poll (the counters only grow within a
  * launch). The stages: a copy completes a phase of its stage's mbarrier
  * (bulk_copy.cuh); thread 0 observes it with try_wait (acquire, CTA scope)

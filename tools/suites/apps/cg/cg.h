@@ -103,6 +103,19 @@ gs_status gs_cg_impl_new(gs_cg_run *run, size_t size);
 void gs_cg_impl_free(gs_cg_run *run, void *const *device, int count);
 gs_status gs_cg_read_iterations(gs_cg_run *run, const int *iterations, cudaStream_t stream);
 
+/* The device buffers both persistent versions keep beside x: r (n), each
+ * block's first and last rows of r (`edges`, 2 x nx a block) and p with its
+ * two halo rows (`pbuf`, (rows + 2) x nx a block; NULL for a version that
+ * keeps p in shared memory). Freed with gs_cg_impl_free. */
+typedef struct gs_cg_slices {
+    double *r, *edges, *pbuf;
+} gs_cg_slices;
+gs_status gs_cg_slices_alloc(const gs_cg_run *run, int with_pbuf, gs_cg_slices *s);
+
+/* NaN in every byte of them, in `stream`'s order (before a solve: whatever
+ * a kernel reads before writing shows in its answer). */
+gs_status gs_cg_slices_poison(const gs_cg_run *run, const gs_cg_slices *s, cudaStream_t stream);
+
 /* The versions with a kernel per operation (cg_libs.cu, cg_pdl.cu): their
  * iteration, enqueued on a stream with the scalars in device memory. */
 typedef gs_status (*gs_cg_iteration_fn)(gs_cg_run *run, cudaStream_t stream);

@@ -127,7 +127,7 @@ static __global__ void __launch_bounds__(1024)
 }
 
 typedef struct impl {
-    double *r, *pbuf, *edges;
+    gs_cg_slices sl;
     int *iters;
     gs_barrier_t bar;
     gs_grid_barrier view;
@@ -141,7 +141,7 @@ static void destroy(gs_cg_run *run)
         return;
     if (m->bar)
         gs_barrier_destroy(m->bar);
-    void *device[] = {m->r, m->pbuf, m->edges, m->iters};
+    void *device[] = {m->sl.r, m->sl.pbuf, m->sl.edges, m->iters};
     gs_cg_impl_free(run, device, 4);
 }
 
@@ -151,13 +151,8 @@ static gs_status create(gs_cg_run *run)
     impl *m = (impl *)run->impl;
     const gs_cg_grid *g = &run->grid;
     m->kernel = g->resident ? (const void *)cg_persistent<true> : (const void *)cg_persistent<false>;
-    size_t nx = (size_t)run->nx, blocks = (size_t)g->blocks;
-    GS_CUDA_TRY(cudaMalloc((void **)&m->r, (size_t)run->n * sizeof(double)));
-    GS_CUDA_TRY(cudaMalloc((void **)&m->edges, 2 * blocks * nx * sizeof(double)));
+    GS_TRY(gs_cg_slices_alloc(run, !g->resident, &m->sl));
     GS_CUDA_TRY(cudaMalloc((void **)&m->iters, sizeof(int)));
-    if (!g->resident)
-        GS_CUDA_TRY(cudaMalloc((void **)&m->pbuf,
-                               blocks * ((size_t)g->rows + 2) * nx * sizeof(double)));
     GS_CUDA_TRY(cudaFuncSetAttribute(m->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int)g->smem));
     GS_TRY(gs_barrier_create(&m->bar, GS_BARRIER_AUTO));
@@ -169,7 +164,7 @@ static gs_status launch(gs_cg_run *run, double tol, int iters, cudaStream_t stre
     impl *m = (impl *)run->impl;
     const double *b = run->b;
     int nx = run->nx, ny = run->ny, rows = run->grid.rows;
-    void *args[] = {&m->view, &b, &run->x, &m->r, &m->pbuf, &m->edges, &nx, &ny, &rows,
+    void *args[] = {&m->view, &b, &run->x, &m->sl.r, &m->sl.pbuf, &m->sl.edges, &nx, &ny, &rows,
                     &tol, &iters, &m->iters};
     return gs_launch(m->kernel, dim3((unsigned int)run->grid.blocks),
                      dim3((unsigned int)run->grid.threads), run->grid.smem, stream, args,
@@ -184,14 +179,7 @@ static gs_status check(gs_cg_run *run, cudaStream_t stream)
 static gs_status solve(gs_cg_run *run, cudaStream_t stream)
 {
     impl *m = (impl *)run->impl;
-    /* the kernel's own buffers poisoned (NaN) in stream order first: whatever
-     * it reads before writing shows in the answer */
-    const size_t nx = (size_t)run->nx, blocks = (size_t)run->grid.blocks;
-    GS_CUDA_TRY(cudaMemsetAsync(m->r, 0xff, (size_t)run->n * sizeof(double), stream));
-    GS_CUDA_TRY(cudaMemsetAsync(m->edges, 0xff, 2 * blocks * nx * sizeof(double), stream));
-    if (m->pbuf)
-        GS_CUDA_TRY(cudaMemsetAsync(
-            m->pbuf, 0xff, blocks * ((size_t)run->grid.rows + 2) * nx * sizeof(double), stream));
+    GS_TRY(gs_cg_slices_poison(run, &m->sl, stream));
     GS_TRY(launch(run, run->tol, run->max_iters, stream));
     GS_TRY(check(run, stream));
     return gs_cg_read_iterations(run, m->iters, stream);

@@ -20,6 +20,37 @@ void gs_cg_impl_free(gs_cg_run *run, void *const *device, int count)
     run->impl = NULL;
 }
 
+/* The slices' sizes in bytes: r, edges, pbuf. */
+static void slice_bytes(const gs_cg_run *run, size_t bytes[3])
+{
+    const size_t nx = (size_t)run->nx, blocks = (size_t)run->grid.blocks;
+    bytes[0] = (size_t)run->n * sizeof(double);
+    bytes[1] = 2 * blocks * nx * sizeof(double);
+    bytes[2] = blocks * ((size_t)run->grid.rows + 2) * nx * sizeof(double);
+}
+
+gs_status gs_cg_slices_alloc(const gs_cg_run *run, int with_pbuf, gs_cg_slices *s)
+{
+    size_t bytes[3];
+    slice_bytes(run, bytes);
+    GS_CUDA_TRY(cudaMalloc((void **)&s->r, bytes[0]));
+    GS_CUDA_TRY(cudaMalloc((void **)&s->edges, bytes[1]));
+    if (with_pbuf)
+        GS_CUDA_TRY(cudaMalloc((void **)&s->pbuf, bytes[2]));
+    return GS_SUCCESS;
+}
+
+gs_status gs_cg_slices_poison(const gs_cg_run *run, const gs_cg_slices *s, cudaStream_t stream)
+{
+    size_t bytes[3];
+    slice_bytes(run, bytes);
+    double *const buffers[3] = {s->r, s->edges, s->pbuf};
+    for (int i = 0; i < 3; ++i)
+        if (buffers[i])
+            GS_CUDA_TRY(cudaMemsetAsync(buffers[i], 0xff, bytes[i], stream));
+    return GS_SUCCESS;
+}
+
 static gs_status read_rr(const double *rr, double *value, cudaStream_t stream)
 {
     GS_CUDA_TRY(cudaMemcpyAsync(value, rr, sizeof *value, cudaMemcpyDeviceToHost, stream));

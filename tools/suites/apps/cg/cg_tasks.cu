@@ -194,14 +194,15 @@ static __global__ void __launch_bounds__(1024)
 }
 
 typedef struct impl {
-    double *r, *pbuf, *edges, *partials;
+    gs_cg_slices sl;   /* r, edges, and p between launches (pbuf) */
+    double *partials;  /* COUNTERS rows of a partial sum a block */
     cg_state *state;
     gs_task_plan_t plan;
     gs_task_view view;
     const void *kernel;
     unsigned int own_smem;
     size_t smem;
-    int resident, per_launch;
+    int per_launch;
 } impl;
 
 static void destroy(gs_cg_run *run)
@@ -211,7 +212,7 @@ static void destroy(gs_cg_run *run)
         return;
     if (m->plan)
         gs_task_plan_destroy(m->plan);
-    void *device[] = {m->r, m->pbuf, m->edges, m->partials, m->state};
+    void *device[] = {m->sl.r, m->sl.pbuf, m->sl.edges, m->partials, m->state};
     gs_cg_impl_free(run, device, 5);
 }
 
@@ -254,7 +255,7 @@ static gs_status create(gs_cg_run *run)
     GS_TRY(gs_cg_impl_new(run, sizeof(impl)));
     impl *m = (impl *)run->impl;
     const gs_cg_grid *g = &run->grid;
-    const size_t nx = (size_t)run->nx, blocks = (size_t)g->blocks;
+    const size_t blocks = (size_t)g->blocks;
     m->per_launch = run->timed_iters > 0 ? run->timed_iters : 1;
     GS_TRY(build_plan(m, (unsigned int)blocks, (unsigned int)m->per_launch));
     GS_TRY(gs_task_plan_device(m->plan, &m->view));
@@ -267,17 +268,14 @@ static gs_status create(gs_cg_run *run)
     cudaFuncAttributes fa;
     GS_CUDA_TRY(cudaFuncGetAttributes(&fa, (const void *)cg_tasks<true>));
     m->own_smem = (unsigned int)runtime;
-    m->resident = g->resident && fa.sharedSizeBytes + runtime + g->smem <= (size_t)optin;
-    m->smem = runtime + (m->resident ? g->smem : 0);
-    m->kernel = m->resident ? (const void *)cg_tasks<true> : (const void *)cg_tasks<false>;
+    const int resident = g->resident && fa.sharedSizeBytes + runtime + g->smem <= (size_t)optin;
+    m->smem = runtime + (resident ? g->smem : 0);
+    m->kernel = resident ? (const void *)cg_tasks<true> : (const void *)cg_tasks<false>;
     GS_CUDA_TRY(cudaFuncSetAttribute(m->kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int)m->smem));
-    GS_CUDA_TRY(cudaMalloc((void **)&m->r, (size_t)run->n * sizeof(double)));
-    GS_CUDA_TRY(cudaMalloc((void **)&m->edges, 2 * blocks * nx * sizeof(double)));
+    GS_TRY(gs_cg_slices_alloc(run, 1, &m->sl));
     GS_CUDA_TRY(cudaMalloc((void **)&m->partials, COUNTERS * blocks * sizeof(double)));
     GS_CUDA_TRY(cudaMalloc((void **)&m->state, sizeof(cg_state)));
-    GS_CUDA_TRY(
-        cudaMalloc((void **)&m->pbuf, blocks * ((size_t)g->rows + 2) * nx * sizeof(double)));
     return GS_SUCCESS;
 }
 
@@ -287,7 +285,7 @@ static gs_status launch(gs_cg_run *run, double tol, int max_iters, int fresh, in
     impl *m = (impl *)run->impl;
     const double *b = run->b;
     int nx = run->nx, ny = run->ny, rows = run->grid.rows;
-    void *args[] = {&m->view,  &m->own_smem, &b,   &run->x, &m->r, &m->pbuf, &m->edges,
+    void *args[] = {&m->view,  &m->own_smem, &b,   &run->x, &m->sl.r, &m->sl.pbuf, &m->sl.edges,
                     &m->partials, &m->state, &nx, &ny,     &rows, &tol,     &max_iters,
                     &fresh,       &carry};
     return gs_task_plan_launch(m->plan, m->kernel, dim3((unsigned int)run->grid.threads),
@@ -304,22 +302,17 @@ static gs_status check(gs_cg_run *run, cudaStream_t stream)
 static gs_status solve(gs_cg_run *run, cudaStream_t stream)
 {
     impl *m = (impl *)run->impl;
-    /* the kernel's own buffers poisoned (NaN) in stream order first: whatever
-     * it reads before writing shows in the answer */
-    const size_t nx = (size_t)run->nx, blocks = (size_t)run->grid.blocks;
-    GS_CUDA_TRY(cudaMemsetAsync(m->r, 0xff, (size_t)run->n * sizeof(double), stream));
-    GS_CUDA_TRY(cudaMemsetAsync(m->edges, 0xff, 2 * blocks * nx * sizeof(double), stream));
-    GS_CUDA_TRY(cudaMemsetAsync(m->partials, 0xff, COUNTERS * blocks * sizeof(double), stream));
+    /* the kernel's own buffers poisoned (NaN) in stream order first */
+    GS_TRY(gs_cg_slices_poison(run, &m->sl, stream));
+    GS_CUDA_TRY(cudaMemsetAsync(m->partials, 0xff,
+                                COUNTERS * (size_t)run->grid.blocks * sizeof(double), stream));
     GS_CUDA_TRY(cudaMemsetAsync(m->state, 0xff, sizeof(cg_state), stream));
-    GS_CUDA_TRY(cudaMemsetAsync(
-        m->pbuf, 0xff, blocks * ((size_t)run->grid.rows + 2) * nx * sizeof(double), stream));
     cg_state s = {0.0, 0.0, 0};
     for (int fresh = 1;; fresh = 0) {
         const int before = s.iterations;
         GS_TRY(launch(run, run->tol, run->max_iters, fresh, 1, stream));
-        GS_TRY(check(run, stream));
         GS_CUDA_TRY(cudaMemcpyAsync(&s, m->state, sizeof s, cudaMemcpyDeviceToHost, stream));
-        GS_CUDA_TRY(cudaStreamSynchronize(stream));
+        GS_TRY(check(run, stream)); /* waits for the stream: s is in */
         if (s.iterations - before < m->per_launch || s.iterations >= run->max_iters)
             break;
     }
