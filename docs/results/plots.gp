@@ -1052,7 +1052,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [3.3967188210226587:1643.4400558471677]
+set yrange [3.3983594039455056:1633.3951950073242]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1097,7 +1097,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [0.51915999501943588:129.50559854507446]
+set yrange [0.51881998777389526:129.31040525436401]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1143,7 +1143,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [3.4652830763432965:18.779022163814968]
+set yrange [3.4591194781117474:18.670933776431614]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1186,7 +1186,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [3.657199814915657:274.53543090820312]
+set yrange [3.6141999065875998:270.31143188476562]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1228,7 +1228,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:8.6260061662410106]
+set yrange [0:8.5264841954366108]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1272,7 +1272,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.3593095983349754]
+set yrange [0:2.3581892408876124]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1317,7 +1317,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.0394060630589448]
+set yrange [0:2.0372399798156997]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1359,7 +1359,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:1.286661999358067]
+set yrange [0:1.2826130610482971]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1400,7 +1400,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.5521004125934024]
+set yrange [0:2.5181559238990805]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1444,7 +1444,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.5645196448502974]
+set yrange [0:2.5605182262212418]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1489,7 +1489,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.376685192150481]
+set yrange [0:2.3701600858848746]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1531,7 +1531,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.69569722730829]
+set yrange [0:2.6648012864352797]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1575,7 +1575,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:3.4281217708850562]
+set yrange [0:3.4290742972334458]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1620,7 +1620,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:1.9899342925548893]
+set yrange [0:1.98811994080175]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1662,7 +1662,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:1.218303917307523]
+set yrange [0:1.2279594916318664]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
