@@ -57,7 +57,9 @@ typedef struct gs_task_record {
     unsigned int ahead_len[GS_TASK_MAX_INPUTS];
     unsigned int ahead_dst[GS_TASK_MAX_INPUTS];
     unsigned int ahead_valid;                        /* 1: there is a task GS_TASK stages ahead */
-    unsigned int reserved[3];
+    unsigned int wait_own;                           /* bit w: wait w is met by the posts of the
+                                                        block's own earlier tasks (no poll) */
+    unsigned int reserved[2];
 } gs_task_record;
 
 #define GS_TASK_RECORD_BYTES 288u

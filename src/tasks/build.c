@@ -86,6 +86,11 @@ static gs_status plan_lists(struct gs_task_plan *p, gs_task_record **records)
                    p->position);
     gs__task_records(p->tasks, p->list, p->ntasks, p->list_begin, p->blocks, p->period, p->stages,
                      *records);
+    unsigned long long *own = calloc(p->ncounters ? p->ncounters : 1, sizeof *own);
+    if (!own)
+        return gs__fail(GS_ERR_OUT_OF_MEMORY, "gs_task_plan_build: out of host memory");
+    gs__task_mark_own_waits(p->tasks, p->list, p->list_begin, p->blocks, own, *records);
+    free(own);
     return GS_SUCCESS;
 }
 

@@ -1,5 +1,6 @@
 /* lists.c - the blocks' lists of a task plan and the records a block copies
- * (pure host code).
+ * (pure host code), with the waits that the block's own earlier tasks
+ * already satisfy marked in them.
  *
  * Assignment: the tasks in the plan's order, each to the block it names or
  * else to the least loaded block so far (by cost; the lowest-numbered on a
@@ -193,6 +194,37 @@ void gs__task_records(const gs_task_desc *tasks, const unsigned int *list, unsig
             const gs_task_desc *t = tasks + list[i];
             if (!(t->flags & GS_TASK_POST_AT_ONCE) && same_posts(t, tasks + list[i + 1]))
                 records[i].flags |= GS_TASK_DEFER_POSTS;
+        }
+    }
+}
+
+/* A wait of task t on counter c for value v is met before t starts when
+ * the tasks before t in its block's list post at least v to c within the
+ * launch: the counter only grows, and the block runs its list in order with
+ * block barriers between tasks, so everything those tasks wrote is visible
+ * to t's threads (CTA-scope ordering) whatever the counter's value in
+ * global memory. Such a wait is marked in t's record (wait_own), and the
+ * block neither polls for it (a round trip to L2 behind its own release)
+ * nor flushes deferred posts for it. The record keeps every wait, as the
+ * task was given. */
+void gs__task_mark_own_waits(const gs_task_desc *tasks, const unsigned int *list,
+                             const unsigned int *list_begin, unsigned int blocks,
+                             unsigned long long *own, gs_task_record *records)
+{
+    for (unsigned int b = 0; b < blocks; ++b) {
+        for (unsigned int i = list_begin[b]; i < list_begin[b + 1]; ++i) {
+            gs_task_record *r = records + i;
+            for (unsigned int w = 0; w < r->nwaits; ++w)
+                if (own[r->wait_counter[w]] >= r->wait_value[w])
+                    r->wait_own |= 1u << w;
+            const gs_task_desc *t = tasks + list[i];
+            for (unsigned int p = 0; p < t->nposts; ++p)
+                own[t->posts[p].counter] += t->posts[p].delta;
+        }
+        for (unsigned int i = list_begin[b]; i < list_begin[b + 1]; ++i) {
+            const gs_task_desc *t = tasks + list[i];
+            for (unsigned int p = 0; p < t->nposts; ++p)
+                own[t->posts[p].counter] = 0u;
         }
     }
 }

@@ -82,6 +82,13 @@ void gs__task_records(const gs_task_desc *tasks, const unsigned int *list, unsig
                       const unsigned int *list_begin, unsigned int blocks,
                       const unsigned int *period, unsigned int stages, gs_task_record *records);
 
+/* Mark in the records (wait_own) every wait that the block's own earlier
+ * tasks satisfy (their posts to the counter within the launch reach the
+ * value). `own`: one zero per counter, zeros again on return. Pure. */
+void gs__task_mark_own_waits(const gs_task_desc *tasks, const unsigned int *list,
+                             const unsigned int *list_begin, unsigned int blocks,
+                             unsigned long long *own, gs_task_record *records);
+
 /* What the watchdog found, read back from the device after a time-out. */
 typedef struct gs__task_snapshot {
     const unsigned int *record;      /* the watchdog record's line */

@@ -1,7 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 /* test_task_plan.c - the task runtime's host logic, with no GPU: checking
  * and ordering a plan (every kind of bad plan and its sentence), the
- * blocks' lists, the records' ahead copies, and the watchdog's sentence
+ * blocks' lists, the records' ahead copies, the waits a block's own tasks
+ * satisfy marked in its records, and the watchdog's sentence
  * naming the cause of a time-out rather than a victim. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -231,6 +232,51 @@ static void test_records_ahead(void **state)
     assert_int_equal(r[3].ahead_valid, 0);
 }
 
+/* Waits the block's own earlier tasks satisfy are marked in its records;
+ * the others are not, and every wait stays. Block 0 runs tasks 0, 1, 3;
+ * block 1 task 2. Counter 0 gets 1 from task 0 (block 0) and 1 from task
+ * 2 (block 1). */
+static void test_own_waits_marked(void **state)
+{
+    (void)state;
+    enum { N = 4, B = 2, C = 3 };
+    gs_task_desc t[N];
+    for (unsigned int i = 0; i < N; ++i)
+        t[i] = task(i);
+    post_to(&t[0], 0, 1);
+    wait_on(&t[1], 2, 1);  /* posted by task 2 (block 1): polled */
+    wait_on(&t[1], 0, 1);  /* task 0 posted 1 on this block: own */
+    post_to(&t[1], 1, 2);
+    post_to(&t[2], 0, 1);
+    post_to(&t[2], 2, 1);
+    wait_on(&t[2], 0, 1);  /* block 1 posted nothing before: polled */
+    wait_on(&t[3], 1, 2);  /* task 1's 2: own */
+    wait_on(&t[3], 0, 2);  /* block 0 posted 1 of the 2: polled */
+    t[0].block = t[1].block = t[3].block = 1;
+    t[2].block = 2;
+    unsigned int o[N], period[C], begin[B + 1], list[N], block_of[N], pos[N];
+    char why[256];
+    assert_int_equal(gs__task_order(t, N, C, o, period, why, sizeof why), GS_SUCCESS);
+    gs__task_lists(t, N, o, B, begin, list, block_of, pos);
+    gs_task_record r[N];
+    gs__task_records(t, list, N, begin, B, period, 2, r);
+    unsigned long long own[C] = {0, 0, 0};
+    gs__task_mark_own_waits(t, list, begin, B, own, r);
+    for (unsigned int c = 0; c < C; ++c)
+        assert_int_equal(own[c], 0); /* zeros again */
+    const gs_task_record *r0 = r + begin[0] + pos[0], *r1 = r + begin[0] + pos[1];
+    const gs_task_record *r2 = r + begin[1] + pos[2], *r3 = r + begin[0] + pos[3];
+    assert_int_equal(r0->wait_own, 0);
+    assert_int_equal(r1->nwaits, 2);
+    assert_int_equal(r1->wait_own, 2); /* wait 1 */
+    assert_int_equal(r2->nwaits, 1);
+    assert_int_equal(r2->wait_own, 0);
+    assert_int_equal(r3->nwaits, 2);
+    assert_int_equal(r3->wait_own, 1); /* wait 0 */
+    assert_int_equal(r3->wait_counter[1], 0);
+    assert_int_equal(r3->wait_value[1], 2);
+}
+
 /* A plan of 4 blocks, a chain through them: block 1's task 5 never finished
  * (its block left the kernel inside it); blocks 2 and 3 waited behind it,
  * and block 3's wait timed out first. The sentence names task 5. */
@@ -313,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_input_written_by_a_task_is_refused),
         cmocka_unit_test(test_lists),
         cmocka_unit_test(test_records_ahead),
+        cmocka_unit_test(test_own_waits_marked),
         cmocka_unit_test(test_cause_names_the_block_that_left),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

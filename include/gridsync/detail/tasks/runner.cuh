@@ -27,7 +27,11 @@
  * every thread's accesses of the task come after the acquire. A counter
  * value thread 0 acquired once stays acquired: a later task of the same block waiting on the same counter
  * for a value at or below it skips the poll (the counters only grow within a
- * launch). The stages: a copy completes a phase of its stage's mbarrier
+ * launch), and a wait that the block's own earlier tasks satisfy (their
+ * posts within the launch reach its value: the host marks it, wait_own,
+ * lists.c) is not polled at all: those tasks ran before on this block,
+ * behind block barriers, so their accesses are ordered before the task's at
+ * CTA scope, and the counter can only be higher. The stages: a copy completes a phase of its stage's mbarrier
  * (bulk_copy.cuh); thread 0 observes it with try_wait (acquire, CTA scope)
  * and the block barrier after it extends that to every thread. A stage is
  * refilled only after the block barrier that ends its task, and the copy is
@@ -319,8 +323,9 @@ GS_DEVICE int gs__task_next(gs_task_runner *r, gs_task *t)
         int ok = gs::detail::bulk_barrier_try_wait(bar, r->parity) ||
                  gs__task_stage_wait_slow(bar, r->parity, r->v.timeout_ns,
                                           r->v.record + GS_REC_FLAG, gs__task_block_word(r, 0u));
+        const unsigned int own = rec->wait_own; /* met by this block's earlier tasks */
         for (unsigned int w = 0; ok && w < rec->nwaits; ++w)
-            ok = gs__task_wait_counter(r, rec, w);
+            ok = ((own >> w) & 1u) || gs__task_wait_counter(r, rec, w);
         *leave = !ok;
     }
     __syncthreads();
@@ -344,8 +349,9 @@ GS_DEVICE int gs__task_next(gs_task_runner *r, gs_task *t)
     __syncthreads();
     if (gs__thread_rank() == 0u) {
         int ok = 1;
+        const unsigned int own = rec->wait_own; /* met by this block's earlier tasks */
         for (unsigned int w = 0; ok && w < rec->nwaits; ++w)
-            ok = gs__task_wait_counter(r, rec, w);
+            ok = ((own >> w) & 1u) || gs__task_wait_counter(r, rec, w);
         *leave = !ok;
     }
     __syncthreads();
