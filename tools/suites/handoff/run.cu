@@ -4,7 +4,9 @@
  * no work in a step, so the time per step is the hand-off: the post, and the
  * waiting block's wait until its next instruction. Three ways:
  *   - gridsync tasks: a plan of the chain (step i waits for counter i - 1,
- *     posts counter i), one launch;
+ *     posts counter i), one launch (on one block every wait is met by the
+ *     block's own previous step: the plan marks it and the block does not
+ *     poll, so there the figure is the post and the runtime's own path);
  *   - gridsync signals: one launch, block b waits for signal i - 1 >= 1 and
  *     stores signal i = 1 for its steps (gs_block_signal_wait / _store), after
  *     a reset of the set in the same graph (a 256 KiB memset, ~0.3 ns a step);
