@@ -213,24 +213,44 @@ GS_DEVICE void gs__wait_record_where(const gs__waiter *w)
         gs__st_relaxed_gpu(w->state + GS_W_WHERE + w->rank, w->count);
 }
 
+namespace gs {
+namespace detail {
+
 /*
  * The watched wait (out of line): keeps polling; every 32 polls looks at the
  * record's flag (somebody else timed out: leave) and at the deadline, the
  * bounded wait's (bounded_wait.cuh), started on entry (past it: raise the
- * time-out, leave). The loop is written out rather than bounded_wait's
- * (the same polls and looks): its every caller is a barrier kernel, and this
- * form keeps their register allocation, so their SASS, as it was
- * (cuobjdump; bounded_wait's form spilled a loop counter of the tagged
- * exchange). A waiter that leaves records the barrier number it was waiting
- * at in where[rank]: the host names the blocks that have no such record as
- * missing. A block that finds the flag already up when its wait turns slow
- * (~36 us after arriving) is taken to have started after the time-out and
- * leaves unrecorded.
+ * time-out, leave). A waiter that leaves records the barrier number it was
+ * waiting at in where[rank]: the host names the blocks that have no such
+ * record as missing. A block that finds the flag already up when its wait
+ * turns slow (~36 us after arriving) is taken to have started after the
+ * time-out and leaves unrecorded.
+ *
+ * One instance per condition (Until, a constant: gs__wait_slow picks it), with
+ * the operands in registers: the loop is a poll, a compare and a branch,
+ * where one function for every condition reloaded them from the waiter in
+ * local memory and dispatched on the condition before each poll (0.12 us a
+ * hand-off on H200, research/notes/tasks.md run 10). The loop is written out
+ * rather than bounded_wait's (the same polls and looks): that form spilled a
+ * loop counter of the tagged exchange.
+ *
+ * Genuine: the word grows only through work really done (the task
+ * runtime's counters: a block that gives up a wait leaves without posting),
+ * so it cannot come true through a time-out and the flag is not read once
+ * it does. Every other wait reads the flag after its condition holds: after
+ * a time-out, blocks that left go on to later barriers and their arrivals
+ * can make the condition come true; with the flag up, this block leaves
+ * (recorded) instead of passing.
  * Returns 0 when the condition came true, 1 when the caller must leave.
  */
-static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
+template <int Until, bool Genuine>
+static __device__ __noinline__ int wait_slow(const gs__waiter *w)
 {
-    if (w->target == ~0u &&
+    const void *const p = w->p;
+    const unsigned long long ref = w->ref;
+    const unsigned int aux = w->aux;
+    const unsigned int *const flag = w->state + GS_REC_FLAG;
+    if (!Genuine && w->target == ~0u &&
         gs__grid_blocks() > gs__ld_relaxed_gpu(w->state + GS_REC_CAPACITY)) {
         /* a plain launch of a grid the state cannot hold (gs__leave_oversized):
          * leave before where[rank] is written */
@@ -238,25 +258,22 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
         return 1;
     }
     /* a time-out of 0 is "off" (GRIDSYNC_BARRIER_TIMEOUT=off): no deadline */
-    gs::detail::wait_deadline deadline = gs::detail::wait_deadline_from_now(w->timeout_ns);
-    if (w->late || gs__ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u) {
+    const wait_deadline deadline = wait_deadline_from_now(w->timeout_ns);
+    if ((!Genuine && w->late) || gs__ld_relaxed_gpu(flag) != 0u) {
         gs__st_relaxed_gpu(w->state + GS_REC_LATE, 1u); /* reported by gs_barrier_check */
         return 1;
     }
     for (unsigned int spins = 1;; ++spins) {
-        if (gs__wait_done(w->p, w->until, w->ref, w->aux)) {
-            /* After a time-out, blocks that left go on to later barriers and
-             * their arrivals can make this condition come true: with the
-             * flag up, this block leaves (recorded) instead of passing. */
-            if (gs__ld_relaxed_gpu(w->state + GS_REC_FLAG) != 0u)
+        if (gs__wait_done(p, Until, ref, aux)) {
+            if (!Genuine && gs__ld_relaxed_gpu(flag) != 0u)
                 break;
-            gs__wait_acquire(w->p, w->until);
+            gs__wait_acquire(p, Until);
             return 0;
         }
         if ((spins & 31u) != 0u)
             continue;
-        if (gs__ld_relaxed_gpu(w->state + GS_REC_FLAG) == 0u) {
-            if (!gs::detail::wait_deadline_reached(deadline))
+        if (gs__ld_relaxed_gpu(flag) == 0u) {
+            if (!wait_deadline_reached(deadline))
                 continue;
             gs__raise_timeout(w);
         }
@@ -266,47 +283,32 @@ static __device__ __noinline__ int gs__wait_slow(const gs__waiter *w)
     return 1;
 }
 
-/*
- * The watched wait of a 32-bit counter that grows only through work really
- * done (the task runtime's counters: a block that gives up a wait leaves
- * without posting): until (int)(*p - ref) >= 0, every poll an ld.acquire.
- * gs__wait_slow's contract for a wait on one word (the flag and the deadline
- * every 32 polls, the record, where[rank]; not the whole-grid oversize check
- * nor w->late, which its callers never set), with a tighter loop: the operands in registers and
- * the condition fixed, where gs__wait_slow reloads them from the waiter in
- * local memory and dispatches on the condition before each poll; and, since
- * such a counter cannot come true through a time-out, no read of the flag
- * once it does. Measured on H200 (research/probes/handoff_parts.cu, a
- * hand-off at 132 blocks): through gs__wait_slow 1.09-1.10 us, through
- * this loop 0.81-0.84, through a loop of the same polls and looks written
- * out in the probe 0.82-0.83.
- * Out of line, like gs__wait_slow: its registers are the task kernel's only
- * (barrier kernels never call it). Returns 0 when reached, 1 when the
- * caller must leave.
- */
-static __device__ __noinline__ int gs__wait_slow_counter(const gs__waiter *w)
+/* wait_slow's instance for `until` (every condition, with and without
+ * GS__ACQUIRE_EACH): where until is a constant the tests fold to one call. */
+template <bool Genuine, int U = 0>
+static __device__ __forceinline__ int wait_slow_for(const gs__waiter *w, int until)
 {
-    const unsigned int *const p = (const unsigned int *)w->p;
-    const unsigned int *const flag = w->state + GS_REC_FLAG;
-    const unsigned int ref = (unsigned int)w->ref;
-    const gs::detail::wait_deadline deadline = gs::detail::wait_deadline_from_now(w->timeout_ns);
-    if (gs__ld_relaxed_gpu(flag) != 0u) { /* started after a time-out: as gs__wait_slow */
-        gs__st_relaxed_gpu(w->state + GS_REC_LATE, 1u);
-        return 1;
-    }
-    for (unsigned int spins = 1;; ++spins) {
-        if ((int)(gs__ld_acquire_gpu(p) - ref) >= 0)
-            return 0;
-        if ((spins & 31u) != 0u)
-            continue;
-        if (gs__ld_relaxed_gpu(flag) == 0u) {
-            if (!gs::detail::wait_deadline_reached(deadline))
-                continue;
-            gs__raise_timeout(w);
-        }
-        gs__wait_record_where(w);
-        return 1;
-    }
+    if constexpr (U == (GS__UNTIL_CONDITION | GS__ACQUIRE_EACH)) /* the last */
+        return wait_slow<U, Genuine>(w);
+    else
+        return until == U ? wait_slow<U, Genuine>(w) : wait_slow_for<Genuine, U + 1>(w, until);
+}
+
+} // namespace detail
+} // namespace gs
+
+/* The watched wait for the waiter's condition (w->until). */
+GS_DEVICE int gs__wait_slow(const gs__waiter *w)
+{
+    return gs::detail::wait_slow_for<false>(w, w->until);
+}
+
+/* The watched wait of a 32-bit counter that grows only through work really
+ * done (the task runtime's counters): until (int)(*p - ref) >= 0, every
+ * poll an ld.acquire, and no read of the flag once it holds (Genuine). */
+GS_DEVICE int gs__wait_slow_counter(const gs__waiter *w)
+{
+    return gs::detail::wait_slow<GS__UNTIL_REACHED | GS__ACQUIRE_EACH, true>(w);
 }
 
 /* Wait until the condition holds: inline polls first, then the watched slow

@@ -8,7 +8,8 @@
  * values spilled a loop counter of the tagged exchange; inline, the scan's
  * look-back grew ~40 instructions):
  *   - the barriers' and the scoped primitives' watched slow path and the
- *     task counters' (barrier_wait.cuh: gs__wait_slow, gs__wait_slow_counter),
+ *     task counters' (barrier_wait.cuh: gs::detail::wait_slow, one instance
+ *     per condition),
  *     tagged words (tagged_word.cuh) and the task runtime's wait for its
  *     copies (tasks/runner.cuh): a deadline started on entry
  *     (wait_deadline_from_now, wait_deadline_reached);
