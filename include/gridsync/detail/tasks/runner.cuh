@@ -261,6 +261,14 @@ GS_DEVICE int gs__task_wait_counter(gs_task_runner *r, const gs_task_record *rec
     return 1;
 }
 
+/* The waits of a task its block must poll, one bit each: all but those the
+ * block's own earlier tasks met (wait_own). Zero for most tasks of a chain
+ * kept on one block: then the block does not enter the loop at all. */
+GS_DEVICE unsigned int gs__task_waits_to_poll(const gs_task_record *rec)
+{
+    return ((1u << rec->nwaits) - 1u) & ~rec->wait_own;
+}
+
 /* Every thread: start walking the block's list. */
 GS_DEVICE void gs__task_begin(gs_task_runner *r, const gs_task_view *view, void *smem)
 {
@@ -323,9 +331,9 @@ GS_DEVICE int gs__task_next(gs_task_runner *r, gs_task *t)
         int ok = gs::detail::bulk_barrier_try_wait(bar, r->parity) ||
                  gs__task_stage_wait_slow(bar, r->parity, r->v.timeout_ns,
                                           r->v.record + GS_REC_FLAG, gs__task_block_word(r, 0u));
-        const unsigned int own = rec->wait_own; /* met by this block's earlier tasks */
-        for (unsigned int w = 0; ok && w < rec->nwaits; ++w)
-            ok = ((own >> w) & 1u) || gs__task_wait_counter(r, rec, w);
+        /* the waits to poll: not those met by this block's earlier tasks */
+        for (unsigned int todo = gs__task_waits_to_poll(rec); ok && todo != 0u; todo &= todo - 1u)
+            ok = gs__task_wait_counter(r, rec, (unsigned int)__ffs(todo) - 1u);
         *leave = !ok;
     }
     __syncthreads();
@@ -349,9 +357,9 @@ GS_DEVICE int gs__task_next(gs_task_runner *r, gs_task *t)
     __syncthreads();
     if (gs__thread_rank() == 0u) {
         int ok = 1;
-        const unsigned int own = rec->wait_own; /* met by this block's earlier tasks */
-        for (unsigned int w = 0; ok && w < rec->nwaits; ++w)
-            ok = ((own >> w) & 1u) || gs__task_wait_counter(r, rec, w);
+        /* the waits to poll: not those met by this block's earlier tasks */
+        for (unsigned int todo = gs__task_waits_to_poll(rec); ok && todo != 0u; todo &= todo - 1u)
+            ok = gs__task_wait_counter(r, rec, (unsigned int)__ffs(todo) - 1u);
         *leave = !ok;
     }
     __syncthreads();
