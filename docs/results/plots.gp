@@ -1051,7 +1051,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [3.3983594039455056:1633.3951950073242]
+set yrange [3.3945313771255319:1633.6704254150391]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1096,7 +1096,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [0.51881998777389526:129.31040525436401]
+set yrange [0.51837999373674393:128.66319417953491]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1142,12 +1142,12 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [3.4591194781117474:18.670933776431614]
+set yrange [3.4922012274370253:20.900977982415093]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
 set logscale y 10
-set ytics ('5' 5, '10' 10)
+set ytics ('5' 5, '10' 10, '20' 20)
 plot 'apps-time-3.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#3182bd' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
      'apps-time-3.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#fdae6b' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1), \
      'apps-time-3.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#bd9e39' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1), \
@@ -1185,7 +1185,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'microseconds per step (log scale)'
 set xrange [52428.800000000003:20971520]
-set yrange [3.6141999065875998:270.31143188476562]
+set yrange [3.6116000264883041:275.08172607421875]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1227,7 +1227,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:8.5264841954366108]
+set yrange [0:8.5598817820051352]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1271,7 +1271,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.3581892408876124]
+set yrange [0:2.3531897561441486]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1316,7 +1316,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.0372399798156997]
+set yrange [0:2.0175449728875536]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1358,7 +1358,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA-graph version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:1.2826130610482971]
+set yrange [0:1.2835363748560444]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1399,7 +1399,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.5181559238990805]
+set yrange [0:2.5298825930288444]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1443,7 +1443,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.5605182262212418]
+set yrange [0:2.5600602853420917]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1488,7 +1488,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the full-barrier version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.3701600858848746]
+set yrange [0:2.3446565807100059]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1530,7 +1530,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:2.6648012864352797]
+set yrange [0:2.6723962571526783]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1574,7 +1574,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:3.4290742972334458]
+set yrange [0:3.431927453066772]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1619,7 +1619,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:1.98811994080175]
+set yrange [0:1.9699996115435834]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -1661,7 +1661,7 @@ set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
 set xlabel 'problem size'
 set ylabel 'speedup over the CUDA graph + PDL version'
 set xrange [52428.800000000003:20971520]
-set yrange [0:1.2279594916318664]
+set yrange [0:1.2283059445877886]
 set logscale x 2
 set xtics ('2^16' 65536, '2^20' 1048576, '2^22' 4194304, '2^24' 16777216)
 set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
@@ -2223,56 +2223,6 @@ plot 'python-host-2.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
      'python-host-2.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
-# decode-bandwidth
-reset
-set terminal pngcairo size 1484,600 noenhanced font 'sans,11'
-set output 'decode-bandwidth.png'
-set multiplot
-set tmargin at screen 0.8700
-set lmargin 11
-set rmargin 4
-set border 3 lc rgb '#444444'
-set tics nomirror out
-set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
-set xlabel 'workload, dtype, D, batch'
-set ylabel 'fraction of the measured read bandwidth'
-set xrange [-0.59999999999999998:15.6]
-set yrange [0:1.0568169522767297]
-set xtics scale 0
-set xtics rotate by 25 right
-set grid ytics lc rgb '#dddddd' lw 1 dt 1
-set format y '%g'
-plot 'decode-bandwidth.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
-     'decode-bandwidth.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'decode-bandwidth.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
-     'decode-bandwidth.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'decode-bandwidth.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
-     'decode-bandwidth.dat' index 2 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'decode-bandwidth.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
-     'decode-bandwidth.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'decode-bandwidth.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
-     'decode-bandwidth.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'decode-bandwidth.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
-     'decode-bandwidth.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'decode-bandwidth.dat' index 6 using 1:(NaN):xtic(2) notitle
-unset key
-unset border
-unset tics
-unset xlabel
-unset ylabel
-unset grid
-unset logscale
-unset format
-set xrange [0:1]
-set yrange [0:1]
-set lmargin at screen 0
-set rmargin at screen 1
-set tmargin at screen 1
-set bmargin at screen 0.8700
-plot 'decode-bandwidth.dat' index 7 using 1:2:3 with labels font ',15' notitle, \
-     'decode-bandwidth.dat' index 8 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
-unset multiplot
-
 # handoff-latency
 reset
 set terminal pngcairo size 960,600 noenhanced font 'sans,11'
@@ -2311,5 +2261,55 @@ set tmargin at screen 1
 set bmargin at screen 0.8700
 plot 'handoff-latency.dat' index 3 using 1:2:3 with labels font ',15' notitle, \
      'handoff-latency.dat' index 4 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# decode-bandwidth
+reset
+set terminal pngcairo size 1484,600 noenhanced font 'sans,11'
+set output 'decode-bandwidth.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'workload, dtype, D, batch'
+set ylabel 'fraction of the measured read bandwidth'
+set xrange [-0.59999999999999998:15.6]
+set yrange [0:1.0645300147679237]
+set xtics scale 0
+set xtics rotate by 25 right
+set grid ytics lc rgb '#dddddd' lw 1 dt 1
+set format y '%g'
+plot 'decode-bandwidth.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
+     'decode-bandwidth.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'decode-bandwidth.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'decode-bandwidth.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'decode-bandwidth.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'decode-bandwidth.dat' index 2 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'decode-bandwidth.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
+     'decode-bandwidth.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'decode-bandwidth.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
+     'decode-bandwidth.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'decode-bandwidth.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
+     'decode-bandwidth.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'decode-bandwidth.dat' index 6 using 1:(NaN):xtic(2) notitle
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'decode-bandwidth.dat' index 7 using 1:2:3 with labels font ',15' notitle, \
+     'decode-bandwidth.dat' index 8 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
