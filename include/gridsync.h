@@ -538,9 +538,9 @@ GS_API gs_status gs_gemm_kernel_parse(const char *name, gs_gemm_kernel *kernel);
  * every run). Row-major: A is m x k with row stride lda >= k, B is k x n
  * with ldb >= n, C is m x n with ldc >= n; device pointers. Any m, n, k >= 1.
  * beta == 0 never reads C. Asynchronous on `stream`. Bad input (sizes < 1,
- * leading dimensions smaller than the width, NULL or host pointers, more rows
- * than a grid can hold) returns GS_ERR_INVALID_ARGUMENT and launches
- * nothing. */
+ * leading dimensions smaller than the width, NULL or host pointers, device
+ * memory of a GPU other than the current one, more rows than a grid can
+ * hold) returns GS_ERR_INVALID_ARGUMENT and launches nothing. */
 GS_API gs_status gs_sgemm(int m, int n, int k, float alpha, const float *a, int lda, const float *b,
                           int ldb, float beta, float *c, int ldc, cudaStream_t stream);
 

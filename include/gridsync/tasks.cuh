@@ -32,10 +32,12 @@
  *   - gs_task_next returns a task once its stage holds its record and its
  *     independent inputs (gs_task_input(&t, i), in shared memory, 16-byte
  *     aligned, in the order the task named them) and every counter it waits
- *     on has reached its value: everything the tasks that posted those
- *     values wrote before they ended is visible to every thread of the block
- *     (acquire/release at GPU scope; tasks/runner.cuh argues it). Read such
- *     data with ordinary loads after gs_task_next.
+ *     on has reached its value, or the block's own earlier tasks posted
+ *     that value (the host marks such waits and the block does not poll
+ *     them): everything the tasks that posted those values wrote before they
+ *     ended is visible to every thread of the block (acquire/release at GPU
+ *     scope, or, for the block's own tasks, block order; tasks/runner.cuh
+ *     argues it). Read such data with ordinary loads after gs_task_next.
  *   - gs_task_end posts the task's counters once every thread of the block
  *     has returned to it: what the block wrote for the task is released.
  *   - gs_task_next returns 0 at the end of the list, and also when a wait

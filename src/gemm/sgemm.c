@@ -35,11 +35,13 @@ gs_status gs_gemm_kernel_parse(const char *name, gs_gemm_kernel *kernel)
  * (128) and a k step past it without overflow. */
 #define GS_SGEMM_MAX_DIM (INT_MAX - 255)
 
-static gs_status check_device(const char *what, const void *ptr)
+/* A matrix in device memory of the current device, or managed memory (the
+ * location check gs_scan and the reductions make, memory_location.c). */
+static gs_status check_device(const char *what, const void *ptr, int dev)
 {
-    struct cudaPointerAttributes attr;
-    GS_CUDA_TRY(cudaPointerGetAttributes(&attr, ptr));
-    if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+    enum cudaMemoryType type = cudaMemoryTypeUnregistered;
+    GS_TRY(gs__memory_on("gs_sgemm", what, ptr, dev, &type));
+    if (type != cudaMemoryTypeDevice && type != cudaMemoryTypeManaged)
         return gs__fail(GS_ERR_INVALID_ARGUMENT,
                         "gs_sgemm: %s is host memory; it must be device (or managed) memory",
                         what);
@@ -70,9 +72,11 @@ static gs_status check(const gs__sgemm_args *p)
     if (!p->a || !p->b || !p->c)
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "gs_sgemm: matrix %s is NULL",
                         !p->a ? "A" : !p->b ? "B" : "C");
-    GS_TRY(check_device("A", p->a));
-    GS_TRY(check_device("B", p->b));
-    return check_device("C", p->c);
+    int dev = 0;
+    GS_CUDA_TRY(cudaGetDevice(&dev));
+    GS_TRY(check_device("A", p->a, dev));
+    GS_TRY(check_device("B", p->b, dev));
+    return check_device("C", p->c, dev);
 }
 
 gs_status gs_sgemm_with(gs_gemm_kernel kernel, int m, int n, int k, float alpha, const float *a,

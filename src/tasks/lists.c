@@ -204,8 +204,9 @@ void gs__task_records(const gs_task_desc *tasks, const unsigned int *list, unsig
  * block barriers between tasks, so everything those tasks wrote is visible
  * to t's threads (CTA-scope ordering) whatever the counter's value in
  * global memory. Such a wait is marked in t's record (wait_own), and the
- * block neither polls for it (a round trip to L2 behind its own release)
- * nor flushes deferred posts for it. The record keeps every wait, as the
+ * block does not poll for it (a round trip to L2 behind its own release);
+ * the task before t no longer defers its posts (GS_TASK_DEFER_POSTS), so
+ * they leave when a wait of t would have flushed them. The record keeps every wait, as the
  * task was given. */
 void gs__task_mark_own_waits(const gs_task_desc *tasks, const unsigned int *list,
                              const unsigned int *list_begin, unsigned int blocks,
@@ -217,6 +218,12 @@ void gs__task_mark_own_waits(const gs_task_desc *tasks, const unsigned int *list
             for (unsigned int w = 0; w < r->nwaits; ++w)
                 if (own[r->wait_counter[w]] >= r->wait_value[w])
                     r->wait_own |= 1u << w;
+            /* a wait used to flush the posts the tasks before it deferred
+             * (gs__task_flush): an own wait does not run, so the task
+             * before it posts at its end instead, and other blocks waiting
+             * for those posts start as early as they did */
+            if (r->wait_own && i > list_begin[b])
+                records[i - 1].flags &= ~GS_TASK_DEFER_POSTS;
             const gs_task_desc *t = tasks + list[i];
             for (unsigned int p = 0; p < t->nposts; ++p)
                 own[t->posts[p].counter] += t->posts[p].delta;

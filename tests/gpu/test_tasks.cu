@@ -20,7 +20,9 @@
  * posts). The staged inputs' checksum is compared with the host's.
  * Every grid size from 1 to the co-resident maximum (grid_sizes.h), several
  * launches of each plan with no reset between them (epochs); outputs
- * poisoned before each launch; at least 10^6 waits in all.
+ * poisoned before each launch; at least 10^6 waits in all. Then a fixed
+ * plan (deferred_own_plan) of waits met by the block's own tasks beside
+ * deferred posts that another block waits for.
  */
 #include <gridsync_tasks.h>
 #include <gridsync/tasks.cuh>
@@ -204,6 +206,53 @@ static generated generate(unsigned long long *s, unsigned int n, const unsigned 
     return g;
 }
 
+/* Own waits next to deferred posts, on blocks 0 and 1 (pinned), `rounds`
+ * rounds; counter 2k is round k's first, 2k + 1 its second:
+ *   block 0: A posts 2k; B waits 2k >= 1 (met by A, on its own block: not
+ *            polled, and A no longer defers its post) and posts 2k;
+ *   block 1: C waits 2k >= 1 (A's post alone: it must not wait for B),
+ *            posts 2k + 1; D waits 2k >= 2 (A's and B's), posts 2k + 1
+ *            (C defers its post to D's, flushed before D's wait);
+ *   A of round k + 1 waits 2k + 1 >= 2 (C's and D's).
+ * Some tasks sleep; added in a random order, as the random plans are. */
+static generated deferred_own_plan(unsigned long long *s, unsigned int rounds)
+{
+    generated g;
+    g.waits = 0;
+    g.counters = 2 * rounds;
+    for (unsigned int k = 0; k < rounds; ++k) {
+        gen_task t[4];
+        memset(t, 0, sizeof t);
+        for (unsigned int i = 0; i < 4; ++i) {
+            t[i].d.op = 1;
+            t[i].d.block = i < 2 ? 1 : 2;
+            t[i].d.nposts = 1;
+            t[i].d.posts[0] = {2 * k + (i < 2 ? 0u : 1u), 1};
+            if (rnd(s, 10) < 3)
+                t[i].d.arg[0] = 200 + rnd(s, 3000); /* sleeps this many ns */
+        }
+        if (k > 0) {
+            t[0].d.waits[t[0].d.nwaits++] = {2 * k - 1, 2};
+            t[0].full[0] = 1;
+        }
+        t[1].d.waits[t[1].d.nwaits++] = {2 * k, 1};
+        t[2].d.waits[t[2].d.nwaits++] = {2 * k, 1};
+        t[3].d.waits[t[3].d.nwaits++] = {2 * k, 2};
+        t[3].full[0] = 1;
+        for (unsigned int i = 0; i < 4; ++i) {
+            g.waits += t[i].d.nwaits;
+            g.tasks.push_back(t[i]);
+        }
+    }
+    const unsigned int n = (unsigned int)g.tasks.size();
+    g.perm.resize(n);
+    for (unsigned int i = 0; i < n; ++i)
+        g.perm[i] = i;
+    for (unsigned int i = n; i > 1; --i)
+        std::swap(g.perm[i - 1], g.perm[rnd(s, i)]);
+    return g;
+}
+
 /* The sequential execution: outputs by id, and each task's input checksum. */
 static void reference(const generated &g, const unsigned char *h_in, const unsigned char *d_in,
                       std::vector<unsigned long long> &out, std::vector<unsigned long long> &sum_in)
@@ -348,12 +397,40 @@ int main(void)
                 continue;
             if (grids[gi] == 1 && n > 20000 && si > 0)
                 continue; /* one block walks 10^5 tasks once per stage count is enough */
-            checks += run_grid(g, grids[gi], stages, grids[gi] == 1 ? 1 : launches, ref, b,
+            /* one block: every wait is its own (not polled); two launches for the epochs */
+            checks += run_grid(g, grids[gi], stages, grids[gi] == 1 ? 2 : launches, ref, b,
                                &waits, stream);
             printf("tasks: %u tasks, %u counters, %u stages, %u blocks: done\n", n, g.counters,
                    stages, grids[gi]);
             fflush(stdout);
         }
+    }
+    {
+        generated dg = deferred_own_plan(&s, sanitizer ? 40u : 400u);
+        std::vector<unsigned long long> dref, dsum;
+        reference(dg, h_in.data(), d_in, dref, dsum); /* no inputs: checksums 0 */
+        const size_t dn = dg.tasks.size();
+        test_bufs db;
+        unsigned long long *zeros;
+        CUDA_OK(cudaMalloc(&db.acc, dg.counters * sizeof *db.acc));
+        CUDA_OK(cudaMalloc(&db.posted, dg.counters * sizeof *db.posted));
+        CUDA_OK(cudaMalloc(&db.out, dn * sizeof *db.out));
+        CUDA_OK(cudaMalloc(&db.bad, 2 * sizeof *db.bad));
+        CUDA_OK(cudaMalloc(&zeros, dn * sizeof *zeros));
+        CUDA_OK(cudaMemset(zeros, 0, dn * sizeof *zeros));
+        db.checksum = zeros;
+        const unsigned int dgrids[] = {2u, (unsigned int)sms};
+        for (unsigned int stages = 1; stages <= 3; stages += 2)
+            for (unsigned int gi = 0; gi < 2; ++gi) {
+                checks += run_grid(dg, dgrids[gi], stages, launches, dref, db, &waits, stream);
+                printf("tasks: own waits beside deferred posts, %zu tasks, %u stages, %u "
+                       "blocks: done\n", dn, stages, dgrids[gi]);
+            }
+        cudaFree(db.acc);
+        cudaFree(db.posted);
+        cudaFree(db.out);
+        cudaFree(db.bad);
+        cudaFree(zeros);
     }
     printf("tasks: %llu waits in all\n", waits);
     EXPECT(sanitizer || waits >= 1000000ull, "only %llu waits ran", waits);

@@ -277,6 +277,38 @@ static void test_own_waits_marked(void **state)
     assert_int_equal(r3->wait_value[1], 2);
 }
 
+/* An own wait ends the deferral before it: block 0 runs T0 (posts c) and
+ * T1 (waits c >= 1, its own, posts c), block 1 T2 (waits c >= 1). T0 would
+ * defer its post to T1's (same counters); since T1 does not wait, T0 posts
+ * at its end, so T2 need not wait for T1. */
+static void test_own_wait_ends_deferral(void **state)
+{
+    (void)state;
+    enum { N = 3, B = 2, C = 1 };
+    gs_task_desc t[N];
+    for (unsigned int i = 0; i < N; ++i)
+        t[i] = task(i);
+    post_to(&t[0], 0, 1);
+    wait_on(&t[1], 0, 1);
+    post_to(&t[1], 0, 1);
+    wait_on(&t[2], 0, 1);
+    post_to(&t[2], 0, 1);
+    t[0].block = t[1].block = 1;
+    t[2].block = 2;
+    unsigned int o[N], period[C], begin[B + 1], list[N], block_of[N], pos[N];
+    char why[256];
+    assert_int_equal(gs__task_order(t, N, C, o, period, why, sizeof why), GS_SUCCESS);
+    gs__task_lists(t, N, o, B, begin, list, block_of, pos);
+    gs_task_record r[N];
+    gs__task_records(t, list, N, begin, B, period, 2, r);
+    gs_task_record *r0 = r + begin[0] + pos[0], *r1 = r + begin[0] + pos[1];
+    assert_int_equal(r0->flags & GS_TASK_DEFER_POSTS, GS_TASK_DEFER_POSTS); /* before */
+    unsigned long long own[C] = {0};
+    gs__task_mark_own_waits(t, list, begin, B, own, r);
+    assert_int_equal(r1->wait_own, 1);
+    assert_int_equal(r0->flags & GS_TASK_DEFER_POSTS, 0);
+}
+
 /* A plan of 4 blocks, a chain through them: block 1's task 5 never finished
  * (its block left the kernel inside it); blocks 2 and 3 waited behind it,
  * and block 3's wait timed out first. The sentence names task 5. */
@@ -360,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_lists),
         cmocka_unit_test(test_records_ahead),
         cmocka_unit_test(test_own_waits_marked),
+        cmocka_unit_test(test_own_wait_ends_deferral),
         cmocka_unit_test(test_cause_names_the_block_that_left),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

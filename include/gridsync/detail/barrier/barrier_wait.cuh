@@ -283,13 +283,19 @@ static __device__ __noinline__ int wait_slow(const gs__waiter *w)
     return 1;
 }
 
-/* wait_slow's instance for `until` (every condition, with and without
- * GS__ACQUIRE_EACH): where until is a constant the tests fold to one call. */
+/* wait_slow's instance for `until`: the 14 conditions (7 with and without
+ * GS__ACQUIRE_EACH). Every call site passes a constant, and the tests fold
+ * to one call; a `until` known only at run time would compile all 14
+ * instances behind a chain of compares (about 2,700 lines of SASS), so keep
+ * it constant. The last instance takes any value not matched before. */
 template <bool Genuine, int U = 0>
 static __device__ __forceinline__ int wait_slow_for(const gs__waiter *w, int until)
 {
-    if constexpr (U == (GS__UNTIL_CONDITION | GS__ACQUIRE_EACH)) /* the last */
+    constexpr int last = GS__UNTIL_REACHED64 | GS__ACQUIRE_EACH;
+    if constexpr (U == last)
         return wait_slow<U, Genuine>(w);
+    else if constexpr ((U & GS__UNTIL_CONDITION) > GS__UNTIL_REACHED64) /* not a condition */
+        return wait_slow_for<Genuine, U + 1>(w, until);
     else
         return until == U ? wait_slow<U, Genuine>(w) : wait_slow_for<Genuine, U + 1>(w, until);
 }

@@ -31,7 +31,10 @@
  * posts within the launch reach its value: the host marks it, wait_own,
  * lists.c) is not polled at all: those tasks ran before on this block,
  * behind block barriers, so their accesses are ordered before the task's at
- * CTA scope, and the counter can only be higher. The stages: a copy completes a phase of its stage's mbarrier
+ * CTA scope (the counter in memory may still lag: their posts can be
+ * deferred, and go out no later than before the block next blocks; the
+ * host ends a deferral just before an own wait, so that the posts leave
+ * when they did when such a wait flushed them). The stages: a copy completes a phase of its stage's mbarrier
  * (bulk_copy.cuh); thread 0 observes it with try_wait (acquire, CTA scope)
  * and the block barrier after it extends that to every thread. A stage is
  * refilled only after the block barrier that ends its task, and the copy is
@@ -266,7 +269,8 @@ GS_DEVICE int gs__task_wait_counter(gs_task_runner *r, const gs_task_record *rec
  * kept on one block: then the block does not enter the loop at all. */
 GS_DEVICE unsigned int gs__task_waits_to_poll(const gs_task_record *rec)
 {
-    return ((1u << rec->nwaits) - 1u) & ~rec->wait_own;
+    /* at most GS_TASK_MAX_WAITS bits, whatever nwaits holds */
+    return ((1u << (rec->nwaits & 31u)) - 1u) & ((1u << GS_TASK_MAX_WAITS) - 1u) & ~rec->wait_own;
 }
 
 /* Every thread: start walking the block's list. */
@@ -332,7 +336,8 @@ GS_DEVICE int gs__task_next(gs_task_runner *r, gs_task *t)
                  gs__task_stage_wait_slow(bar, r->parity, r->v.timeout_ns,
                                           r->v.record + GS_REC_FLAG, gs__task_block_word(r, 0u));
         /* the waits to poll: not those met by this block's earlier tasks */
-        for (unsigned int todo = gs__task_waits_to_poll(rec); ok && todo != 0u; todo &= todo - 1u)
+        for (unsigned int todo = ok ? gs__task_waits_to_poll(rec) : 0u; ok && todo != 0u;
+             todo &= todo - 1u)
             ok = gs__task_wait_counter(r, rec, (unsigned int)__ffs(todo) - 1u);
         *leave = !ok;
     }
@@ -358,7 +363,8 @@ GS_DEVICE int gs__task_next(gs_task_runner *r, gs_task *t)
     if (gs__thread_rank() == 0u) {
         int ok = 1;
         /* the waits to poll: not those met by this block's earlier tasks */
-        for (unsigned int todo = gs__task_waits_to_poll(rec); ok && todo != 0u; todo &= todo - 1u)
+        for (unsigned int todo = ok ? gs__task_waits_to_poll(rec) : 0u; ok && todo != 0u;
+             todo &= todo - 1u)
             ok = gs__task_wait_counter(r, rec, (unsigned int)__ffs(todo) - 1u);
         *leave = !ok;
     }
