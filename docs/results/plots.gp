@@ -2223,46 +2223,6 @@ plot 'python-host-2.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
      'python-host-2.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
-# handoff-latency
-reset
-set terminal pngcairo size 960,600 noenhanced font 'sans,11'
-set output 'handoff-latency.png'
-set multiplot
-set tmargin at screen 0.8700
-set lmargin 11
-set rmargin 4
-set border 3 lc rgb '#444444'
-set tics nomirror out
-set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
-set xlabel 'blocks in the grid'
-set ylabel 'us per hand-off'
-set xrange [0.80000000000000004:1320]
-set yrange [0:1.7977139376674209]
-set logscale x 2
-set xtics ('1' 1, '2' 2, '66' 66, '132' 132, '264' 264, '528' 528, '1056' 1056)
-set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
-set format y '%g'
-plot 'handoff-latency.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'handoff-latency.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
-     'handoff-latency.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
-unset key
-unset border
-unset tics
-unset xlabel
-unset ylabel
-unset grid
-unset logscale
-unset format
-set xrange [0:1]
-set yrange [0:1]
-set lmargin at screen 0
-set rmargin at screen 1
-set tmargin at screen 1
-set bmargin at screen 0.8700
-plot 'handoff-latency.dat' index 3 using 1:2:3 with labels font ',15' notitle, \
-     'handoff-latency.dat' index 4 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
-unset multiplot
-
 # decode-bandwidth
 reset
 set terminal pngcairo size 1484,600 noenhanced font 'sans,11'
@@ -2311,5 +2271,45 @@ set tmargin at screen 1
 set bmargin at screen 0.8700
 plot 'decode-bandwidth.dat' index 7 using 1:2:3 with labels font ',15' notitle, \
      'decode-bandwidth.dat' index 8 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# handoff-latency
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'handoff-latency.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'blocks in the grid'
+set ylabel 'us per hand-off'
+set xrange [0.80000000000000004:1320]
+set yrange [0:1.820537479583662]
+set logscale x 2
+set xtics ('1' 1, '2' 2, '66' 66, '132' 132, '264' 264, '528' 528, '1056' 1056)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'handoff-latency.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'handoff-latency.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'handoff-latency.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'handoff-latency.dat' index 3 using 1:2:3 with labels font ',15' notitle, \
+     'handoff-latency.dat' index 4 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 

@@ -139,6 +139,18 @@ static unsigned int rnd(unsigned long long *s, unsigned int n)
     return (unsigned int)((*s >> 16) % n);
 }
 
+/* The ids the tasks get (perm): a random permutation of the generation
+ * order, so the runtime must find a runnable order itself. */
+static void add_in_random_order(generated *g, unsigned long long *s)
+{
+    const unsigned int n = (unsigned int)g->tasks.size();
+    g->perm.resize(n);
+    for (unsigned int i = 0; i < n; ++i)
+        g->perm[i] = i;
+    for (unsigned int i = n; i > 1; --i)
+        std::swap(g->perm[i - 1], g->perm[rnd(s, i)]);
+}
+
 static generated generate(unsigned long long *s, unsigned int n, const unsigned char *d_in,
                           size_t in_bytes)
 {
@@ -198,11 +210,7 @@ static generated generate(unsigned long long *s, unsigned int n, const unsigned 
         g.tasks.push_back(t);
     }
     g.counters = counters;
-    g.perm.resize(n);
-    for (unsigned int i = 0; i < n; ++i)
-        g.perm[i] = i;
-    for (unsigned int i = n; i > 1; --i)
-        std::swap(g.perm[i - 1], g.perm[rnd(s, i)]);
+    add_in_random_order(&g, s);
     return g;
 }
 
@@ -244,12 +252,7 @@ static generated deferred_own_plan(unsigned long long *s, unsigned int rounds)
             g.tasks.push_back(t[i]);
         }
     }
-    const unsigned int n = (unsigned int)g.tasks.size();
-    g.perm.resize(n);
-    for (unsigned int i = 0; i < n; ++i)
-        g.perm[i] = i;
-    for (unsigned int i = n; i > 1; --i)
-        std::swap(g.perm[i - 1], g.perm[rnd(s, i)]);
+    add_in_random_order(&g, s);
     return g;
 }
 
@@ -279,6 +282,32 @@ static void reference(const generated &g, const unsigned char *h_in, const unsig
         out[id] = v;
         sum_in[id] = cs;
     }
+}
+
+/* The kernel's buffers for plan g, each task's input checksum (sum_in)
+ * uploaded. */
+static test_bufs bufs_for(const generated &g, const std::vector<unsigned long long> &sum_in)
+{
+    const size_t n = g.tasks.size();
+    test_bufs b;
+    unsigned long long *checksum;
+    CUDA_OK(cudaMalloc(&b.acc, g.counters * sizeof *b.acc));
+    CUDA_OK(cudaMalloc(&b.posted, g.counters * sizeof *b.posted));
+    CUDA_OK(cudaMalloc(&b.out, n * sizeof *b.out));
+    CUDA_OK(cudaMalloc(&b.bad, 2 * sizeof *b.bad));
+    CUDA_OK(cudaMalloc(&checksum, n * sizeof *checksum));
+    CUDA_OK(cudaMemcpy(checksum, sum_in.data(), n * sizeof *checksum, cudaMemcpyHostToDevice));
+    b.checksum = checksum;
+    return b;
+}
+
+static void free_bufs(const test_bufs &b)
+{
+    cudaFree(b.acc);
+    cudaFree(b.posted);
+    cudaFree(b.out);
+    cudaFree(b.bad);
+    cudaFree((void *)b.checksum);
 }
 
 static int run_grid(const generated &g, unsigned int blocks, unsigned int stages, int launches,
@@ -357,15 +386,7 @@ int main(void)
     std::vector<unsigned long long> ref, sum_in;
     reference(g, h_in.data(), d_in, ref, sum_in);
 
-    test_bufs b;
-    unsigned long long *d_checksum;
-    CUDA_OK(cudaMalloc(&b.acc, g.counters * sizeof *b.acc));
-    CUDA_OK(cudaMalloc(&b.posted, g.counters * sizeof *b.posted));
-    CUDA_OK(cudaMalloc(&b.out, n * sizeof *b.out));
-    CUDA_OK(cudaMalloc(&b.bad, 2 * sizeof *b.bad));
-    CUDA_OK(cudaMalloc(&d_checksum, n * sizeof *d_checksum));
-    CUDA_OK(cudaMemcpy(d_checksum, sum_in.data(), n * sizeof *d_checksum, cudaMemcpyHostToDevice));
-    b.checksum = d_checksum;
+    const test_bufs b = bufs_for(g, sum_in);
 
     cudaStream_t stream;
     CUDA_OK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -409,37 +430,20 @@ int main(void)
         generated dg = deferred_own_plan(&s, sanitizer ? 40u : 400u);
         std::vector<unsigned long long> dref, dsum;
         reference(dg, h_in.data(), d_in, dref, dsum); /* no inputs: checksums 0 */
-        const size_t dn = dg.tasks.size();
-        test_bufs db;
-        unsigned long long *zeros;
-        CUDA_OK(cudaMalloc(&db.acc, dg.counters * sizeof *db.acc));
-        CUDA_OK(cudaMalloc(&db.posted, dg.counters * sizeof *db.posted));
-        CUDA_OK(cudaMalloc(&db.out, dn * sizeof *db.out));
-        CUDA_OK(cudaMalloc(&db.bad, 2 * sizeof *db.bad));
-        CUDA_OK(cudaMalloc(&zeros, dn * sizeof *zeros));
-        CUDA_OK(cudaMemset(zeros, 0, dn * sizeof *zeros));
-        db.checksum = zeros;
+        const test_bufs db = bufs_for(dg, dsum);
         const unsigned int dgrids[] = {2u, (unsigned int)sms};
         for (unsigned int stages = 1; stages <= 3; stages += 2)
             for (unsigned int gi = 0; gi < 2; ++gi) {
                 checks += run_grid(dg, dgrids[gi], stages, launches, dref, db, &waits, stream);
                 printf("tasks: own waits beside deferred posts, %zu tasks, %u stages, %u "
-                       "blocks: done\n", dn, stages, dgrids[gi]);
+                       "blocks: done\n", dg.tasks.size(), stages, dgrids[gi]);
             }
-        cudaFree(db.acc);
-        cudaFree(db.posted);
-        cudaFree(db.out);
-        cudaFree(db.bad);
-        cudaFree(zeros);
+        free_bufs(db);
     }
     printf("tasks: %llu waits in all\n", waits);
     EXPECT(sanitizer || waits >= 1000000ull, "only %llu waits ran", waits);
     cudaFree(d_in);
-    cudaFree(b.acc);
-    cudaFree(b.posted);
-    cudaFree(b.out);
-    cudaFree(b.bad);
-    cudaFree(d_checksum);
+    free_bufs(b);
     cudaStreamDestroy(stream);
     return gs_test_finish("tasks", checks + 1);
 }

@@ -232,6 +232,21 @@ static void test_records_ahead(void **state)
     assert_int_equal(r[3].ahead_valid, 0);
 }
 
+/* Order, lists and records of a small plan (at most 16 tasks and counters)
+ * with stages of 2, as gs_task_plan_build makes them; `list`, `begin`
+ * (blocks + 1) and `pos` as gs__task_lists gives them. */
+static void build_records(const gs_task_desc *t, unsigned int n, unsigned int nc,
+                          unsigned int blocks, unsigned int *begin, unsigned int *list,
+                          unsigned int *pos, gs_task_record *r)
+{
+    unsigned int o[16], period[16], block_of[16];
+    char why[256];
+    assert_true(n <= 16 && nc <= 16);
+    assert_int_equal(gs__task_order(t, n, nc, o, period, why, sizeof why), GS_SUCCESS);
+    gs__task_lists(t, n, o, blocks, begin, list, block_of, pos);
+    gs__task_records(t, list, n, begin, blocks, period, 2, r);
+}
+
 /* Waits the block's own earlier tasks satisfy are marked in its records;
  * the others are not, and every wait stays. Block 0 runs tasks 0, 1, 3;
  * block 1 task 2. Counter 0 gets 1 from task 0 (block 0) and 1 from task
@@ -254,12 +269,9 @@ static void test_own_waits_marked(void **state)
     wait_on(&t[3], 0, 2);  /* block 0 posted 1 of the 2: polled */
     t[0].block = t[1].block = t[3].block = 1;
     t[2].block = 2;
-    unsigned int o[N], period[C], begin[B + 1], list[N], block_of[N], pos[N];
-    char why[256];
-    assert_int_equal(gs__task_order(t, N, C, o, period, why, sizeof why), GS_SUCCESS);
-    gs__task_lists(t, N, o, B, begin, list, block_of, pos);
+    unsigned int begin[B + 1], list[N], pos[N];
     gs_task_record r[N];
-    gs__task_records(t, list, N, begin, B, period, 2, r);
+    build_records(t, N, C, B, begin, list, pos, r);
     unsigned long long own[C] = {0, 0, 0};
     gs__task_mark_own_waits(t, list, begin, B, own, r);
     for (unsigned int c = 0; c < C; ++c)
@@ -295,12 +307,9 @@ static void test_own_wait_ends_deferral(void **state)
     post_to(&t[2], 0, 1);
     t[0].block = t[1].block = 1;
     t[2].block = 2;
-    unsigned int o[N], period[C], begin[B + 1], list[N], block_of[N], pos[N];
-    char why[256];
-    assert_int_equal(gs__task_order(t, N, C, o, period, why, sizeof why), GS_SUCCESS);
-    gs__task_lists(t, N, o, B, begin, list, block_of, pos);
+    unsigned int begin[B + 1], list[N], pos[N];
     gs_task_record r[N];
-    gs__task_records(t, list, N, begin, B, period, 2, r);
+    build_records(t, N, C, B, begin, list, pos, r);
     gs_task_record *r0 = r + begin[0] + pos[0], *r1 = r + begin[0] + pos[1];
     assert_int_equal(r0->flags & GS_TASK_DEFER_POSTS, GS_TASK_DEFER_POSTS); /* before */
     unsigned long long own[C] = {0};
