@@ -101,8 +101,9 @@ typedef struct gs_task_range {
 /* gs_task_desc.flags: post this task's counters as soon as it ends, even
  * when the next task of its block posts the same ones (by default such
  * consecutive posts go out together, one release for all of them, when the
- * last of them ends or before the block waits: a release costs a round trip
- * to L2, about 0.6 us on H200, which would otherwise stall each task). */
+ * last of them ends, before the block waits, or when the next task has a
+ * wait the block's own tasks met: a release costs a round trip to L2, about
+ * 0.6 us on H200, which would otherwise stall each task). */
 #define GS_TASK_POST_AT_ONCE 1u
 
 /* A task. Zero-initialize it, then fill what applies. */
