@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "probe_check.h"
+#include "../../tools/suites/apps/cg/cg_block_sum.cuh" /* gs_cg_block_sum: the CG port's */
 
 enum { PHASES = 1000, LAUNCHES = 7 };
 
@@ -58,23 +59,6 @@ __global__ void __launch_bounds__(THREADS) sync_loop(gs_grid_barrier bar)
 {
     for (int k = 0; k < PHASES; ++k)
         gs_grid_sync(&bar);
-}
-
-static __device__ double block_sum(double v)
-{
-    __shared__ double warp_sums[32];
-    const unsigned int lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
-    for (int o = 16; o > 0; o >>= 1)
-        v += __shfl_down_sync(0xffffffffu, v, o);
-    if (lane == 0u)
-        warp_sums[warp] = v;
-    __syncthreads();
-    if (warp == 0u) {
-        v = lane < blockDim.x / 32u ? warp_sums[lane] : 0.0;
-        for (int o = 16; o > 0; o >>= 1)
-            v += __shfl_down_sync(0xffffffffu, v, o);
-    }
-    return v;
 }
 
 // partials: two rows of gridDim.x, by phase parity (row k % 2 is written in
@@ -108,7 +92,7 @@ __global__ void __launch_bounds__(THREADS)
                 __syncthreads();
                 acc += total;
             }
-            const double part = block_sum(threadIdx.x * 1e-3 + k);
+            const double part = gs_cg_block_sum(threadIdx.x * 1e-3 + k);
             if (threadIdx.x == 0u)
                 partials[(k & 1) * nb + blockIdx.x] = part;
         }

@@ -204,15 +204,6 @@ static __device__ __noinline__ void gs__raise_timeout(const gs__waiter *w)
     gs__raise_detail(w->state, GS_REC_KIND_WAIT_TIMEOUT, w->count, w->rank, w->method, detail);
 }
 
-/* A waiter that leaves records the barrier number it was waiting at in
- * where[rank] (a signal's waiter may come from a grid larger than where[];
- * a task plan's record has none: its capacity is 0). */
-GS_DEVICE void gs__wait_record_where(const gs__waiter *w)
-{
-    if (w->rank < gs__ld_relaxed_gpu(w->state + GS_REC_CAPACITY))
-        gs__st_relaxed_gpu(w->state + GS_W_WHERE + w->rank, w->count);
-}
-
 namespace gs {
 namespace detail {
 
@@ -279,7 +270,10 @@ static __device__ __noinline__ int wait_slow(const gs__waiter *w)
         }
         break;
     }
-    gs__wait_record_where(w);
+    /* where[rank]: a signal's waiter may come from a grid larger than
+     * where[]; a task plan's record has none (its capacity is 0) */
+    if (w->rank < gs__ld_relaxed_gpu(w->state + GS_REC_CAPACITY))
+        gs__st_relaxed_gpu(w->state + GS_W_WHERE + w->rank, w->count);
     return 1;
 }
 

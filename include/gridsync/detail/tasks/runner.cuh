@@ -264,13 +264,20 @@ GS_DEVICE int gs__task_wait_counter(gs_task_runner *r, const gs_task_record *rec
     return 1;
 }
 
-/* The waits of a task its block must poll, one bit each: all but those the
- * block's own earlier tasks met (wait_own). Zero for most tasks of a chain
- * kept on one block: then the block does not enter the loop at all. */
-GS_DEVICE unsigned int gs__task_waits_to_poll(const gs_task_record *rec)
+/* Thread 0, once `ok` (the task's record is in its stage): wait for the
+ * task's counters, all but those the block's own earlier tasks met
+ * (wait_own), taken as a bit set: for most tasks of a chain kept on one
+ * block it is empty and the loop is not entered. 1: all reached; 0: not
+ * ok, or a wait gave up (the block must leave). */
+GS_DEVICE int gs__task_wait_polled(gs_task_runner *r, const gs_task_record *rec, int ok)
 {
     /* at most GS_TASK_MAX_WAITS bits, whatever nwaits holds */
-    return ((1u << (rec->nwaits & 31u)) - 1u) & ((1u << GS_TASK_MAX_WAITS) - 1u) & ~rec->wait_own;
+    for (unsigned int todo = ok ? ((1u << (rec->nwaits & 31u)) - 1u) &
+                                      ((1u << GS_TASK_MAX_WAITS) - 1u) & ~rec->wait_own
+                                : 0u;
+         ok && todo != 0u; todo &= todo - 1u)
+        ok = gs__task_wait_counter(r, rec, (unsigned int)__ffs(todo) - 1u);
+    return ok;
 }
 
 /* Every thread: start walking the block's list. */
@@ -332,13 +339,11 @@ GS_DEVICE int gs__task_next(gs_task_runner *r, gs_task *t)
 #if GS_HAS_BULK_COPY
     if (gs__thread_rank() == 0u) {
         unsigned long long *bar = gs__task_bars(r) + r->slot;
-        int ok = gs::detail::bulk_barrier_try_wait(bar, r->parity) ||
-                 gs__task_stage_wait_slow(bar, r->parity, r->v.timeout_ns,
-                                          r->v.record + GS_REC_FLAG, gs__task_block_word(r, 0u));
-        /* the waits to poll: not those met by this block's earlier tasks */
-        for (unsigned int todo = ok ? gs__task_waits_to_poll(rec) : 0u; ok && todo != 0u;
-             todo &= todo - 1u)
-            ok = gs__task_wait_counter(r, rec, (unsigned int)__ffs(todo) - 1u);
+        const int in = gs::detail::bulk_barrier_try_wait(bar, r->parity) ||
+                       gs__task_stage_wait_slow(bar, r->parity, r->v.timeout_ns,
+                                                r->v.record + GS_REC_FLAG,
+                                                gs__task_block_word(r, 0u));
+        const int ok = gs__task_wait_polled(r, rec, in);
         *leave = !ok;
     }
     __syncthreads();
@@ -361,11 +366,7 @@ GS_DEVICE int gs__task_next(gs_task_runner *r, gs_task *t)
                                  __ldg(&g->input_bytes[i]));
     __syncthreads();
     if (gs__thread_rank() == 0u) {
-        int ok = 1;
-        /* the waits to poll: not those met by this block's earlier tasks */
-        for (unsigned int todo = ok ? gs__task_waits_to_poll(rec) : 0u; ok && todo != 0u;
-             todo &= todo - 1u)
-            ok = gs__task_wait_counter(r, rec, (unsigned int)__ffs(todo) - 1u);
+        const int ok = gs__task_wait_polled(r, rec, 1);
         *leave = !ok;
     }
     __syncthreads();

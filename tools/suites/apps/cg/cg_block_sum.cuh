@@ -1,8 +1,9 @@
 /*
  * cg_block_sum.cuh - the block reduction of the CG versions that reduce by
  * blocks (the peers cg_sample.cu and cg_pdl.cu, and cg_tasks.cu, whose
- * grid sums go through the task runtime's counters): what a CUDA programmer
- * writes without a library, warp shuffles and one shared array.
+ * grid sums go through the task runtime's counters; also the probe
+ * research/probes/tasks_allreduce.cu): what a CUDA programmer writes without
+ * a library, warp shuffles and one shared array.
  */
 #ifndef GS_BENCH_APPS_CG_BLOCK_SUM_CUH
 #define GS_BENCH_APPS_CG_BLOCK_SUM_CUH
