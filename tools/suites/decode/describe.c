@@ -21,7 +21,9 @@ static const gs_column columns[] = {
     {.name = "layers", .unit = "", .meaning = "layers (the chain: one step each; mlp: two)"},
     {.name = "method", .unit = "",
      .meaning = TASKS ", " TAGGED ", " BARRIER ", " GRAPH ", " GRAPH_PDL ", " CUBLAS "; "
-                READ " is the read ceiling (every weight byte read once by a plain kernel)"},
+                READ " is the read ceiling (every weight byte read once by a plain kernel; the faster "
+                "of a reading before the versions and one after them, each after 20 ms of "
+                "warm-up reads)"},
     {.name = "us_per_layer", .unit = "us", .decimals = 3,
      .meaning = "median time of the whole workload / layers"},
     {.name = "gb_per_s", .unit = "GB/s", .decimals = 1,

@@ -7,7 +7,7 @@
  *   - chain: step l is y = W_l x_l, x_{l+1} = y (D x D);
  *   - gated MLP (Llama's): per layer, a gate-up step h = SiLU(W_g x) * (W_u x)
  *     (two F x D matrices) and a down step x' = W_d h (D x F).
- * A step is cut into slabs of rows, whose weights (32 KiB) a block copies
+ * A step is cut into slabs of rows, whose weights (32 or 64 KiB: run.cu) a block copies
  * into shared memory. The versions:
  *   - tasks (tasks_kernel): gridsync's task runtime, one task per slab; its
  *     weights are its independent input, copied `stages` tasks ahead; it
@@ -498,10 +498,21 @@ __device__ __forceinline__ void pdl_wait()
 #endif
 }
 
+/* Blocks of step_kernel that must fit an SM together (its launch bounds'
+ * minimum; 0: none). Two for bf16 at batch 4, whose conversions took
+ * 152-168 registers at D = 8192 and in the MLP: one block an SM, so the next
+ * step's blocks could not start beside this step's, and the PDL graph ran at
+ * 0.39-0.62 of the ceiling against f16's 0.60-0.88; the bound costs it
+ * 72-128 bytes of stack there. Elsewhere none: the compiler's choice (72-124
+ * registers at batch 4) fits two or more already, and a stated minimum of
+ * one made it take more (f16 at D = 8192, batch 4: 159). */
+template <class S>
+constexpr int step_min_blocks = std::is_same<typename S::T, __nv_bfloat16>::value && S::B > 1 ? 2 : 0;
+
 /* Step s: block j computes slab j; its weights are copied first, before the
  * wait for the previous kernel. */
 template <class S>
-__global__ void __launch_bounds__(THREADS) step_kernel(model<typename S::T> md, int s)
+__global__ void __launch_bounds__(THREADS, step_min_blocks<S>) step_kernel(model<typename S::T> md, int s)
 {
     typedef typename S::T T;
     extern __shared__ __align__(128) unsigned char smem[];
