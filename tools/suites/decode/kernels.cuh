@@ -499,15 +499,17 @@ __device__ __forceinline__ void pdl_wait()
 }
 
 /* Blocks of step_kernel that must fit an SM together (its launch bounds'
- * minimum; 0: none). Two for bf16 at batch 4, whose conversions took
- * 152-168 registers at D = 8192 and in the MLP: one block an SM, so the next
- * step's blocks could not start beside this step's, and the PDL graph ran at
- * 0.39-0.62 of the ceiling against f16's 0.60-0.88; the bound costs it
- * 72-128 bytes of stack there. Elsewhere none: the compiler's choice (72-124
- * registers at batch 4) fits two or more already, and a stated minimum of
- * one made it take more (f16 at D = 8192, batch 4: 159). */
+ * minimum; 0: none). Two for the bf16 MLP at batch 4, whose conversions
+ * took 152 registers: one block an SM, so the next step's blocks could not
+ * start beside this step's (the PDL graph 56.2 us a layer, 41.2 with the
+ * bound, f16 36.5). Elsewhere none: the compiler's choice fits two or more
+ * already, or (bf16 at D = 8192, batch 4: 168 registers) the bound's spills
+ * cost more than the second block gains (47.7 -> 55.9 us a layer); and a
+ * stated minimum of one made the compiler take more registers (f16 at
+ * D = 8192, batch 4: 124 -> 159). 2026-11-29, H200. */
 template <class S>
-constexpr int step_min_blocks = std::is_same<typename S::T, __nv_bfloat16>::value && S::B > 1 ? 2 : 0;
+constexpr int step_min_blocks =
+    std::is_same<typename S::T, __nv_bfloat16>::value && S::B > 1 && S::MLP ? 2 : 0;
 
 /* Step s: block j computes slab j; its weights are copied first, before the
  * wait for the previous kernel. */
