@@ -2223,56 +2223,6 @@ plot 'python-host-2.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
      'python-host-2.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
-# decode-bandwidth
-reset
-set terminal pngcairo size 1484,600 noenhanced font 'sans,11'
-set output 'decode-bandwidth.png'
-set multiplot
-set tmargin at screen 0.8700
-set lmargin 11
-set rmargin 4
-set border 3 lc rgb '#444444'
-set tics nomirror out
-set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
-set xlabel 'workload, dtype, D, batch'
-set ylabel 'fraction of the measured read bandwidth'
-set xrange [-0.59999999999999998:15.6]
-set yrange [0:1.0645300147679237]
-set xtics scale 0
-set xtics rotate by 25 right
-set grid ytics lc rgb '#dddddd' lw 1 dt 1
-set format y '%g'
-plot 'decode-bandwidth.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
-     'decode-bandwidth.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'decode-bandwidth.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
-     'decode-bandwidth.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'decode-bandwidth.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
-     'decode-bandwidth.dat' index 2 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'decode-bandwidth.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
-     'decode-bandwidth.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'decode-bandwidth.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
-     'decode-bandwidth.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'decode-bandwidth.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
-     'decode-bandwidth.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
-     'decode-bandwidth.dat' index 6 using 1:(NaN):xtic(2) notitle
-unset key
-unset border
-unset tics
-unset xlabel
-unset ylabel
-unset grid
-unset logscale
-unset format
-set xrange [0:1]
-set yrange [0:1]
-set lmargin at screen 0
-set rmargin at screen 1
-set tmargin at screen 1
-set bmargin at screen 0.8700
-plot 'decode-bandwidth.dat' index 7 using 1:2:3 with labels font ',15' notitle, \
-     'decode-bandwidth.dat' index 8 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
-unset multiplot
-
 # handoff-latency
 reset
 set terminal pngcairo size 960,600 noenhanced font 'sans,11'
@@ -2311,5 +2261,55 @@ set tmargin at screen 1
 set bmargin at screen 0.8700
 plot 'handoff-latency.dat' index 3 using 1:2:3 with labels font ',15' notitle, \
      'handoff-latency.dat' index 4 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# decode-bandwidth
+reset
+set terminal pngcairo size 1484,600 noenhanced font 'sans,11'
+set output 'decode-bandwidth.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'workload, dtype, D, batch'
+set ylabel 'fraction of the measured read bandwidth'
+set xrange [-0.59999999999999998:15.6]
+set yrange [0:1.1092004484749516]
+set xtics scale 0
+set xtics rotate by 25 right
+set grid ytics lc rgb '#dddddd' lw 1 dt 1
+set format y '%g'
+plot 'decode-bandwidth.dat' index 0 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#08519c' title columnheader(1), \
+     'decode-bandwidth.dat' index 0 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'decode-bandwidth.dat' index 1 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#31a354' title columnheader(1), \
+     'decode-bandwidth.dat' index 1 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'decode-bandwidth.dat' index 2 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#e6550d' title columnheader(1), \
+     'decode-bandwidth.dat' index 2 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'decode-bandwidth.dat' index 3 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#a50f15' title columnheader(1), \
+     'decode-bandwidth.dat' index 3 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'decode-bandwidth.dat' index 4 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#fd8d3c' title columnheader(1), \
+     'decode-bandwidth.dat' index 4 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'decode-bandwidth.dat' index 5 using 1:2:3:4:5:6 with boxxyerror fs solid 0.9 noborder lc rgb '#8c6d31' title columnheader(1), \
+     'decode-bandwidth.dat' index 5 using 1:($9 > 0 ? $7 : NaN):(0):($8 - $7) with vectors heads size screen 0.004,90 lw 1.2 lc rgb '#222222' notitle, \
+     'decode-bandwidth.dat' index 6 using 1:(NaN):xtic(2) notitle
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'decode-bandwidth.dat' index 7 using 1:2:3 with labels font ',15' notitle, \
+     'decode-bandwidth.dat' index 8 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 

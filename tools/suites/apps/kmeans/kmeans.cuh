@@ -238,7 +238,12 @@ static __global__ void __launch_bounds__(KM_THREADS, 1)
         km_assign(p, it, cent, km_spts, p.cap, &sums);
         gs_grid_sync(&bar); /* also a block barrier: the warps' reads of cent are done */
         int count = 0;
-        const float2 c = km_update(p, it & 1, cent[t >> 5], &count);
+        const float2 prev = cent[t >> 5];
+        const float2 c = km_update(p, it & 1, prev, &count);
+        /* every lane of warp k has read cent[k] before lane 0 replaces it:
+         * km_update's shuffles order no shared memory access (racecheck
+         * reported the lanes' read against lane 0's write) */
+        __syncwarp();
         if ((t & 31) == 0) {
             cent[t >> 5] = c;
             if (it == p.iters - 1 && blockIdx.x == 0) {
