@@ -37,6 +37,7 @@
 #include <gridsync/barrier.cuh>
 #include <gridsync/detail/core/bulk_copy.cuh>
 #include <gridsync/tasks.cuh>
+#include <type_traits>
 
 #include "gemv.cuh"
 
@@ -502,7 +503,7 @@ __device__ __forceinline__ void pdl_wait()
  * minimum; 0: none). Two for the bf16 MLP at batch 4, whose conversions
  * took 152 registers: one block an SM, so the next step's blocks could not
  * start beside this step's (the PDL graph 56.2 us a layer, 41.2 with the
- * bound, f16 36.5). Elsewhere none: the compiler's choice fits two or more
+ * bound and its 72 bytes of spills, f16 36.5). Elsewhere none: the compiler's choice fits two or more
  * already, or (bf16 at D = 8192, batch 4: 168 registers) the bound's spills
  * cost more than the second block gains (47.7 -> 55.9 us a layer); and a
  * stated minimum of one made the compiler take more registers (f16 at
