@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "probe_check.h"
-#include "../../tools/suites/apps/cg/cg_block_sum.cuh" /* gs_cg_block_sum: the CG port's */
+#include "../../tools/suites/apps/cg/cg_block_sum.cuh" /* the CG port's block and grid sums */
 
 enum { PHASES = 1000, LAUNCHES = 7 };
 
@@ -78,20 +78,8 @@ __global__ void __launch_bounds__(THREADS)
     while (gs_task_next(&r, &t)) {
         if (SUM) {
             const int k = (int)gs_task_arg(&t, 0);
-            if (k > 0) {
-                if (threadIdx.x < 32u) {
-                    const double *row = partials + ((k - 1) & 1) * nb;
-                    double v = 0.0;
-                    for (int i = (int)threadIdx.x; i < nb; i += 32)
-                        v += row[i];
-                    for (int o = 16; o > 0; o >>= 1)
-                        v += __shfl_xor_sync(0xffffffffu, v, o);
-                    if (threadIdx.x == 0u)
-                        total = v;
-                }
-                __syncthreads();
-                acc += total;
-            }
+            if (k > 0)
+                acc += gs_cg_sum_partials(partials + ((k - 1) & 1) * nb, nb, &total);
             const double part = gs_cg_block_sum(threadIdx.x * 1e-3 + k);
             if (threadIdx.x == 0u)
                 partials[(k & 1) * nb + blockIdx.x] = part;

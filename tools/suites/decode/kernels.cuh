@@ -37,7 +37,6 @@
 #include <gridsync/barrier.cuh>
 #include <gridsync/detail/core/bulk_copy.cuh>
 #include <gridsync/tasks.cuh>
-#include <type_traits>
 
 #include "gemv.cuh"
 
@@ -56,13 +55,17 @@ enum op { OP_GEMV = 0, OP_GATE_UP = 1, OP_DOWN = 2 };
 #endif
 
 /* A workload's shape: element type, hidden size D, intermediate size F
- * (the MLP's; = D for the chain), batch B, whether it is the MLP, and the
- * bytes of weights of a slab (so its rows per op). */
-template <typename T_, int D_, int F_, int B_, bool MLP_, int SLAB_ = 32768> struct shape {
+ * (the MLP's; = D for the chain), batch B, whether it is the MLP, the
+ * bytes of weights of a slab (so its rows per op), and the blocks of the
+ * per-step kernel that must fit an SM together (its launch bounds' minimum;
+ * 0: none, the compiler's choice: run.cu says where a bound pays). */
+template <typename T_, int D_, int F_, int B_, bool MLP_, int SLAB_ = 32768, int STEP_BLOCKS_ = 0>
+struct shape {
     typedef T_ T;
     static constexpr int D = D_, F = F_, B = B_;
     static constexpr bool MLP = MLP_;
     static constexpr int SLAB = SLAB_;
+    static constexpr int STEP_BLOCKS = STEP_BLOCKS_;
     static constexpr int RA = SLAB / (2 * D);     /* gemv: rows of K = D */
     static constexpr int RG = SLAB / (2 * 2 * D); /* gate-up: rows of gate and of up, K = D */
     static constexpr int RD = SLAB / (2 * F);     /* down: rows of K = F */
@@ -499,23 +502,10 @@ __device__ __forceinline__ void pdl_wait()
 #endif
 }
 
-/* Blocks of step_kernel that must fit an SM together (its launch bounds'
- * minimum; 0: none). Two for the bf16 MLP at batch 4, whose conversions
- * took 152 registers: one block an SM, so the next step's blocks could not
- * start beside this step's (the PDL graph 56.2 us a layer, 41.2 with the
- * bound and its 72 bytes of spills, f16 36.5). Elsewhere none: the compiler's choice fits two or more
- * already, or (bf16 at D = 8192, batch 4: 168 registers) the bound's spills
- * cost more than the second block gains (47.7 -> 55.9 us a layer); and a
- * stated minimum of one made the compiler take more registers (f16 at
- * D = 8192, batch 4: 124 -> 159). 2026-11-29, H200. */
-template <class S>
-constexpr int step_min_blocks =
-    std::is_same<typename S::T, __nv_bfloat16>::value && S::B > 1 && S::MLP ? 2 : 0;
-
 /* Step s: block j computes slab j; its weights are copied first, before the
  * wait for the previous kernel. */
 template <class S>
-__global__ void __launch_bounds__(THREADS, step_min_blocks<S>) step_kernel(model<typename S::T> md, int s)
+__global__ void __launch_bounds__(THREADS, S::STEP_BLOCKS) step_kernel(model<typename S::T> md, int s)
 {
     typedef typename S::T T;
     extern __shared__ __align__(128) unsigned char smem[];

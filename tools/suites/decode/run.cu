@@ -17,7 +17,16 @@
  * (one 64 KiB task a block a layer: no faster for the tasks, 0.64 -> 0.60
  * for the PDL graph); batch 4 runs two blocks per SM (its arithmetic is four
  * times batch 1's), slabs of 32 KiB, three stages (64 KiB at D = 8192, one
- * block per SM). Its description: describe.c.
+ * block per SM). The per-step peer's kernel states a minimum of blocks an
+ * SM (launch bounds) only for the bf16 MLP at batch 4: its conversions took
+ * 152 registers, one block an SM, so the next step's blocks could not start
+ * beside this step's (the PDL graph 56.2 us a layer; 41.2 with two, and 72
+ * bytes of spills; f16 36.5). Elsewhere none: the compiler's choice fits two
+ * or more already, or (bf16 at D = 8192, batch 4: 168 registers) the
+ * bound's spills cost more than the second block gains (47.7 -> 55.9 us);
+ * and a stated minimum of one made the compiler take more registers (f16 at
+ * D = 8192, batch 4: 124 -> 159). 2026-11-29, H200. Its description:
+ * describe.c.
  */
 #include <stdio.h>
 
@@ -132,7 +141,7 @@ const config configs[] = {
     {run_config<shape<__half, 4096, 4096, 4, false>>, 32, 3, 2, 0, "chain f16 D = 4096 batch 4"},
     {run_config<shape<__half, 8192, 8192, 4, false, 65536>>, 8, 3, 1, 0, "chain f16 D = 8192 batch 4"},
     {run_config<shape<__nv_bfloat16, 2048, 2048, 4, false>>, 64, 3, 2, 0, "chain bf16 D = 2048 batch 4"},
-    {run_config<shape<__nv_bfloat16, 2048, 8192, 4, true>>, 16, 3, 2, 0, "mlp bf16 batch 4"},
+    {run_config<shape<__nv_bfloat16, 2048, 8192, 4, true, 32768, 2>>, 16, 3, 2, 0, "mlp bf16 batch 4"},
     {run_config<shape<__nv_bfloat16, 4096, 4096, 4, false>>, 32, 3, 2, 0, "chain bf16 D = 4096 batch 4"},
     {run_config<shape<__nv_bfloat16, 8192, 8192, 4, false, 65536>>, 8, 3, 1, 0, "chain bf16 D = 8192 batch 4"},
 };

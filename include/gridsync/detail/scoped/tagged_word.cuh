@@ -20,9 +20,10 @@ GS_DEVICE void gs__tagged_put(unsigned long long *word, unsigned int bits, unsig
  * timed out: leave) and at the deadline, the bounded wait's
  * (bounded_wait.cuh), started on entry (past it: record the writer, the tag
  * seen and the tag expected, raise the flag, leave; with the time-out off,
- * GRIDSYNC_BARRIER_TIMEOUT=off, it waits for ever). Written out as
- * the barriers' watched wait (gs::detail::wait_slow) is, for the same reason. 0: the tag came, *seen is the word
- * that carried it; 1: the caller must leave. */
+ * GRIDSYNC_BARRIER_TIMEOUT=off, it waits for ever). Written out as the
+ * barriers' watched wait (gs::detail::wait_slow) is, for the same reason.
+ * 0: the tag came, *seen is the word that carried it; 1: the caller must
+ * leave. */
 static __device__ __noinline__ int gs__tagged_wait_slow(const gs__waiter *w,
                                                         unsigned long long *seen)
 {

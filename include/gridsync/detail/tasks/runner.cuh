@@ -20,26 +20,26 @@
  * block passes after its last access of the task: the barrier orders those
  * accesses before thread 0's release (CTA-scope synchronization), and the
  * release is cumulative, so all of them happen-before any access that comes
- * after an acquire which reads the post's value or a later one (the counter's
- * atomics form one release sequence). A waiter's thread 0 polls the counter
- * with ld.acquire.gpu (inline, then in gs__wait_slow_counter); the poll that
- * sees the target is the acquire, then the block passes a block barrier:
- * every thread's accesses of the task come after the acquire. A counter
- * value thread 0 acquired once stays acquired: a later task of the same block waiting on the same counter
- * for a value at or below it skips the poll (the counters only grow within a
- * launch), and a wait that the block's own earlier tasks satisfy (their
- * posts within the launch reach its value: the host marks it, wait_own,
- * lists.c) is not polled at all: those tasks ran before on this block,
- * behind block barriers, so their accesses are ordered before the task's at
- * CTA scope (the counter in memory may still lag: their posts can be
- * deferred, and go out no later than before the block next blocks; the
- * host ends a deferral just before an own wait, so that the posts leave
- * when they did when such a wait flushed them). The stages: a copy completes a phase of its stage's mbarrier
- * (bulk_copy.cuh); thread 0 observes it with try_wait (acquire, CTA scope)
- * and the block barrier after it extends that to every thread. A stage is
- * refilled only after the block barrier that ends its task, and the copy is
- * preceded by fence.proxy.async.shared::cta (generic reads before async
- * writes).
+ * after an acquire which reads the post's value or a later one (the
+ * counter's atomics form one release sequence). A waiter's thread 0 polls
+ * the counter with ld.acquire.gpu (inline, then in gs__wait_slow_counter);
+ * the poll that sees the target is the acquire, then the block passes a
+ * block barrier: every thread's accesses of the task come after the acquire.
+ * A counter value thread 0 acquired once stays acquired: a later task of the
+ * same block waiting on the same counter for a value at or below it skips
+ * the poll (the counters only grow within a launch), and a wait that the
+ * block's own earlier tasks satisfy (their posts within the launch reach its
+ * value: the host marks it, wait_own, lists.c) is not polled at all: those
+ * tasks ran before on this block, behind block barriers, so their accesses
+ * are ordered before the task's at CTA scope (the counter in memory may
+ * still lag: their posts can be deferred, and go out no later than before
+ * the block next blocks; the host ends a deferral just before an own wait,
+ * so that the posts leave when they did when such a wait flushed them). The
+ * stages: a copy completes a phase of its stage's mbarrier (bulk_copy.cuh);
+ * thread 0 observes it with try_wait (acquire, CTA scope) and the block
+ * barrier after it extends that to every thread. A stage is refilled only
+ * after the block barrier that ends its task, and the copy is preceded by
+ * fence.proxy.async.shared::cta (generic reads before async writes).
  * Epochs: counters only grow across launches. A launch's waits add
  * (launches this block finished) x (the counter's posts per launch) to the
  * plan's value; every block finishes each launch (or the host re-arms the

@@ -46,26 +46,6 @@ typedef struct cg_state {
     int iterations;
 } cg_state;
 
-/* The sum of the C partial sums of one dot, the same bits in every thread
- * of every block: warp 0 adds them in a fixed order (lane strides, then
- * xor shuffles), lane 0 leaves the sum in `slot`. Ordinary loads: the
- * task's counter wait (an acquire at GPU scope, then a block barrier) made
- * the posts' partials visible. */
-static __device__ double sum_partials(const double *part, int nb, double *slot)
-{
-    if (threadIdx.x < 32u) {
-        double v = 0.0;
-        for (int i = (int)threadIdx.x; i < nb; i += 32)
-            v += part[i];
-        for (int o = 16; o > 0; o >>= 1)
-            v += __shfl_xor_sync(0xffffffffu, v, o);
-        if (threadIdx.x == 0u)
-            *slot = v;
-    }
-    __syncthreads();
-    return *slot;
-}
-
 /*
  * cg_tasks - the plan's kernel; block b owns grid rows [b * rows, b * rows
  * + nrows), as in cg_persistent (cg_gridsync.cu).
@@ -153,7 +133,7 @@ static __global__ void __launch_bounds__(1024)
                     P[j] = pglobal[j];
             }
         } else if (op == OP_DIRECTION) {
-            const double rr_new = sum_partials(partials + RR * nb, nb, &sums[RR]);
+            const double rr_new = gs_cg_sum_partials(partials + RR * nb, nb, &sums[RR]);
             if (it == 0)
                 rr0 = rr_new;
             const double goal = tol >= 0.0 ? tol * tol * rr0 : -1.0;
@@ -168,7 +148,7 @@ static __global__ void __launch_bounds__(1024)
                     partials[PQ * nb + blk] = part;
             }
         } else if (active) { /* OP_STEP */
-            const double pq = sum_partials(partials + PQ * nb, nb, &sums[PQ]);
+            const double pq = gs_cg_sum_partials(partials + PQ * nb, nb, &sums[PQ]);
             const double alpha = pq != 0.0 ? rr / pq : 0.0;
             const double part = gs_cg_block_sum(gs_cg_slice_step(s, alpha, t, nt));
             if (t == 0)
