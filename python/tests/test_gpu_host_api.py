@@ -208,6 +208,14 @@ def test_torch_specifics(rng):
     with pytest.raises(gridsync.InvalidArgumentError, match="on cpu"):
         gridsync.scan(t.zeros(10))
     x = t.rand(1000, device="cuda")
+    # out= is checked for dtype, size and layout in Python, for its device by
+    # the library (as x is); a refusal is explained with the Python sentence
+    with pytest.raises(gridsync.InvalidArgumentError, match="out is on cpu"):
+        gridsync.scan(x, out=t.empty(1000))
+    with pytest.raises(gridsync.InvalidArgumentError, match="out is on cpu"):
+        gridsync.reduce(x, out=t.empty(()))
+    with pytest.raises(gridsync.InvalidArgumentError, match="out is on cpu"):
+        gridsync.dot(x, x, out=t.empty(()))
     p = t.nn.Parameter(x.clone())  # a Tensor subclass takes the general torch path
     np.testing.assert_array_equal(gridsync.scan(p).detach().cpu().numpy(),
                                   gridsync.scan(x).cpu().numpy())
@@ -218,3 +226,5 @@ def test_torch_specifics(rng):
         with t.cuda.device(1):
             got = gridsync.scan(y)
         assert got.device.index == 1
+        with pytest.raises(gridsync.InvalidArgumentError, match="out is on cuda:1 but cuda:0"):
+            gridsync.scan(x[:10], out=y)

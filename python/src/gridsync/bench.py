@@ -7,10 +7,11 @@ through ctypes; the sums torch.sum, gridsync.reduce (allocating),
 gridsync.reduce out= and the bare gs_reduce_sum. Each figure: CUDA events
 around `--calls` back-to-back calls on one stream (torch's current one),
 warm-up first, random data, the median of `--samples` samples; beside it
-the host's time to issue one call (the Python layer's cost shows as
-host_us against the bare C call's: overhead_us, gridsync's host time minus
-the bare call's, both through the same ctypes declaration with the same
-ready c_int enumerations, so it is the package's own Python work). Writes a table to stdout and, with
+the host's time to issue one call. The Python layer's cost, overhead_us:
+gridsync's host time per call minus the bare call's, both through the same
+ctypes declaration with the same ready c_int enumerations (so it is the
+package's own Python work), measured side by side in alternating bursts
+(_overhead). Writes a table to stdout and, with
 --json FILE, the rows as suite "python" of a gridsync-results/1 file.
 Needs torch (the arrays and the events); CuPy rows only where CuPy is
 installed.
@@ -75,6 +76,27 @@ def _time(torch, fn, samples, min_ms):
     med = statistics.median(gpu)
     noise = statistics.pstdev(gpu) / statistics.mean(gpu) if len(gpu) > 1 else 0.0
     return med, statistics.median(host), len(gpu), noise, min(gpu) / med, max(gpu) / med
+
+
+def _overhead(torch, fn, bare, pairs=31, burst=32):
+    """Host us per call of fn over bare, measured side by side: bursts of
+    `burst` calls of each, alternately (fn first, then bare first, to cancel
+    drift), the GPU drained between bursts so it never pushes back; the
+    median of the pairs' differences. Back-to-back figures taken minutes
+    apart differ by more than the layer costs (the host's clocks and
+    caches); this one compares the two calls under the same conditions."""
+    diffs = []
+    for i in range(pairs):
+        times = {}
+        for which in ((fn, bare) if i % 2 == 0 else (bare, fn)):
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(burst):
+                which()
+            times[which] = time.perf_counter() - t0
+        diffs.append((times[fn] - times[bare]) * 1e6 / burst)
+    torch.cuda.synchronize()
+    return statistics.median(diffs)
 
 
 def _environment(torch, argv):
@@ -156,7 +178,11 @@ def run(argv=None):
         return 1
     try:
         import cupy
-        cupy_stream = cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream)
+        ts = torch.cuda.current_stream()
+        if hasattr(cupy.cuda.Stream, "from_external") and hasattr(ts, "__cuda_stream__"):
+            cupy_stream = cupy.cuda.Stream.from_external(ts)  # CuPy 14: the stream protocol
+        else:
+            cupy_stream = cupy.cuda.ExternalStream(ts.cuda_stream)
         cupy_stream.use()
     except ImportError:
         cupy = None
@@ -164,6 +190,12 @@ def run(argv=None):
     for log2n in args.sizes:
         n = 1 << log2n
         methods, check = _rows_for(torch, cupy, n)
+        if not rows:  # the host's clocks and caches settle before the first figure
+            settled = time.perf_counter() + 0.3
+            while time.perf_counter() < settled:
+                for _, _, fn in methods:
+                    fn()
+                torch.cuda.synchronize()
         peer = {}
         for op, method, fn in methods:
             us, host, samples, noise, rel_min, rel_max = _time(torch, fn, args.samples,
@@ -179,12 +211,11 @@ def run(argv=None):
             rows.append(row)
             print("bench: %-4s 2^%-2d %-28s %10.2f us  (host %.2f us)" % (op, log2n, method, us, host),
                   file=sys.stderr)
-        bare = {r["op"]: r["host_us_per_call"] for r in rows if r["n"] == n and
-                r["method"].startswith("C ")}
-        for r in rows:
-            if r["n"] == n and r["method"].startswith("gridsync"):
-                r["overhead_us"] = r["host_us_per_call"] - bare[r["op"]]
-        del methods
+        bare = {op: fn for op, method, fn in methods if method.startswith("C ")}
+        for r, (op, method, fn) in zip(rows[-len(methods):], methods):
+            if method.startswith("gridsync"):
+                r["overhead_us"] = _overhead(torch, fn, bare[op])
+        del methods, bare
         torch.cuda.empty_cache()
     _print_table(rows, args.sizes)
     if args.json:

@@ -35,8 +35,9 @@ static const gs_column columns[] = {
     {.name = "speedup_vs_torch", .unit = "", .decimals = 2,
      .meaning = "torch's time (torch.cumsum or torch.sum, same op and n) / this time"},
     {.name = "overhead_us", .unit = "us", .decimals = 3,
-     .meaning = "gridsync rows: this host time minus the bare C call's, the Python layer's cost; "
-                "others: null"},
+     .meaning = "gridsync rows: host time per call minus the bare C call's, the Python layer's "
+                "cost, measured side by side (alternating bursts of each, the median of the "
+                "pairs' differences); others: null"},
     {.name = "errors", .unit = "",
      .meaning = "gridsync rows: 1 if the result broke the library's FP32 error bound against "
                 "FP64, else 0; peers: null"},
