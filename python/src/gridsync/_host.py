@@ -14,8 +14,8 @@ explain_failure gives the sentence naming the argument).
 from collections import namedtuple
 
 from . import _arrays, _lib
-from ._arrays import (CUPY, TORCH, NAMES, NP_OF, default_stream, empty, empty_like, flat,
-                      layout, pointer, stream_handle)
+from ._arrays import (CUPY, TORCH, NAMES, NP_OF, default_stream, empty, empty_like,
+                      empty_scalar, flat, layout, pointer, stream_handle)
 from ._errors import InvalidArgumentError
 from ._lib import CINT, EXCLUSIVE, F32, I64, INCLUSIVE, SCAN_OPS, REDUCE_OPS, SUM_TYPE
 
@@ -106,7 +106,7 @@ def reduce(x, op="sum", *, out=None, stream=None):
         return _arg_reduce(x, code, ptr, gs, n, kind, s, out)
     rgs = SUM_TYPE.get(gs, gs) if code == 0 else gs
     if out is None:
-        out = empty(kind, x, (), rgs, "gridsync.reduce")
+        out = empty_scalar(kind, x, dev, rgs, "gridsync.reduce")
         optr = out.data_ptr() if kind == TORCH else pointer(kind, out)
     else:
         optr = _output(out, "gridsync.reduce", rgs, 1, s, dev)
@@ -146,7 +146,7 @@ def dot(x, y, *, out=None, stream=None):
                                    (n, NAMES[gs], yn, NAMES[ygs]))
     rgs = SUM_TYPE.get(gs, gs)
     if out is None:
-        out = empty(kind, x, (), rgs, "gridsync.dot")
+        out = empty_scalar(kind, x, dev, rgs, "gridsync.dot")
         optr = out.data_ptr() if kind == TORCH else pointer(kind, out)
     else:
         optr = _output(out, "gridsync.dot", rgs, 1, s, dev)
