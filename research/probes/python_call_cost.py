@@ -51,6 +51,7 @@ def main():
         ("torch.empty_like(x)", lambda: torch.empty_like(x)),
         ("x.new_empty(())", lambda: x.new_empty(())),
         ("x.new_empty((), dtype=f32)", lambda: x.new_empty((), dtype=torch.float32)),
+        ("torch.empty_like(r) (0-d)", lambda: torch.empty_like(r)),
         ("x.dtype is y.dtype", lambda: x.dtype is y.dtype),
         ("x.get_device()", lambda: x.get_device()),
         ("x.is_contiguous()", lambda: x.is_contiguous()),
