@@ -2055,174 +2055,6 @@ plot 'multi-reduce-4.dat' index 2 using 1:2:3 with labels font ',15' notitle, \
      'multi-reduce-4.dat' index 3 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
-# python-time-1
-reset
-set terminal pngcairo size 960,600 noenhanced font 'sans,11'
-set output 'python-time-1.png'
-set multiplot
-set tmargin at screen 0.8700
-set lmargin 11
-set rmargin 4
-set border 3 lc rgb '#444444'
-set tics nomirror out
-set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
-set xlabel 'elements (float32)'
-set ylabel 'us per call (GPU)'
-set xrange [819.20000000000005:335544320]
-set yrange [2.6674026792699639:3160.2841186523438]
-set logscale x 2
-set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
-set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
-set logscale y 10
-set ytics ('5' 5, '10' 10, '20' 20, '50' 50, '100' 100, '200' 200, '500' 500, '1000' 1000, '2000' 2000)
-plot 'python-time-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'python-time-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
-     'python-time-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
-     'python-time-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'python-time-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
-unset key
-unset border
-unset tics
-unset xlabel
-unset ylabel
-unset grid
-unset logscale
-unset format
-set xrange [0:1]
-set yrange [0:1]
-set lmargin at screen 0
-set rmargin at screen 1
-set tmargin at screen 1
-set bmargin at screen 0.8700
-plot 'python-time-1.dat' index 5 using 1:2:3 with labels font ',15' notitle, \
-     'python-time-1.dat' index 6 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
-unset multiplot
-
-# python-time-2
-reset
-set terminal pngcairo size 960,600 noenhanced font 'sans,11'
-set output 'python-time-2.png'
-set multiplot
-set tmargin at screen 0.8700
-set lmargin 11
-set rmargin 4
-set border 3 lc rgb '#444444'
-set tics nomirror out
-set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
-set xlabel 'elements (float32)'
-set ylabel 'us per call (GPU)'
-set xrange [819.20000000000005:335544320]
-set yrange [2.7706493417938032:403.55838775634771]
-set logscale x 2
-set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
-set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
-set logscale y 10
-set ytics ('5' 5, '10' 10, '20' 20, '50' 50, '100' 100, '200' 200)
-plot 'python-time-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
-     'python-time-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
-     'python-time-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#3182bd' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'python-time-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1)
-unset key
-unset border
-unset tics
-unset xlabel
-unset ylabel
-unset grid
-unset logscale
-unset format
-set xrange [0:1]
-set yrange [0:1]
-set lmargin at screen 0
-set rmargin at screen 1
-set tmargin at screen 1
-set bmargin at screen 0.8700
-plot 'python-time-2.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
-     'python-time-2.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
-unset multiplot
-
-# python-host-1
-reset
-set terminal pngcairo size 960,600 noenhanced font 'sans,11'
-set output 'python-host-1.png'
-set multiplot
-set tmargin at screen 0.8700
-set lmargin 11
-set rmargin 4
-set border 3 lc rgb '#444444'
-set tics nomirror out
-set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
-set xlabel 'elements (float32)'
-set ylabel 'us per call (host, to issue it)'
-set xrange [819.20000000000005:335544320]
-set yrange [0:46.504471114492169]
-set logscale x 2
-set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
-set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
-set format y '%g'
-plot 'python-host-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'python-host-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
-     'python-host-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
-     'python-host-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
-     'python-host-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
-unset key
-unset border
-unset tics
-unset xlabel
-unset ylabel
-unset grid
-unset logscale
-unset format
-set xrange [0:1]
-set yrange [0:1]
-set lmargin at screen 0
-set rmargin at screen 1
-set tmargin at screen 1
-set bmargin at screen 0.8700
-plot 'python-host-1.dat' index 5 using 1:2:3 with labels font ',15' notitle, \
-     'python-host-1.dat' index 6 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
-unset multiplot
-
-# python-host-2
-reset
-set terminal pngcairo size 960,600 noenhanced font 'sans,11'
-set output 'python-host-2.png'
-set multiplot
-set tmargin at screen 0.8700
-set lmargin 11
-set rmargin 4
-set border 3 lc rgb '#444444'
-set tics nomirror out
-set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
-set xlabel 'elements (float32)'
-set ylabel 'us per call (host, to issue it)'
-set xrange [819.20000000000005:335544320]
-set yrange [0:17.226641874616998]
-set logscale x 2
-set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
-set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
-set format y '%g'
-plot 'python-host-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
-     'python-host-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
-     'python-host-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#3182bd' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
-     'python-host-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1)
-unset key
-unset border
-unset tics
-unset xlabel
-unset ylabel
-unset grid
-unset logscale
-unset format
-set xrange [0:1]
-set yrange [0:1]
-set lmargin at screen 0
-set rmargin at screen 1
-set tmargin at screen 1
-set bmargin at screen 0.8700
-plot 'python-host-2.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
-     'python-host-2.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
-unset multiplot
-
 # handoff-latency
 reset
 set terminal pngcairo size 960,600 noenhanced font 'sans,11'
@@ -2311,5 +2143,173 @@ set tmargin at screen 1
 set bmargin at screen 0.8700
 plot 'decode-bandwidth.dat' index 7 using 1:2:3 with labels font ',15' notitle, \
      'decode-bandwidth.dat' index 8 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# python-time-1
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'python-time-1.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'elements (float32)'
+set ylabel 'us per call (GPU)'
+set xrange [819.20000000000005:335544320]
+set yrange [2.9324637590974998:3137.76123046875]
+set logscale x 2
+set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set logscale y 10
+set ytics ('5' 5, '10' 10, '20' 20, '50' 50, '100' 100, '200' 200, '500' 500, '1000' 1000, '2000' 2000)
+plot 'python-time-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'python-time-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'python-time-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
+     'python-time-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'python-time-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'python-time-1.dat' index 5 using 1:2:3 with labels font ',15' notitle, \
+     'python-time-1.dat' index 6 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# python-time-2
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'python-time-2.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'elements (float32)'
+set ylabel 'us per call (GPU)'
+set xrange [819.20000000000005:335544320]
+set yrange [2.8680768819191513:402.22721099853521]
+set logscale x 2
+set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set logscale y 10
+set ytics ('5' 5, '10' 10, '20' 20, '50' 50, '100' 100, '200' 200)
+plot 'python-time-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+     'python-time-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
+     'python-time-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#3182bd' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'python-time-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'python-time-2.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'python-time-2.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# python-host-1
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'python-host-1.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'elements (float32)'
+set ylabel 'us per call (host, to issue it)'
+set xrange [819.20000000000005:335544320]
+set yrange [0:36.904396822159171]
+set logscale x 2
+set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'python-host-1.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#08519c' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'python-host-1.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#31a354' lw 2.5 dt 1 pt 5 ps 1.1 title columnheader(1), \
+     'python-host-1.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#6baed6' lw 2.5 dt 1 pt 9 ps 1.1 title columnheader(1), \
+     'python-host-1.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#e6550d' lw 1.8 dt 2 pt 6 ps 1.1 title columnheader(1), \
+     'python-host-1.dat' index 4 using 1:2:3:4 with yerrorlines lc rgb '#a50f15' lw 1.8 dt 2 pt 4 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'python-host-1.dat' index 5 using 1:2:3 with labels font ',15' notitle, \
+     'python-host-1.dat' index 6 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
+unset multiplot
+
+# python-host-2
+reset
+set terminal pngcairo size 960,600 noenhanced font 'sans,11'
+set output 'python-host-2.png'
+set multiplot
+set tmargin at screen 0.8700
+set lmargin 11
+set rmargin 4
+set border 3 lc rgb '#444444'
+set tics nomirror out
+set key below horizontal center Left reverse samplen 3 spacing 1.15 width 2
+set xlabel 'elements (float32)'
+set ylabel 'us per call (host, to issue it)'
+set xrange [819.20000000000005:335544320]
+set yrange [0:13.775996935197021]
+set logscale x 2
+set xtics ('2^10' 1024, '2^16' 65536, '2^22' 4194304, '2^28' 268435456)
+set grid xtics ytics lc rgb '#e4e4e4' lw 1 dt 1
+set format y '%g'
+plot 'python-host-2.dat' index 0 using 1:2:3:4 with yerrorlines lc rgb '#756bb1' lw 2.5 dt 1 pt 11 ps 1.1 title columnheader(1), \
+     'python-host-2.dat' index 1 using 1:2:3:4 with yerrorlines lc rgb '#006d2c' lw 2.5 dt 1 pt 13 ps 1.1 title columnheader(1), \
+     'python-host-2.dat' index 2 using 1:2:3:4 with yerrorlines lc rgb '#3182bd' lw 2.5 dt 1 pt 7 ps 1.1 title columnheader(1), \
+     'python-host-2.dat' index 3 using 1:2:3:4 with yerrorlines lc rgb '#fd8d3c' lw 1.8 dt 2 pt 8 ps 1.1 title columnheader(1)
+unset key
+unset border
+unset tics
+unset xlabel
+unset ylabel
+unset grid
+unset logscale
+unset format
+set xrange [0:1]
+set yrange [0:1]
+set lmargin at screen 0
+set rmargin at screen 1
+set tmargin at screen 1
+set bmargin at screen 0.8700
+plot 'python-host-2.dat' index 4 using 1:2:3 with labels font ',15' notitle, \
+     'python-host-2.dat' index 5 using 1:2:3 with labels font ',10.5' tc rgb '#444444' notitle
 unset multiplot
 
