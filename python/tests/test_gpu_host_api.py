@@ -216,6 +216,17 @@ def test_torch_specifics(rng):
         gridsync.reduce(x, out=t.empty(()))
     with pytest.raises(gridsync.InvalidArgumentError, match="out is on cpu"):
         gridsync.dot(x, x, out=t.empty(()))
+    # a subclass whose __torch_function__ keeps it gets its own kind of
+    # result, in whichever order plain tensors and it come (the plain
+    # tensors' 0-d results come from a pattern kept per device and dtype)
+    class Passing(t.Tensor):
+        pass
+    sub = x.as_subclass(Passing)
+    assert type(gridsync.reduce(sub)) is Passing
+    assert type(gridsync.reduce(x)) is t.Tensor
+    assert type(gridsync.reduce(sub)) is Passing
+    assert type(gridsync.dot(x, x)) is t.Tensor
+    assert np.isclose(gridsync.reduce(sub).item(), x.double().sum().item(), rtol=1e-5)
     p = t.nn.Parameter(x.clone())  # a Tensor subclass takes the general torch path
     np.testing.assert_array_equal(gridsync.scan(p).detach().cpu().numpy(),
                                   gridsync.scan(x).cpu().numpy())

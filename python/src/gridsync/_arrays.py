@@ -331,14 +331,21 @@ _torch_scalars = {}  # (device, gs dtype): a 0-d tensor, the pattern of scalar r
 
 def empty_scalar(kind, like, dev, gs, who):
     """A new 0-d array of dtype gs (a reduction's result), of like's framework,
-    on device dev (like's). In torch, empty_like of a 0-d tensor kept per
-    device and dtype: it skips new_empty's parsing of a shape, about a third
-    of an allocation's host time."""
-    if kind == TORCH:
+    on device dev (like's). For a plain torch tensor on CUDA, empty_like of a
+    0-d CUDA tensor kept per device and dtype: it skips new_empty's parsing
+    of a shape, about a third of an allocation's host time. A subclass of
+    Tensor takes new_empty, so that its result is what its
+    __torch_function__ makes it, as before; the pattern itself is a plain
+    tensor, made outside any stream capture (where it would hold a block of
+    the graph's memory pool for good)."""
+    if type(like) is _TT:
         pattern = _torch_scalars.get((dev, gs))
-        if pattern is None:
-            pattern = _torch_scalars[(dev, gs)] = like.new_empty((), dtype=_GS_TORCH[gs])
-        return _torch.empty_like(pattern)
+        if pattern is not None:
+            return _torch.empty_like(pattern)
+        if not _torch.cuda.is_current_stream_capturing():
+            pattern = _torch.empty((), dtype=_GS_TORCH[gs], device=_torch.device("cuda", dev))
+            _torch_scalars[(dev, gs)] = pattern
+            return _torch.empty_like(pattern)
     return empty(kind, like, (), gs, who)
 
 

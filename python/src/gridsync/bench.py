@@ -8,10 +8,12 @@ gridsync.reduce out= and the bare gs_reduce_sum. Each figure: CUDA events
 around `--calls` back-to-back calls on one stream (torch's current one),
 warm-up first, random data, the median of `--samples` samples; beside it
 the host's time to issue one call. The Python layer's cost, overhead_us:
-gridsync's host time per call minus the bare call's, both through the same
-ctypes declaration with the same ready c_int enumerations (so it is the
-package's own Python work), measured side by side in alternating bursts
-(_overhead). Writes a table to stdout and, with
+gridsync's host time per call minus the bare call's, both through ctypes
+declarations with the same ready c_int enumerations (so it is the package's
+own Python work; for the sum, gridsync.reduce calls gs_reduce, one argument
+more than the bare gs_reduce_sum), measured side by side in alternating
+bursts (_overhead). At 2^28 the GPU is busy 250-550 us a call and the host
+figures are noisy. Writes a table to stdout and, with
 --json FILE, the rows as suite "python" of a gridsync-results/1 file.
 Needs torch (the arrays and the events); CuPy rows only where CuPy is
 installed.
