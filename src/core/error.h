@@ -33,6 +33,12 @@ gs_status gs__check_launch_shape(const char *who, dim3 grid, dim3 block, size_t 
 gs_status gs__memory_on(const char *who, const char *what, const void *p, int dev,
                         enum cudaMemoryType *type);
 
+/* gs__memory_on for an array a kernel reads or writes: host memory is
+ * refused too ("<who>: <what> is host memory; it must be device (or
+ * managed) memory"); *type says device or managed. */
+gs_status gs__gpu_memory_on(const char *who, const char *what, const void *p, int dev,
+                            enum cudaMemoryType *type);
+
 /* Occupancy of the kernel `func` on the current device (device.c). */
 gs_status gs__occupancy(cudaFunction_t func, int block_threads, size_t dynamic_smem,
                         int *sm_count, int *blocks_per_sm);

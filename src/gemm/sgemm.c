@@ -35,19 +35,6 @@ gs_status gs_gemm_kernel_parse(const char *name, gs_gemm_kernel *kernel)
  * (128) and a k step past it without overflow. */
 #define GS_SGEMM_MAX_DIM (INT_MAX - 255)
 
-/* A matrix in device memory of the current device, or managed memory (the
- * location check gs_scan and the reductions make, memory_location.c). */
-static gs_status check_device(const char *what, const void *ptr, int dev)
-{
-    enum cudaMemoryType type = cudaMemoryTypeUnregistered;
-    GS_TRY(gs__memory_on("gs_sgemm", what, ptr, dev, &type));
-    if (type != cudaMemoryTypeDevice && type != cudaMemoryTypeManaged)
-        return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                        "gs_sgemm: %s is host memory; it must be device (or managed) memory",
-                        what);
-    return GS_SUCCESS;
-}
-
 static gs_status check(const gs__sgemm_args *p)
 {
     if (p->m < 1 || p->n < 1 || p->k < 1)
@@ -74,9 +61,11 @@ static gs_status check(const gs__sgemm_args *p)
                         !p->a ? "A" : !p->b ? "B" : "C");
     int dev = 0;
     GS_CUDA_TRY(cudaGetDevice(&dev));
-    GS_TRY(check_device("A", p->a, dev));
-    GS_TRY(check_device("B", p->b, dev));
-    return check_device("C", p->c, dev);
+    /* device memory of the current device, or managed memory (memory_location.c) */
+    enum cudaMemoryType type;
+    GS_TRY(gs__gpu_memory_on("gs_sgemm", "A", p->a, dev, &type));
+    GS_TRY(gs__gpu_memory_on("gs_sgemm", "B", p->b, dev, &type));
+    return gs__gpu_memory_on("gs_sgemm", "C", p->c, dev, &type);
 }
 
 gs_status gs_sgemm_with(gs_gemm_kernel kernel, int m, int n, int k, float alpha, const float *a,

@@ -60,14 +60,9 @@ gs_status gs__single_pass_prepare(const char *who, const void *kernel, gs_dtype 
     if ((unsigned long long)n > shape.total_bytes / gs_dtype_size(type))
         return gs__fail(GS_ERR_INVALID_ARGUMENT, "%s: %lld elements of %s exceed the device's %.1f GiB",
                         who, n, gs_dtype_name(type), shape.total_bytes / 1073741824.0);
-    for (int i = 0; i < ninputs && n > 0; ++i) {
-        enum cudaMemoryType where = cudaMemoryTypeUnregistered;
-        GS_TRY(gs__memory_on(who, input_names[i], inputs[i], dev, &where));
-        if (where != cudaMemoryTypeDevice && where != cudaMemoryTypeManaged)
-            return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                            "%s: input %d is host memory; it must be device (or managed) memory",
-                            who, i + 1);
-    }
+    enum cudaMemoryType where;
+    for (int i = 0; i < ninputs && n > 0; ++i)
+        GS_TRY(gs__gpu_memory_on(who, input_names[i], inputs[i], dev, &where));
     enum cudaMemoryType out_type = cudaMemoryTypeUnregistered;
     GS_TRY(gs__memory_on(who, "the result", result, dev, &out_type));
     GS_TRY(gs__is_capturing(stream, &launch->capturing));

@@ -246,12 +246,8 @@ extern "C" gs_status gs_scan(gs_scan_op op, gs_scan_kind kind, gs_dtype type, co
     int prefetch_input = 0;
     for (int i = 0; i < (d_in == d_out ? 1 : 2); ++i) { /* in place: one array */
         enum cudaMemoryType where = cudaMemoryTypeUnregistered;
-        GS_TRY(gs__memory_on("gs_scan", i == 0 ? "the input" : "the output", pointers[i], dev,
-                             &where));
-        if (where != cudaMemoryTypeDevice && where != cudaMemoryTypeManaged)
-            return gs__fail(GS_ERR_INVALID_ARGUMENT,
-                            "gs_scan: the %s is host memory; it must be device (or managed) memory",
-                            i == 0 ? "input" : "output");
+        GS_TRY(gs__gpu_memory_on("gs_scan", i == 0 ? "the input" : "the output", pointers[i], dev,
+                                 &where));
         if (i == 0) /* the L2 prefetch before the launch wait: this GPU's own memory only */
             prefetch_input = where == cudaMemoryTypeDevice;
     }
